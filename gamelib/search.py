@@ -1,0 +1,218 @@
+"""The search core: minimax and alpha-beta on one negamax skeleton, traced through a tracer.
+
+Both work on any :class:`~gamelib.game.Game` (an explicit :class:`~gamelib.trees.GameTree`, a
+board game). Inside, values are from the side to move's point of view (negamax, like Rich &
+Knight's MINIMAX, whose NEW-VALUE is -VALUE(RESULT-SUCC)); a child whose side to move is the same
+as its parent's (two MIN levels in a row) is not negated. Results and traces are from MAX's point
+of view.
+
+>>> from gamelib.data import load_seed_tree
+>>> broeders = load_seed_tree("broeders31")
+>>> alphabeta(broeders)
+SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
+>>> minimax(broeders).nodes
+31
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamelib.game import INF, Game, Player, Value
+from gamelib.tracing import NULL_TRACER, Bound, Tracer
+
+__all__ = ["SearchError", "SearchResult", "alphabeta", "minimax"]
+
+
+class SearchError(ValueError):
+    """A search was asked for something impossible: a negative depth, an empty window."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found, as a value.
+
+    ``value`` is the root's backed-up value from MAX's point of view; ``move`` the best move at the
+    root (None at a leaf, or when fail-hard alpha-beta found nothing better than alpha); ``pv`` the
+    principal variation, moves from the root (Rich & Knight's PATH); ``nodes`` the nodes entered,
+    root included; ``leaves`` the static evaluations.
+    """
+
+    value: Value
+    move: Any
+    pv: tuple[Any, ...]
+    nodes: int
+    leaves: int
+
+
+class _Search:
+    """The parts every algorithm shares: counting, evaluation, children, point of view, tracing."""
+
+    def __init__(self, game: Game[Any, Any], tracer: Tracer) -> None:
+        self.game = game
+        self.tracer = tracer
+        self.tracing = tracer is not NULL_TRACER
+        self.nodes = 0
+        self.leaves = 0
+
+    def enter(self, state: Hashable, plies: int, alpha: Value | None, beta: Value | None) -> Player:
+        """Count and trace entering ``state`` with a side-to-move window; return the side to move."""
+        self.nodes += 1
+        player = self.game.to_move(state)
+        if self.tracing:
+            if alpha is not None and beta is not None:
+                alpha, beta = _max_view_window(player, alpha, beta)
+            self.tracer.enter(self.game.node_id(state), plies, player, alpha, beta)
+        return player
+
+    def stops(self, state: Hashable, depth: int | None) -> bool:
+        """True where the search evaluates instead of expanding: a terminal state or depth 0."""
+        return depth == 0 or self.game.is_terminal(state)
+
+    def evaluate(self, state: Hashable, player: Player) -> Value:
+        """Static value for the side to move, traced as a leaf and an exit (exact)."""
+        self.leaves += 1
+        value = self.game.evaluate(state)
+        if self.tracing:
+            node = self.game.node_id(state)
+            self.tracer.leaf(node, value)
+            self.tracer.exit(node, value, Bound.EXACT, None)
+        return player.sign * value
+
+    def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
+        """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
+        child = self.game.result(state, move)
+        return child, self.game.to_move(child) is not player
+
+    def best_move(self, state: Hashable, player: Player, move: Any, value: Value) -> None:
+        if self.tracing:
+            self.tracer.best_move(self.game.node_id(state), str(move), player.sign * value)
+
+    def cutoff(self, state: Hashable, player: Player, value: Value, alpha: Value, beta: Value,
+               skipped: Sequence[Any]) -> None:
+        if self.tracing and skipped:
+            low, high = _max_view_window(player, alpha, beta)
+            names = tuple(str(move) for move in skipped)
+            self.tracer.cutoff(self.game.node_id(state), player.sign * value, low, high, names)
+
+    def exit(self, state: Hashable, player: Player, value: Value, bound: Bound, move: Any) -> None:
+        if self.tracing:
+            if player is Player.MIN:
+                bound = _SWAP_BOUND[bound]
+            self.tracer.exit(self.game.node_id(state), player.sign * value, bound,
+                             None if move is None else str(move))
+
+    def result(self, root_player: Player, value: Value, pv: tuple[Any, ...]) -> SearchResult:
+        return SearchResult(root_player.sign * value, pv[0] if pv else None, pv, self.nodes, self.leaves)
+
+
+_SWAP_BOUND = {Bound.EXACT: Bound.EXACT, Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
+
+
+def _max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, Value]:
+    """A side-to-move window (alpha, beta) seen from MAX: unchanged for MAX, (-beta, -alpha) for MIN."""
+    return (alpha, beta) if player is Player.MAX else (-beta, -alpha)
+
+
+def _start(game: Game[Any, Any], state: Any, depth: int | None) -> Any:
+    """The root state (a tree's root when ``state`` is None), after checking ``depth``."""
+    if depth is not None and depth < 0:
+        raise SearchError(f"depth is {depth}: give a number of plies >= 0, or None for no limit")
+    if state is None:
+        state = getattr(game, "root", None)
+        if state is None:
+            raise SearchError("this game has no 'root': pass the state to search from")
+    return state
+
+
+def _child_depth(depth: int | None) -> int | None:
+    return None if depth is None else depth - 1
+
+
+def minimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+            tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """Minimax: the backed-up value, best move and principal variation, visiting every node.
+
+    ``state`` defaults to a tree's root; ``depth`` limits the search to that many plies (None: to
+    the leaves), where nodes get their static value. Ties keep the first best move. The value is
+    from MAX's point of view. Reproduces MinMax1.cpp's table on Broeders' tree. Raises SearchError
+    for a negative depth, and whatever the game raises for a missing static value.
+    """
+    state = _start(game, state, depth)
+    search = _Search(game, tracer)
+    value, pv = _minimax(search, state, depth, 0)
+    return search.result(game.to_move(state), value, pv)
+
+
+def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tuple[Value, tuple[Any, ...]]:
+    player = search.enter(state, plies, None, None)
+    if search.stops(state, depth):
+        return search.evaluate(state, player), ()
+    value: Value = -INF
+    best, pv = None, ()
+    for move in search.game.legal_moves(state):
+        child, flips = search.child(state, player, move)
+        reply, child_pv = _minimax(search, child, _child_depth(depth), plies + 1)
+        if flips:
+            reply = -reply
+        if reply > value:
+            value, best, pv = reply, move, (move, *child_pv)
+            search.best_move(state, player, move, value)
+    search.exit(state, player, value, Bound.EXACT, best)
+    return value, pv
+
+
+def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+              window: tuple[Value, Value] | None = None, fail_soft: bool = False, strict: bool = False,
+              tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """Alpha-beta: minimax's value without searching subtrees that cannot change it.
+
+    ``window`` is the root's (alpha, beta) from MAX's point of view; it defaults to the game's
+    ``value_range`` (Broeders' tree: (0, 15), as AlphaBeta0.cpp's main passes). Fail-hard (the
+    default) starts a node's value at alpha, as AlphaBeta0.cpp does, so every value lies in
+    [alpha, beta]; ``fail_soft`` starts it at -INF and may return values outside the window. A
+    node's remaining children are cut when its value reaches beta (``value >= beta``, Knuth &
+    Moore's rule); ``strict`` cuts only when it passes it (``value > beta``). A value v inside the
+    window is exact; v <= alpha is an upper bound, v >= beta a lower bound. Reproduces
+    AlphaBeta0.cpp's trace and AlphaBeta1.cpp's result on Broeders' tree.
+
+    Raises SearchError for a negative depth or a window with alpha >= beta.
+    """
+    state = _start(game, state, depth)
+    alpha, beta = game.value_range if window is None else window
+    if not alpha < beta:
+        raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
+    root_player = game.to_move(state)
+    alpha, beta = _max_view_window(root_player, alpha, beta)  # the same swap turns MAX's view into MIN's
+    search = _Search(game, tracer)
+    value, pv = _alphabeta(search, state, depth, alpha, beta, 0, fail_soft, strict)
+    return search.result(root_player, value, pv)
+
+
+def _alphabeta(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value, plies: int,
+               fail_soft: bool, strict: bool) -> tuple[Value, tuple[Any, ...]]:
+    player = search.enter(state, plies, alpha, beta)
+    if search.stops(state, depth):
+        return search.evaluate(state, player), ()
+    alpha_in = alpha
+    value: Value = -INF if fail_soft else alpha
+    best, pv = None, ()
+    moves = search.game.legal_moves(state)
+    for index, move in enumerate(moves):
+        child, flips = search.child(state, player, move)
+        window = (-beta, -alpha) if flips else (alpha, beta)
+        reply, child_pv = _alphabeta(search, child, _child_depth(depth), *window, plies + 1, fail_soft, strict)
+        if flips:
+            reply = -reply
+        if reply > value:
+            value, best, pv = reply, move, (move, *child_pv)
+            search.best_move(state, player, move, value)
+            alpha = max(alpha, value)
+        if value > beta or (value == beta and not strict):
+            search.cutoff(state, player, value, alpha_in, beta, moves[index + 1:])
+            break
+    bound = Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha_in else Bound.EXACT
+    search.exit(state, player, value, bound, best)
+    return value, pv

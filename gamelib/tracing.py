@@ -1,0 +1,243 @@
+"""Trace events and tracers: the search calls hooks on a tracer, whose default does nothing.
+
+A :class:`RecordingTracer` turns the hooks into immutable, typed, JSON-serialisable events
+(after python-chess's ``pgn.BaseVisitor``). Pictures, steppers and checkers only replay recorded
+events; they never run a search of their own. Every window and value in an event is from MAX's
+point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``).
+
+>>> from gamelib.search import alphabeta
+>>> from gamelib.trees import tree_from_dict
+>>> tree = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+>>> tracer = RecordingTracer()
+>>> alphabeta(tree, tracer=tracer).value
+2
+>>> [event.kind for event in tracer.events]
+['enter', 'enter', 'leaf', 'exit', 'best_move', 'enter', 'leaf', 'exit', 'best_move', 'exit']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from gamelib.game import Player, Value
+from gamelib.trees import GameTree
+
+__all__ = [
+    "BestMove",
+    "Bound",
+    "Cutoff",
+    "Enter",
+    "Event",
+    "Exit",
+    "Leaf",
+    "NULL_TRACER",
+    "RecordingTracer",
+    "Tracer",
+    "event_from_dict",
+    "evaluated_nodes",
+    "events_of_kind",
+    "pruned_nodes",
+    "visited_nodes",
+]
+
+
+class Bound(str, Enum):
+    """What a backed-up value says about the true minimax value, from MAX's point of view."""
+
+    EXACT = "exact"
+    LOWER = "lower"  # the true value is >= the value (the search failed high for MAX)
+    UPPER = "upper"  # the true value is <= the value
+
+
+def _jsonable(value: Any) -> Any:
+    """Infinite values become the strings "inf"/"-inf" (JSON has no infinity); enums their value."""
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_jsonable(item) for item in value]
+    return value
+
+
+def _from_jsonable(value: Any) -> Any:
+    if value in ("inf", "-inf"):
+        return float(value)
+    return value
+
+
+@dataclass(frozen=True)
+class _Event:
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: ``{"event": kind, ...fields}``; infinities as "inf"."""
+        return {"event": self.kind, **{k: _jsonable(v) for k, v in asdict(self).items()}}
+
+
+@dataclass(frozen=True)
+class Enter(_Event):
+    """The search enters ``node``, ``depth`` plies below the root, with window (alpha, beta).
+
+    The window is from MAX's point of view; both are None for minimax, which has no window.
+    """
+
+    kind: ClassVar[str] = "enter"
+    node: str
+    depth: int
+    player: Player
+    alpha: Value | None
+    beta: Value | None
+
+
+@dataclass(frozen=True)
+class Leaf(_Event):
+    """The search evaluates ``node`` statically (a leaf, or the depth limit): ``value`` for MAX."""
+
+    kind: ClassVar[str] = "leaf"
+    node: str
+    value: Value
+
+
+@dataclass(frozen=True)
+class Cutoff(_Event):
+    """At ``node`` the value reached the window's far bound: ``skipped`` children are never searched.
+
+    ``alpha`` and ``beta`` are the window the node was entered with, MAX's view: a MAX node cuts
+    when ``value >= beta``, a MIN node when ``value <= alpha`` (only > or < with strict pruning).
+    """
+
+    kind: ClassVar[str] = "cutoff"
+    node: str
+    value: Value
+    alpha: Value
+    beta: Value
+    skipped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BestMove(_Event):
+    """The best move at ``node`` so far changes to ``move`` (a child's id), worth ``value`` for MAX."""
+
+    kind: ClassVar[str] = "best_move"
+    node: str
+    move: str
+    value: Value
+
+
+@dataclass(frozen=True)
+class Exit(_Event):
+    """The search leaves ``node`` with a backed-up ``value`` for MAX, a ``bound`` type and best move."""
+
+    kind: ClassVar[str] = "exit"
+    node: str
+    value: Value
+    bound: Bound
+    best_move: str | None
+
+
+Event = Enter | Leaf | Cutoff | BestMove | Exit
+"""Any trace event."""
+
+_EVENT_TYPES: dict[str, type[_Event]] = {cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit)}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from :meth:`to_dict` output. Raises ValueError for an unknown event kind."""
+    kind = data.get("event")
+    if kind not in _EVENT_TYPES:
+        raise ValueError(f"unknown trace event {kind!r}; known: {sorted(_EVENT_TYPES)}")
+    fields = {k: _from_jsonable(v) for k, v in data.items() if k != "event"}
+    if "player" in fields:
+        fields["player"] = Player(fields["player"])
+    if "bound" in fields:
+        fields["bound"] = Bound(fields["bound"])
+    if "skipped" in fields:
+        fields["skipped"] = tuple(fields["skipped"])
+    return _EVENT_TYPES[kind](**fields)  # type: ignore[return-value]
+
+
+class Tracer:
+    """The hooks a search calls; this base class ignores them all (the default tracer).
+
+    Subclass it and override the hooks you need. Values and windows are from MAX's point of view.
+    """
+
+    def enter(self, node: str, depth: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
+        """The search enters ``node``."""
+
+    def leaf(self, node: str, value: Value) -> None:
+        """The search evaluates ``node`` statically."""
+
+    def cutoff(self, node: str, value: Value, alpha: Value, beta: Value, skipped: tuple[str, ...]) -> None:
+        """The search stops at ``node`` without searching ``skipped``."""
+
+    def best_move(self, node: str, move: str, value: Value) -> None:
+        """The best move at ``node`` changes."""
+
+    def exit(self, node: str, value: Value, bound: Bound, best_move: str | None) -> None:
+        """The search leaves ``node``."""
+
+
+NULL_TRACER = Tracer()
+"""The tracer that does nothing: the default of every search."""
+
+
+class RecordingTracer(Tracer):
+    """Records every hook as an immutable event, in order; ``events`` is the trace."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The recorded events, oldest first."""
+        return tuple(self._events)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The events as a list of JSON-ready dictionaries."""
+        return [event.to_dict() for event in self._events]
+
+    def enter(self, node: str, depth: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
+        self._events.append(Enter(node, depth, player, alpha, beta))
+
+    def leaf(self, node: str, value: Value) -> None:
+        self._events.append(Leaf(node, value))
+
+    def cutoff(self, node: str, value: Value, alpha: Value, beta: Value, skipped: tuple[str, ...]) -> None:
+        self._events.append(Cutoff(node, value, alpha, beta, skipped))
+
+    def best_move(self, node: str, move: str, value: Value) -> None:
+        self._events.append(BestMove(node, move, value))
+
+    def exit(self, node: str, value: Value, bound: Bound, best_move: str | None) -> None:
+        self._events.append(Exit(node, value, bound, best_move))
+
+
+def visited_nodes(events: Iterable[Event]) -> list[str]:
+    """Node ids in the order the search entered them, root first (a node entered twice, twice)."""
+    return [event.node for event in events if isinstance(event, Enter)]
+
+
+def evaluated_nodes(events: Iterable[Event]) -> list[str]:
+    """Node ids in the order the search evaluated them statically."""
+    return [event.node for event in events if isinstance(event, Leaf)]
+
+
+def events_of_kind(events: Sequence[Event], kind: type[_Event]) -> list[Event]:
+    """The events of one type, in order (for example ``events_of_kind(trace, Cutoff)``)."""
+    return [event for event in events if isinstance(event, kind)]
+
+
+def pruned_nodes(tree: GameTree, events: Iterable[Event], depth: int | None = None) -> list[str]:
+    """Nodes of ``tree`` within ``depth`` plies of the root that the search never entered.
+
+    Listed breadth first, as positions are numbered in Broeders' tree (where alpha-beta prunes
+    6, 10, 13, 14, 18, 21, 22, 24, 26, 27, 28, 29, 30).
+    """
+    entered = set(visited_nodes(events))
+    return [node for node in tree.subtree_breadth_first(depth) if node not in entered]
