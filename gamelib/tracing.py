@@ -41,6 +41,7 @@ __all__ = [
     "evaluated_nodes",
     "events_of_kind",
     "pruned_nodes",
+    "to_jsonable",
     "visited_nodes",
 ]
 
@@ -53,18 +54,18 @@ class Bound(str, Enum):
     UPPER = "upper"  # the true value is <= the value
 
 
-def _jsonable(value: Any) -> Any:
+def to_jsonable(value: Any) -> Any:
     """Infinite values become the strings "inf"/"-inf" (JSON has no infinity); enums their value."""
     if isinstance(value, float) and math.isinf(value):
         return "inf" if value > 0 else "-inf"
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple):
-        return [_jsonable(item) for item in value]
+        return [to_jsonable(item) for item in value]
     return value
 
 
-def _from_jsonable(value: Any) -> Any:
+def _fromto_jsonable(value: Any) -> Any:
     if value in ("inf", "-inf"):
         return float(value)
     return value
@@ -76,7 +77,7 @@ class _Event:
 
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data: ``{"event": kind, ...fields}``; infinities as "inf"."""
-        return {"event": self.kind, **{k: _jsonable(v) for k, v in asdict(self).items()}}
+        return {"event": self.kind, **{k: to_jsonable(v) for k, v in asdict(self).items()}}
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     kind = data.get("event")
     if kind not in _EVENT_TYPES:
         raise ValueError(f"unknown trace event {kind!r}; known: {sorted(_EVENT_TYPES)}")
-    fields = {k: _from_jsonable(v) for k, v in data.items() if k != "event"}
+    fields = {k: _fromto_jsonable(v) for k, v in data.items() if k != "event"}
     if "player" in fields:
         fields["player"] = Player(fields["player"])
     if "bound" in fields:

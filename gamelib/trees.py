@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,15 +114,6 @@ class GameTree:
             node = self.parents[node]
             plies += 1
         return plies
-
-    def subtree(self, node: str, max_depth: int | None = None) -> Iterator[str]:
-        """``node`` and its descendants, depth first; with ``max_depth``, only that many plies down."""
-        stack = [(node, 0)]
-        while stack:
-            current, plies = stack.pop()
-            yield current
-            if max_depth is None or plies < max_depth:
-                stack.extend((child, plies + 1) for child in reversed(self.children.get(current, ())))
 
     def to_dict(self) -> dict[str, Any]:
         """The tree in the JSON tree format; ``tree_from_dict(tree.to_dict()) == tree``."""

@@ -1,0 +1,114 @@
+"""The command line: ``python -m gamelib trace ALGORITHM TREE.json [options]``.
+
+Prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or, with
+``--text``, the trace as Broeders' programs print it. Bad input gets one line on stderr and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from gamelib.printouts import alphabeta0_text, minmax_table, root_line
+from gamelib.search import SearchError, SearchResult, alphabeta, minimax
+from gamelib.tracing import RecordingTracer, to_jsonable, evaluated_nodes, pruned_nodes, visited_nodes
+from gamelib.trees import GameTree, TreeFormatError, load_tree
+
+__all__ = ["main"]
+
+ALGORITHMS = ("minimax", "alphabeta")
+
+
+class UsageError(Exception):
+    """Bad command-line input; ``main`` prints it as one line and exits with status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _plies(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of plies (0, 1, 2, ...)")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m gamelib``."""
+    parser = _Parser(prog="python -m gamelib", description="Game-tree search, traced.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
+    trace.add_argument("algorithm", choices=ALGORITHMS, help="the search algorithm")
+    trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md)")
+    trace.add_argument("--depth", type=_plies, default=None, metavar="N", help="search at most N plies")
+    trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")
+    trace.add_argument("--fail-soft", action="store_true", help="alpha-beta: start values at -inf")
+    trace.add_argument("--text", action="store_true",
+                       help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
+    return parser
+
+
+def run_trace(args: argparse.Namespace) -> str:
+    """Run the ``trace`` command and return what it prints. Raises UsageError, TreeFormatError,
+    SearchError or OSError on bad input."""
+    if args.algorithm == "minimax" and (args.strict or args.fail_soft):
+        raise UsageError("--strict and --fail-soft are alpha-beta options; minimax has no window")
+    tree = load_tree(args.tree)
+    tracer = RecordingTracer()
+    search: Callable[..., SearchResult] = minimax
+    options: dict[str, Any] = {}
+    if args.algorithm == "alphabeta":
+        search, options = alphabeta, {"strict": args.strict, "fail_soft": args.fail_soft}
+    result = search(tree, depth=args.depth, tracer=tracer, **options)
+    if args.text:
+        return "\n".join(_text(tree, args.algorithm, result, tracer))
+    return json.dumps(_summary(tree, args, result, tracer))
+
+
+def _text(tree: GameTree, algorithm: str, result: SearchResult, tracer: RecordingTracer) -> list[str]:
+    if algorithm == "minimax":
+        return minmax_table(tree, tracer.events)
+    return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]
+
+
+def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult,
+             tracer: RecordingTracer) -> dict[str, Any]:
+    return {
+        "algorithm": args.algorithm,
+        "tree": tree.name,
+        "options": {"depth": args.depth, "strict": args.strict, "fail_soft": args.fail_soft},
+        "value": to_jsonable(result.value),
+        "best_move": result.move,
+        "pv": list(result.pv),
+        "nodes": result.nodes,
+        "leaves": result.leaves,
+        "visited": visited_nodes(tracer.events),
+        "evaluated": evaluated_nodes(tracer.events),
+        "pruned": pruned_nodes(tree, tracer.events, args.depth),
+        "events": tracer.to_json(),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0, or 2 after a one-line error on stderr)."""
+    try:
+        args = build_parser().parse_args(argv)
+        print(run_trace(args))
+    except (UsageError, TreeFormatError, SearchError) as error:
+        return _fail(str(error))
+    except BrokenPipeError:  # the reader stopped early (| head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        return _fail(f"cannot read {error.filename}: {error.strerror}")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"python -m gamelib: error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
