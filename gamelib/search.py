@@ -171,8 +171,9 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
 
     ``window`` is the root's (alpha, beta) from MAX's point of view; it defaults to the game's
     ``value_range`` (Broeders' tree: (0, 15), as AlphaBeta0.cpp's main passes). Fail-hard (the
-    default) starts a node's value at alpha, as AlphaBeta0.cpp does, so every value lies in
-    [alpha, beta]; ``fail_soft`` starts it at -INF and may return values outside the window. A
+    default) starts an inner node's value at alpha, as AlphaBeta0.cpp does, so it never returns
+    less than alpha (a leaf returns its own value, so a cut may return more than beta);
+    ``fail_soft`` starts it at -INF and may return values on either side of the window. A
     node's remaining children are cut when its value reaches beta (``value >= beta``, Knuth &
     Moore's rule); ``strict`` cuts only when it passes it (``value > beta``). A value v inside the
     window is exact; v <= alpha is an upper bound, v >= beta a lower bound. Reproduces

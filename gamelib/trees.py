@@ -175,7 +175,9 @@ def tree_from_dict(data: Any) -> GameTree:
     children = _read_children(data.get("children", {}), root)
     parents = _check_shape(root, children)
     values = _read_values(data.get("values", {}), parents, root)
-    _check_leaves_have_values(root, children, values)
+    _check_leaves_have_values(children, parents, values)
+    if root not in children and root not in values:
+        raise TreeFormatError(f"the root {root!r} has no children and no value")
     players = _default_players(root, to_move, children, _read_players(data.get("players", {}), parents, root))
     return GameTree(
         name=str(data.get("name", "unnamed tree")),
@@ -263,11 +265,11 @@ def _read_values(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, V
 
 
 def _check_leaves_have_values(
-        root: str, children: Mapping[str, tuple[str, ...]], values: Mapping[str, Value]) -> None:
-    leaves = [n for n in [root, *(k for kids in children.values() for k in kids)] if n not in children]
-    for leaf in leaves:
-        if leaf not in values:
-            raise TreeFormatError(f"leaf {leaf!r} has no value: add it to 'values'")
+        children: Mapping[str, tuple[str, ...]], parents: Mapping[str, str], values: Mapping[str, Value]) -> None:
+    for leaf, parent in parents.items():
+        if leaf not in children and leaf not in values:
+            raise TreeFormatError(f"leaf {leaf!r} (a child of {parent!r}) has no value: add it to 'values', "
+                                  "or correct the child id if it is a typo")
 
 
 def _read_players(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, Player]:

@@ -1,0 +1,41 @@
+# make lab    open the course in JupyterLab
+# make test   run every test: unit, property, doctests and all notebooks (nbval)
+#             e.g. make test PYTEST_ARGS="-k alphabeta -x"
+# make clean  remove .venv and caches
+#
+# Both user targets first make sure .venv exists and holds what pyproject.toml
+# asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed),
+# then that graphviz's `dot` program is there (scripts/ensure_graphviz.sh).
+
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+PIP := $(VENV)/bin/python -m pip --quiet --disable-pip-version-check
+PYTEST_ARGS ?=
+# JupyterLab refuses to start as root unless told it may.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab test clean venv graphviz
+
+lab: $(STAMP) graphviz
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
+
+test: $(STAMP) graphviz
+	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+# Internal targets.
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	$(PIP) install -e ".[test]"
+	touch $@
+
+graphviz:
+	@bash scripts/ensure_graphviz.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache build dist *.egg-info
+	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

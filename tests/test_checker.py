@@ -1,0 +1,85 @@
+"""The exercise checker: right answers pass, and the first departure is named with its reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamelib import GameTree, Player, Value
+from gamelib.checker import check_alphabeta, check_minimax
+from gamelib.mistakes import alphabeta_value_starts_at_minimum
+from gamelib.random_trees import random_tree
+
+
+def student_minimax(tree: Any, node: str) -> Value:
+    if tree.is_terminal(node):
+        return tree.evaluate(node)  # type: ignore[no-any-return]
+    pick = max if tree.to_move(node) is Player.MAX else min
+    return pick(student_minimax(tree, child) for child in tree.children_of(node))
+
+
+def student_alphabeta(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+    """A correct fail-hard alpha-beta written the way a student would (AlphaBeta0.cpp's shape)."""
+    if tree.is_terminal(node):
+        return tree.evaluate(node)  # type: ignore[no-any-return]
+    if tree.to_move(node) is Player.MAX:
+        for child in tree.children_of(node):
+            alpha = max(alpha, student_alphabeta(tree, child, alpha, beta))
+            if alpha >= beta:
+                break
+        return alpha
+    for child in tree.children_of(node):
+        beta = min(beta, student_alphabeta(tree, child, alpha, beta))
+        if beta <= alpha:
+            break
+    return beta
+
+
+def test_correct_searches_pass(broeders: GameTree) -> None:
+    for tree in (broeders, random_tree(3, 4, seed=5)):
+        assert check_minimax(student_minimax, tree).ok
+        assert check_alphabeta(student_alphabeta, tree).ok
+
+
+def test_broeders_warning_value_at_zero_loses_the_prune_of_26(broeders: GameTree) -> None:
+    # Seed 003: "Als je value initialiseert met 0 wordt de positie 26 niet gesnoeid!"
+    report = check_alphabeta(alphabeta_value_starts_at_minimum, broeders)
+    assert not report.ok and report.node == "26" and report.step == 19
+    assert report.student_value == 4  # the value is still right: only the pruning suffers
+    assert "at position 12 the value reached 2 <= alpha 4, so 26 is cut off" in report.message
+
+
+def test_minimax_used_for_alphabeta_is_caught_at_the_first_prune(broeders: GameTree) -> None:
+    report = check_alphabeta(lambda tree, node, alpha, beta: student_minimax(tree, node), broeders)
+    assert not report.ok and report.node == "18"  # seed 003: the first position pruned is 18
+    assert "at position 8 the value reached 3 <= alpha 4" in report.message
+
+
+def test_wrong_order_is_reported(broeders: GameTree) -> None:
+    def right_to_left(tree: Any, node: str) -> Value:
+        if tree.is_terminal(node):
+            return tree.evaluate(node)  # type: ignore[no-any-return]
+        pick = max if tree.to_move(node) is Player.MAX else min
+        return pick(right_to_left(tree, child) for child in reversed(tree.children_of(node)))
+
+    report = check_minimax(right_to_left, broeders)
+    assert not report.ok and report.step == 2 and "enters position 2, but minimax enters position 1 next" in report.message
+
+
+def test_wrong_value_with_right_visits(broeders: GameTree) -> None:
+    def off_by_one(tree: Any, node: str) -> Value:
+        return student_minimax(tree, node) + (1 if node == tree.root else 0)
+
+    report = check_minimax(off_by_one, broeders)
+    assert not report.ok and report.step is None and "returns 5 at the root; the value is 4" in report.message
+
+
+def test_stopping_early_is_reported(broeders: GameTree) -> None:
+    def only_first_child(tree: Any, node: str) -> Value:
+        if tree.is_terminal(node):
+            return tree.evaluate(node)  # type: ignore[no-any-return]
+        return only_first_child(tree, tree.children_of(node)[0])
+
+    report = check_minimax(only_first_child, broeders)
+    assert not report.ok and report.step == 6 and report.node == "16"
+    # it follows 0, 1, 3, 7, 15 and stops; minimax goes on to 15's sibling 16
+    assert "your search stops, but minimax goes on to enter position 16" in report.message

@@ -1,0 +1,38 @@
+"""Random trees: seeded, the asked-for shape, and orderings that really order."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamelib import Exit, Player, RecordingTracer, minimax
+from gamelib.random_trees import random_tree
+
+
+def test_same_seed_same_tree_and_shape() -> None:
+    tree = random_tree(3, 4, seed=11, low=-5, high=5)
+    assert tree == random_tree(3, 4, seed=11, low=-5, high=5) != random_tree(3, 4, seed=12, low=-5, high=5)
+    leaves = [n for n in tree.nodes() if tree.is_terminal(n)]
+    assert len(tree.nodes()) == (3**5 - 1) // 2 and len(leaves) == 3**4  # sum of 3^k, k = 0..4
+    assert all(-5 <= tree.evaluate(leaf) <= 5 and tree.depth(leaf) == 4 for leaf in leaves)
+    assert tree.nodes() == [str(i) for i in range(len(tree.nodes()))]
+
+
+@pytest.mark.parametrize("order", ["best_first", "worst_first"])
+def test_orderings_sort_children_by_minimax_value(order: str) -> None:
+    tree = random_tree(3, 4, seed=3, order=order)  # type: ignore[arg-type]
+    tracer = RecordingTracer()
+    minimax(tree, tracer=tracer)
+    value = {e.node: e.value for e in tracer.events if isinstance(e, Exit)}
+    assert minimax(tree).value == minimax(random_tree(3, 4, seed=3)).value  # the same game, reordered
+    for node in tree.nodes():
+        kids = [value[k] for k in tree.children_of(node)]
+        best_first = sorted(kids, reverse=tree.to_move(node) is Player.MAX)
+        assert kids == (best_first if order == "best_first" else best_first[::-1])
+
+
+@pytest.mark.parametrize("kwargs", [dict(branching=0, depth=2), dict(branching=2, depth=-1),
+                                    dict(branching=(3, 2), depth=2), dict(branching=2, depth=2, low=5, high=1),
+                                    dict(branching=2, depth=2, order="sideways")])
+def test_bad_arguments(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        random_tree(**kwargs)  # type: ignore[arg-type]
