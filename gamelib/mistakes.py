@@ -23,7 +23,10 @@ def alphabeta_value_starts_at_minimum(tree: Any, node: str, alpha: Value, beta: 
     value for MAX; the window is MAX's (alpha, beta).
     """
     if tree.is_terminal(node):
-        return tree.evaluate(node)  # type: ignore[no-any-return]
+        value: Value = tree.evaluate(node)
+        return value
+    lowest: Value
+    highest: Value
     lowest, highest = tree.value_range
     if tree.to_move(node) is Player.MAX:
         value = lowest  # the mistake: AlphaBeta0.cpp has value = alpha

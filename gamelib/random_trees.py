@@ -62,7 +62,7 @@ def _number(shape: Any, name: str, to_move: str) -> GameTree:
     level: list[tuple[str, Any]] = [("0", shape)]
     count = 1
     while level:
-        next_level = []
+        next_level: list[tuple[str, Any]] = []
         for node, part in level:
             if not isinstance(part, list):
                 values[node] = part
