@@ -1,0 +1,545 @@
+r"""Pictures of a game tree at one step of a recorded search: DOT and SVG text, or a matplotlib figure.
+
+Rendering is a pure function returning text (STYLE.md, point 9; after python-chess's
+``chess.svg.board`` and OpenSpiel's ``treeviz`` decorators): :func:`to_dot` replays the events
+(:mod:`gamelib.replay`, never a search) and writes Graphviz DOT, :func:`to_svg` lays it out with
+Graphviz's ``dot``. MAX nodes are squares and MIN nodes circles, as in Broeders' figure; the tree
+is drawn top-down, children left to right in search order.
+
+What a picture says, step by step: a node's label is its id, then its value: a leaf's static
+value always, an inner node's backed-up value once the search has left it (">= v" or "<= v" when
+it is only a lower or upper bound). Nodes the search is inside are pale yellow with their
+(alpha, beta) window beside them; nodes it has left are pale blue; the node of the latest event has
+a thick orange border; nodes inside a pruned subtree are grey and dashed, and each cut edge is red
+with a tee and a "✂". A finished inner node's edge to its best move is bold. All values are from
+MAX's point of view.
+
+Every decision is a small function in a :class:`Style`; replace one with ``dataclasses.replace``:
+
+>>> from dataclasses import replace
+>>> from gamelib.data import load_seed_tree
+>>> from gamelib.search import alphabeta
+>>> from gamelib.tracing import RecordingTracer
+>>> tree = load_seed_tree("broeders31")
+>>> tracer = RecordingTracer()
+>>> _ = alphabeta(tree, tracer=tracer)
+>>> dot = to_dot(tree, tracer.events, step=19)            # just after the cutoff at position 8
+>>> line = node_line(dot, "18")                           # pruned: grey and dashed
+>>> 'id="node-18"' in line, "shape=box" in line, 'label="18\\n2"' in line, 'style="filled,dashed"' in line
+(True, True, True, True)
+>>> plain = replace(DEFAULT_STYLE, label=lambda view: view.node)
+>>> 'label="18"' in to_dot(tree, tracer.events, style=plain)
+True
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gamelib.game import INF, Player, Value
+from gamelib.replay import Replay, Snapshot, Status, Window, format_value
+from gamelib.tracing import Bound, Event
+from gamelib.trees import GameTree
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "DEFAULT_STYLE",
+    "DOT_MISSING_NOTICE",
+    "EdgeView",
+    "FigurePainter",
+    "GraphvizMissingError",
+    "NodeView",
+    "Style",
+    "SvgPicture",
+    "dot_available",
+    "dot_to_svg",
+    "edge_attrs",
+    "edge_line",
+    "figure_to_svg",
+    "graph_attrs",
+    "node_colours",
+    "node_label",
+    "node_line",
+    "node_shape",
+    "node_size",
+    "node_xlabel",
+    "notice_missing_dot",
+    "show_tree",
+    "snapshot_to_dot",
+    "snapshot_to_figure",
+    "snapshot_to_svg",
+    "to_dot",
+    "to_figure",
+    "to_svg",
+    "window_width",
+]
+
+DOT_MISSING_NOTICE = ("graphviz's dot was not found, so trees are drawn with matplotlib; "
+                      "install graphviz for the full pictures (apt-get install graphviz)")
+"""The one line printed (once per session) when pictures fall back to matplotlib."""
+
+GREY = "#b0b0b0"
+INK = "#333333"
+CURRENT = "#e66100"
+CUT = "#d62728"
+FILL = {Status.UNSEEN: "#ffffff", Status.OPEN: "#fff3c4", Status.DONE: "#dbe9f6", Status.PRUNED: "#ffffff"}
+
+
+class GraphvizMissingError(RuntimeError):
+    """Graphviz's ``dot`` program is not installed; :func:`show_tree` falls back to matplotlib."""
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """What the style functions know about one node at one step; values from MAX's point of view.
+
+    ``static_value`` is a leaf's value from the tree (None for inner nodes); ``value`` and ``bound``
+    are the backed-up result once the node is DONE; ``window`` the (alpha, beta) it was entered with
+    ((None, None) for minimax, None if never entered); ``current`` marks the latest event's node.
+    """
+
+    node: str
+    player: Player
+    is_leaf: bool
+    static_value: Value | None
+    status: Status
+    current: bool
+    window: Window | None
+    value: Value | None
+    bound: Bound | None
+
+
+@dataclass(frozen=True)
+class EdgeView:
+    """What the style functions know about the edge ``parent -> child`` at one step.
+
+    ``status`` is the child's; ``cut`` is True for a (node, skipped child) edge of a replayed
+    cutoff; ``best`` is True when ``parent`` is DONE and its best move leads to ``child``.
+    """
+
+    parent: str
+    child: str
+    status: Status
+    cut: bool
+    best: bool
+
+
+def node_shape(view: NodeView) -> str:
+    """``box`` (a square) for MAX, ``circle`` for MIN, as in Broeders' figure."""
+    return "box" if view.player is Player.MAX else "circle"
+
+
+def node_label(view: NodeView) -> str:
+    """The id, then a leaf's static value or a finished node's backed-up value (">= v"/"<= v" bounds).
+
+    >>> view = NodeView("8", Player.MIN, False, None, Status.DONE, False, (4, 15), 3, Bound.UPPER)
+    >>> node_label(view)
+    '8\\n<= 3'
+    """
+    if view.status is Status.DONE and view.value is not None:
+        prefix = {Bound.LOWER: ">= ", Bound.UPPER: "<= "}.get(view.bound or Bound.EXACT, "")
+        return f"{view.node}\n{prefix}{format_value(view.value)}"
+    if view.is_leaf and view.static_value is not None:
+        return f"{view.node}\n{format_value(view.static_value)}"
+    return view.node
+
+
+def node_xlabel(view: NodeView) -> str:
+    """An OPEN node's window "α=0 β=4" (MAX's view); empty otherwise and for minimax."""
+    if view.status is not Status.OPEN or view.window is None or view.window == (None, None):
+        return ""
+    alpha, beta = view.window
+    return f"α={format_value(alpha)} β={format_value(beta)}"
+
+
+def node_colours(view: NodeView) -> dict[str, str]:
+    """DOT style, border, fill and text colours and border width (points) of a node.
+
+    Pruned: grey and dashed; open: pale yellow; done: pale blue; current: a 3-point orange border.
+    """
+    pruned = view.status is Status.PRUNED
+    return {
+        "style": "filled,dashed" if pruned else "filled",
+        "color": CURRENT if view.current else GREY if pruned else INK,
+        "fillcolor": FILL[view.status],
+        "fontcolor": GREY if pruned else INK,
+        "penwidth": "3" if view.current else "1",
+    }
+
+
+def edge_attrs(view: EdgeView) -> dict[str, str]:
+    """DOT attributes of an edge: red with a tee and a "✂" near the skipped child if cut, grey dashed
+    into pruned nodes, bold (3 points) to a finished node's best move, plain otherwise."""
+    looks = {"style": "solid", "color": INK, "penwidth": "1", "arrowhead": "none", "headlabel": "",
+             "labelfontcolor": CUT, "labelfontsize": "14", "labeldistance": "2.2"}
+    if view.cut:
+        looks.update(style="dashed", color=CUT, penwidth="2", arrowhead="tee", headlabel="✂")
+    elif view.status is Status.PRUNED:
+        looks.update(style="dashed", color=GREY)
+    elif view.best:
+        looks.update(penwidth="3")
+    return looks
+
+
+def graph_attrs(tree: GameTree) -> dict[str, str]:
+    """Graph-wide DOT attributes: top-down (rankdir TB), children in search order, white background."""
+    return {"rankdir": "TB", "ordering": "out", "nodesep": "0.3", "ranksep": "0.45",
+            "forcelabels": "true", "bgcolor": "#ffffff", "fontname": "Helvetica", "fontsize": "10"}
+
+
+def node_size(tree: GameTree) -> float:
+    """The width and height of every node, in inches: enough for the longest id or value of ``tree``.
+
+    One fixed size means labels never move the layout: every step of a tree has the same positions.
+    """
+    longest = max([len(node) for node in tree.players]
+                  + [len(format_value(value)) + 3 for value in tree.values.values()])
+    return max(0.55, 0.08 * longest + 0.25)
+
+
+def window_width(tree: GameTree) -> float:
+    """The width, in points, kept beside every node for its window "α=a β=b" (shown when OPEN).
+
+    Every node gets a box of this fixed size at every step, so windows appearing and disappearing
+    never move the picture. Windows lie within the tree's values, its value range or ±∞.
+    """
+    values = [*tree.values.values(), *tree.value_range, INF, -INF]
+    longest = max(len(format_value(value)) for value in values)
+    return 7.5 * (5 + 2 * longest) + 6
+
+
+@dataclass(frozen=True)
+class Style:
+    """The small, replaceable functions that decide how a picture looks (defaults above).
+
+    Each takes a :class:`NodeView`, an :class:`EdgeView` or the tree; use
+    ``dataclasses.replace(DEFAULT_STYLE, label=my_label)`` to change one. Colours must be
+    ``#rrggbb`` so that the matplotlib fallback understands them too.
+    """
+
+    shape: Callable[[NodeView], str] = field(default=node_shape)
+    label: Callable[[NodeView], str] = field(default=node_label)
+    xlabel: Callable[[NodeView], str] = field(default=node_xlabel)
+    colours: Callable[[NodeView], dict[str, str]] = field(default=node_colours)
+    edge: Callable[[EdgeView], dict[str, str]] = field(default=edge_attrs)
+    graph: Callable[[GameTree], dict[str, str]] = field(default=graph_attrs)
+    size: Callable[[GameTree], float] = field(default=node_size)
+    window_width: Callable[[GameTree], float] = field(default=window_width)
+
+
+DEFAULT_STYLE = Style()
+"""The course's style: squares for MAX, circles for MIN, grey pruned subtrees, red cuts."""
+
+
+def _node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
+    is_leaf = node not in tree.children
+    return NodeView(node, tree.players[node], is_leaf, tree.values.get(node) if is_leaf else None,
+                    picture.status[node], node == picture.current, picture.window.get(node),
+                    picture.value.get(node), picture.bound.get(node))
+
+
+def _edge_view(picture: Snapshot, parent: str, child: str) -> EdgeView:
+    best = picture.status[parent] is Status.DONE and picture.best_move.get(parent) == child
+    return EdgeView(parent, child, picture.status[child], (parent, child) in picture.cut_edges, best)
+
+
+def _edges(tree: GameTree) -> list[tuple[str, str]]:
+    """Every (parent, child) edge, parents breadth first, children in search order."""
+    return [(parent, child) for parent in tree.nodes() for child in tree.children.get(parent, ())]
+
+
+def _quote(text: str) -> str:
+    """A DOT double-quoted string; newlines become DOT's centred line break ``\\n``."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+class _Html(str):
+    """A DOT HTML-like label: written between < and >, not quoted."""
+
+
+def _fixed_box(text: str, width: float) -> _Html:
+    """``text`` in an HTML-like label of a fixed size (``width`` x 12 points), empty or not."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _Html(f'<table border="0" cellborder="0" cellpadding="0" cellspacing="0" fixedsize="true" '
+                 f'width="{width:.0f}" height="12"><tr><td>{escaped}</td></tr></table>')
+
+
+def _attributes(attrs: Mapping[str, str]) -> str:
+    def write(key: str, value: str) -> str:
+        if isinstance(value, _Html):
+            return f"<{value}>"
+        return value if key == "shape" else _quote(value)
+
+    return ", ".join(f"{key}={write(key, value)}" for key, value in attrs.items())
+
+
+def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT_STYLE) -> str:
+    """DOT text of ``tree`` as ``picture`` (a :class:`~gamelib.replay.Snapshot`) sees it.
+
+    Nodes are written breadth first (``id="node-<id>"``), then edges (``id="edge-<parent>-<child>"``)
+    in the same order, every one with the same attributes at every step, so pictures of successive
+    steps differ only in attribute values. Every node's window sits in a fixed-size HTML-like
+    ``xlabel`` (empty unless OPEN), so the layout and the picture's size never change from step to
+    step.
+    """
+    graph = style.graph(tree)
+    size = f"{style.size(tree):.2f}"
+    width = style.window_width(tree)
+    font: dict[str, str] = {key: graph[key] for key in ("fontname", "fontsize") if key in graph}
+    lines = [f"digraph {_quote(tree.name)} {{",
+             f'  graph [id="tree", {_attributes(graph)}];',
+             f"  node [fixedsize=true, width={size}, height={size}, {_attributes(font)}];",
+             f"  edge [dir=forward, {_attributes(font)}];"]
+    for node in tree.nodes():
+        view = _node_view(tree, picture, node)
+        attrs = {"id": f"node-{node}", "shape": style.shape(view), "label": style.label(view),
+                 "xlabel": _fixed_box(style.xlabel(view), width), **style.colours(view)}
+        lines.append(f"  {_quote(node)} [{_attributes(attrs)}];")
+    for parent, child in _edges(tree):
+        attrs = {"id": f"edge-{parent}-{child}", **style.edge(_edge_view(picture, parent, child))}
+        lines.append(f"  {_quote(parent)} -> {_quote(child)} [{_attributes(attrs)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _picture(tree: GameTree, events: Sequence[Event], step: int | None) -> Snapshot:
+    replay = Replay(tree, events)
+    return replay.snapshot(len(replay) if step is None else step)
+
+
+def to_dot(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
+           style: Style = DEFAULT_STYLE) -> str:
+    """DOT text of ``tree`` after the first ``step`` of the recorded ``events`` (None: all of them).
+
+    A pure function of its arguments; the events are replayed, no search is run. Without events
+    it draws the bare tree. Raises ReplayError for a step outside 0..len(events).
+
+    >>> from gamelib.trees import tree_from_dict
+    >>> tiny = tree_from_dict({"root": "a", "children": {"a": ["b"]}, "values": {"b": 1}})
+    >>> print(to_dot(tiny).splitlines()[0])
+    digraph "unnamed tree" {
+    >>> "shape=box" in node_line(to_dot(tiny), "a"), "shape=circle" in node_line(to_dot(tiny), "b")
+    (True, True)
+    """
+    return snapshot_to_dot(tree, _picture(tree, events, step), style=style)
+
+
+def node_line(dot: str, node: str) -> str:
+    """The line of DOT text that declares ``node`` (for tests and for reading a picture's text)."""
+    start = f"  {_quote(node)} ["
+    return next(line.strip() for line in dot.splitlines() if line.startswith(start))
+
+
+def edge_line(dot: str, parent: str, child: str) -> str:
+    """The line of DOT text that declares the edge ``parent -> child``."""
+    start = f"  {_quote(parent)} -> {_quote(child)} ["
+    return next(line.strip() for line in dot.splitlines() if line.startswith(start))
+
+
+def dot_available() -> bool:
+    """True if Graphviz's ``dot`` program is on the PATH (checked at every call)."""
+    return shutil.which("dot") is not None
+
+
+def dot_to_svg(dot: str) -> str:
+    """Lay out DOT text with Graphviz's ``dot`` and return the SVG text.
+
+    Raises GraphvizMissingError (saying how to install it) if ``dot`` is not on the PATH.
+    """
+    if not dot_available():
+        raise GraphvizMissingError(DOT_MISSING_NOTICE.replace("so trees are drawn with matplotlib; ", ""))
+    import graphviz  # type: ignore[import-untyped]
+
+    svg: str = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+    return svg
+
+
+def snapshot_to_svg(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT_STYLE) -> str:
+    """SVG text of :func:`snapshot_to_dot`, laid out by Graphviz's ``dot`` (about 20 ms a picture)."""
+    return dot_to_svg(snapshot_to_dot(tree, picture, style=style))
+
+
+def to_svg(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
+           style: Style = DEFAULT_STYLE) -> str:
+    """SVG text of :func:`to_dot`'s picture; every node's group has ``id="node-<id>"``.
+
+    Raises GraphvizMissingError if Graphviz's ``dot`` program is not installed.
+    """
+    return dot_to_svg(to_dot(tree, events, step, style=style))
+
+
+def _layered_positions(tree: GameTree) -> dict[str, tuple[float, float]]:
+    """Top-down positions: leaves one unit apart in search order, parents centred over children,
+    one unit per ply downwards."""
+    positions: dict[str, tuple[float, float]] = {}
+    next_leaf = 0.0
+
+    def place(node: str, depth: int) -> float:
+        nonlocal next_leaf
+        kids = tree.children.get(node, ())
+        if kids:
+            xs = [place(kid, depth + 1) for kid in kids]
+            x = (xs[0] + xs[-1]) / 2
+        else:
+            x, next_leaf = next_leaf, next_leaf + 1
+        positions[node] = (x, -float(depth))
+        return x
+
+    place(tree.root, 0)
+    return positions
+
+
+def _networkx() -> Any:
+    """The networkx module, imported only when a matplotlib picture is drawn."""
+    import networkx  # type: ignore[import-untyped]
+
+    return networkx
+
+
+_MARKERS = {"box": "s", "square": "s", "circle": "o", "ellipse": "o", "diamond": "D", "triangle": "^"}
+_NODE_AREA = 750.0  # matplotlib marker size, points squared
+
+
+def _linestyle(look: Mapping[str, str]) -> str:
+    return "--" if "dashed" in look.get("style", "") else "-"
+
+
+class FigurePainter:
+    """The matplotlib fallback: draws ``tree`` once with networkx, then repaints it for any snapshot.
+
+    Squares for MAX and circles for MIN (each node's shape is taken from the bare tree and kept),
+    laid out top-down with leaves one unit apart in search order and parents centred over their
+    children. :meth:`paint` only recolours and relabels the artists, so a stepper redraws quickly.
+    """
+
+    def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE) -> None:
+        from matplotlib.figure import Figure
+
+        self.tree, self.style = tree, style
+        self._nodes, self._edges = tree.nodes(), _edges(tree)
+        self._at = _layered_positions(tree)
+        width = max(x for x, _ in self._at.values()) + 1
+        depth = -min(y for _, y in self._at.values()) + 1
+        self.figure = Figure(figsize=(max(3.0, 0.6 * width), max(2.0, 0.95 * depth)))
+        self._ax = self.figure.add_axes((0.0, 0.0, 1.0, 1.0))
+        self._ax.set_xlim(-0.6, width - 0.4)
+        self._ax.set_ylim(-depth + 0.5, 0.7)
+        self._ax.set_axis_off()
+        self._draw()
+
+    def _draw(self) -> None:
+        nx, ax = _networkx(), self._ax
+        graph = nx.DiGraph(self._edges)
+        graph.add_nodes_from(self._nodes)
+        self._lines = nx.draw_networkx_edges(graph, self._at, edgelist=self._edges, ax=ax, arrows=False,
+                                             node_size=_NODE_AREA)
+        bare = Replay(self.tree, ()).snapshot(0)
+        marker_of = {n: _MARKERS.get(self.style.shape(_node_view(self.tree, bare, n)), "o") for n in self._nodes}
+        self._groups = {marker: [n for n in self._nodes if marker_of[n] == marker]
+                        for marker in sorted(set(marker_of.values()))}
+        self._shapes = {marker: nx.draw_networkx_nodes(graph, self._at, nodelist=group, node_shape=marker,
+                                                       ax=ax, node_size=_NODE_AREA)
+                        for marker, group in self._groups.items()}
+        self._labels = {n: ax.text(*self._at[n], "", ha="center", va="center", fontsize=7.5)
+                        for n in self._nodes}
+        self._windows = {n: ax.text(self._at[n][0] + 0.35, self._at[n][1] + 0.3, "", ha="left", va="bottom",
+                                    fontsize=7, color=INK) for n in self._nodes}
+        self._marks = [ax.text(0.4 * self._at[p][0] + 0.6 * self._at[c][0],
+                               0.4 * self._at[p][1] + 0.6 * self._at[c][1], "", ha="center", va="center",
+                               fontsize=12) for p, c in self._edges]
+
+    def paint(self, picture: Snapshot) -> Figure:
+        """Restyle the figure for ``picture`` (same colours and labels as the DOT) and return it."""
+        views = {n: _node_view(self.tree, picture, n) for n in self._nodes}
+        for marker, group in self._groups.items():
+            looks = [self.style.colours(views[n]) for n in group]
+            shapes = self._shapes[marker]
+            shapes.set_facecolor([look["fillcolor"] for look in looks])
+            shapes.set_edgecolor([look["color"] for look in looks])
+            shapes.set_linewidths([float(look["penwidth"]) for look in looks])
+            shapes.set_linestyle([_linestyle(look) for look in looks])
+        for node, view in views.items():
+            self._labels[node].set_text(self.style.label(view))
+            self._labels[node].set_color(self.style.colours(view)["fontcolor"])
+            self._windows[node].set_text(self.style.xlabel(view))
+        edges = [self.style.edge(_edge_view(picture, *edge)) for edge in self._edges]
+        self._lines.set_color([look["color"] for look in edges])
+        self._lines.set_linewidth([float(look["penwidth"]) for look in edges])
+        self._lines.set_linestyle([_linestyle(look) for look in edges])
+        for mark, look in zip(self._marks, edges):
+            mark.set_text(look.get("headlabel", ""))
+            mark.set_color(look.get("labelfontcolor", CUT))
+        return self.figure
+
+
+def snapshot_to_figure(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT_STYLE) -> Figure:
+    """A new matplotlib Figure of ``picture``, drawn with networkx (no Graphviz needed).
+
+    The same shapes and colours as the DOT picture (squares for MAX, circles for MIN, grey dashed
+    pruned nodes, red cut marks); see :class:`FigurePainter`. The figure is not registered with
+    pyplot, so it is shown once, where it is returned.
+    """
+    return FigurePainter(tree, style).paint(picture)
+
+
+def to_figure(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
+              style: Style = DEFAULT_STYLE) -> Figure:
+    """:func:`to_dot`'s picture as a matplotlib Figure drawn with networkx (the fallback)."""
+    return snapshot_to_figure(tree, _picture(tree, events, step), style=style)
+
+
+def figure_to_svg(figure: Figure) -> str:
+    """SVG text of a matplotlib figure, text kept as text (for the fallback picture in an HTML widget)."""
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        figure.savefig(buffer, format="svg")
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True, repr=False)
+class SvgPicture:
+    """SVG text that Jupyter displays (``_repr_svg_``); ``str()`` gives the text."""
+
+    svg: str
+
+    def __repr__(self) -> str:
+        return f"SvgPicture({len(self.svg)} characters of SVG)"
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+
+_notice_shown = False
+
+
+def notice_missing_dot() -> None:
+    """Print :data:`DOT_MISSING_NOTICE` the first time it is needed in this session, never again."""
+    global _notice_shown
+    if not _notice_shown:
+        _notice_shown = True
+        print(DOT_MISSING_NOTICE)
+
+
+def show_tree(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
+              style: Style = DEFAULT_STYLE) -> SvgPicture | Figure:
+    """The picture after ``step`` events, as something Jupyter displays.
+
+    An :class:`SvgPicture` when Graphviz's ``dot`` is installed (checked now, not at import);
+    otherwise a matplotlib Figure drawn with networkx, after printing a one-line notice (once).
+    """
+    if dot_available():
+        return SvgPicture(to_svg(tree, events, step, style=style))
+    notice_missing_dot()
+    return to_figure(tree, events, step, style=style)

@@ -1,0 +1,291 @@
+"""Replay a recorded trace: the picture of a search after its first ``step`` events.
+
+Pictures and steppers never run a search (STYLE.md, point 8): they take the events a
+:class:`~gamelib.tracing.RecordingTracer` recorded and replay them. :func:`snapshot` says, for every
+node of the tree, whether the search has not reached it yet, is inside it, has left it, or will never
+reach it because a cutoff skipped its subtree; with the window it was entered with, its backed-up
+value and the best move so far. Windows and values are from MAX's point of view, as in the events.
+
+>>> from gamelib.data import load_seed_tree
+>>> from gamelib.search import alphabeta
+>>> from gamelib.tracing import RecordingTracer
+>>> tree = load_seed_tree("broeders31")
+>>> tracer = RecordingTracer()
+>>> _ = alphabeta(tree, tracer=tracer)
+>>> picture = snapshot(tree, tracer.events, 19)   # just after the cutoff at position 8
+>>> describe(picture.event)
+'pos 8: 3 <= alpha 4, cut: position 18 is never searched'
+>>> picture.status["18"], picture.status["8"], picture.window["8"]
+(<Status.PRUNED: 'pruned'>, <Status.OPEN: 'open'>, (4, 15))
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import NamedTuple
+
+from gamelib.game import Value
+from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, Leaf
+from gamelib.trees import GameTree
+
+__all__ = ["Replay", "ReplayError", "Snapshot", "Status", "describe", "format_value", "snapshot"]
+
+Window = tuple[Value | None, Value | None]
+"""(alpha, beta) from MAX's point of view; (None, None) for minimax, which has no window."""
+
+
+class ReplayError(ValueError):
+    """A trace that does not fit the tree, or a step outside the trace."""
+
+
+class Status(str, Enum):
+    """Where the search stands with a node after some events."""
+
+    UNSEEN = "unseen"  # not entered yet (and not pruned)
+    OPEN = "open"      # entered, not left: on the search path
+    DONE = "done"      # left, with a backed-up value
+    PRUNED = "pruned"  # inside a subtree a cutoff skipped: never searched
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state of a search after its first ``step`` of ``total`` events (0: nothing happened yet).
+
+    ``status`` maps every node of the tree to its :class:`Status`, in the tree's breadth-first
+    order. ``current`` and ``event`` are the node and event of event number ``step - 1`` (None at
+    step 0). ``window`` maps each entered node to the (alpha, beta) it was last entered with;
+    ``value`` and ``bound`` map each DONE node to its backed-up value and bound; ``best_move`` maps
+    a node to the child its current visit prefers so far (from BestMove events); ``cut_edges`` are
+    the (node, skipped child) pairs of the cutoffs replayed. All values are from MAX's point of view.
+    The counters count the Enter, Leaf and Cutoff events among the first ``step``.
+    """
+
+    step: int
+    total: int
+    status: Mapping[str, Status]
+    current: str | None
+    event: Event | None
+    window: Mapping[str, Window]
+    value: Mapping[str, Value]
+    bound: Mapping[str, Bound]
+    best_move: Mapping[str, str]
+    cut_edges: frozenset[tuple[str, str]]
+    nodes_entered: int
+    leaves_evaluated: int
+    cutoffs: int
+
+    @property
+    def finished(self) -> bool:
+        """True once every event has been replayed."""
+        return self.step == self.total
+
+    def nodes_with(self, status: Status) -> list[str]:
+        """The nodes with ``status``, breadth first."""
+        return [node for node, seen in self.status.items() if seen is status]
+
+
+class _NodeState(NamedTuple):
+    status: Status
+    window: Window | None
+    result: tuple[Value, Bound] | None
+    best_move: str | None
+
+
+def _last_before(indices: list[int], step: int) -> int:
+    """The position in ``indices`` (sorted) of the last index < ``step``, or -1."""
+    return bisect_left(indices, step) - 1
+
+
+@dataclass
+class _Timeline:
+    """One node's history in a trace: the event indices (0-based) where something happened to it."""
+
+    enters: list[int] = field(default_factory=list)
+    windows: list[Window] = field(default_factory=list)
+    exits: list[int] = field(default_factory=list)
+    results: list[tuple[Value, Bound]] = field(default_factory=list)
+    prunes: list[int] = field(default_factory=list)
+    best_steps: list[int] = field(default_factory=list)
+    best_moves: list[str] = field(default_factory=list)
+
+    def at(self, step: int) -> _NodeState:
+        """The node after the first ``step`` events: the latest of entering, leaving, being pruned wins."""
+        enter, exit_, prune = (_last_before(self.enters, step), _last_before(self.exits, step),
+                               _last_before(self.prunes, step))
+        entered = self.enters[enter] if enter >= 0 else -1
+        when = {Status.OPEN: entered, Status.DONE: self.exits[exit_] if exit_ >= 0 else -1,
+                Status.PRUNED: self.prunes[prune] if prune >= 0 else -1}
+        status = max(when, key=lambda seen: when[seen])
+        if when[status] < 0:
+            return _NodeState(Status.UNSEEN, None, None, None)
+        if status is Status.PRUNED:
+            return _NodeState(status, None, None, None)
+        move = _last_before(self.best_steps, step)
+        best = self.best_moves[move] if move >= 0 and self.best_steps[move] > entered else None
+        result = self.results[exit_] if status is Status.DONE else None
+        return _NodeState(status, self.windows[enter] if enter >= 0 else None, result, best)
+
+
+class Replay:
+    """A trace prepared once, so that :meth:`snapshot` of any step is cheap.
+
+    Building it reads the events once (linear in their number plus the pruned subtrees); a snapshot
+    then costs a few bisections per touched node (about 0.1 ms on Broeders' 31-node tree).
+    Raises ReplayError if an event names a node that is not in ``tree``.
+    """
+
+    def __init__(self, tree: GameTree, events: Sequence[Event]) -> None:
+        self.tree = tree
+        self.events: tuple[Event, ...] = tuple(events)
+        self._order = tree.nodes()
+        self._timelines: dict[str, _Timeline] = {}
+        self._cuts: list[tuple[int, str, str]] = []
+        self._counts: list[tuple[int, int, int]] = [(0, 0, 0)]
+        for index, event in enumerate(self.events):
+            self._record(index, event)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def _timeline(self, node: str) -> _Timeline:
+        if node not in self.tree.players:
+            raise ReplayError(
+                f"the trace names node {node!r}, which is not in tree {self.tree.name!r}: "
+                "replay a trace recorded on this tree")
+        return self._timelines.setdefault(node, _Timeline())
+
+    def _record(self, index: int, event: Event) -> None:
+        line = self._timeline(event.node)
+        entered, leaves, cutoffs = self._counts[-1]
+        if isinstance(event, Enter):
+            line.enters.append(index)
+            line.windows.append((event.alpha, event.beta))
+            entered += 1
+        elif isinstance(event, Leaf):
+            leaves += 1
+        elif isinstance(event, Exit):
+            line.exits.append(index)
+            line.results.append((event.value, event.bound))
+        elif isinstance(event, BestMove):
+            line.best_steps.append(index)
+            line.best_moves.append(event.move)
+        elif isinstance(event, Cutoff):
+            cutoffs += 1
+            self._record_cut(index, event)
+        self._counts.append((entered, leaves, cutoffs))
+
+    def _record_cut(self, index: int, event: Cutoff) -> None:
+        for child in event.skipped:
+            self._cuts.append((index, event.node, child))
+            for node in self.tree.subtree_breadth_first(node=child):
+                self._timeline(node).prunes.append(index)
+
+    def snapshot(self, step: int) -> Snapshot:
+        """The picture after the first ``step`` events; raises ReplayError unless 0 <= step <= len."""
+        if not 0 <= step <= len(self.events):
+            raise ReplayError(f"step {step} is outside this trace: give 0..{len(self.events)}")
+        status = dict.fromkeys(self._order, Status.UNSEEN)
+        window: dict[str, Window] = {}
+        value: dict[str, Value] = {}
+        bound: dict[str, Bound] = {}
+        best: dict[str, str] = {}
+        for node, line in self._timelines.items():
+            state = line.at(step)
+            status[node] = state.status
+            if state.window is not None:
+                window[node] = state.window
+            if state.result is not None:
+                value[node], bound[node] = state.result
+            if state.best_move is not None:
+                best[node] = state.best_move
+        cuts = frozenset((parent, child) for index, parent, child in self._cuts
+                         if index < step and status[child] is Status.PRUNED)
+        event = self.events[step - 1] if step else None
+        entered, leaves, cutoffs = self._counts[step]
+        return Snapshot(step, len(self.events), status, None if event is None else event.node, event,
+                        window, value, bound, best, cuts, entered, leaves, cutoffs)
+
+
+def snapshot(tree: GameTree, events: Sequence[Event], step: int) -> Snapshot:
+    """The picture of the search after its first ``step`` events (0: nothing yet; len(events): done).
+
+    A pure replay of ``events`` (recorded on ``tree``); no search is run. For many steps of one
+    trace, build a :class:`Replay` once and call its ``snapshot``. Raises ReplayError for a step
+    outside 0..len(events) or an event naming a node that is not in the tree.
+
+    >>> from gamelib.trees import tree_from_dict
+    >>> from gamelib.tracing import RecordingTracer
+    >>> from gamelib.search import minimax
+    >>> tree = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+    >>> tracer = RecordingTracer()
+    >>> _ = minimax(tree, tracer=tracer)
+    >>> done = snapshot(tree, tracer.events, len(tracer.events))
+    >>> done.value["a"], done.best_move["a"], done.nodes_entered, done.finished
+    (2, 'c', 3, True)
+    """
+    return Replay(tree, events).snapshot(step)
+
+
+def format_value(value: Value | None) -> str:
+    """A value as text: ints as they are, floats without a trailing .0, infinities as ∞ and −∞.
+
+    >>> format_value(4), format_value(2.50), format_value(-math.inf)
+    ('4', '2.5', '−∞')
+    """
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "∞" if value > 0 else "−∞"
+        return format(value, "g")
+    return str(value)
+
+
+def _positions(nodes: Sequence[str]) -> str:
+    names = [str(node) for node in nodes]
+    if len(names) == 1:
+        return f"position {names[0]} is never searched"
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return f"positions {listed} are never searched"
+
+
+def _describe_cutoff(event: Cutoff) -> str:
+    value = format_value(event.value)
+    if event.value <= event.alpha:
+        reason = f"{value} <= alpha {format_value(event.alpha)}"
+    elif event.value >= event.beta:
+        reason = f"{value} >= beta {format_value(event.beta)}"
+    else:
+        reason = f"value {value}"
+    return f"pos {event.node}: {reason}, cut: {_positions(event.skipped)}"
+
+
+_BOUND_WORDS = {Bound.EXACT: "", Bound.LOWER: " (lower bound)", Bound.UPPER: " (upper bound)"}
+
+
+def describe(event: Event | None) -> str:
+    """One event in words, in Broeders' vocabulary ("pos" for a node); values from MAX's view.
+
+    >>> from gamelib.game import Player
+    >>> describe(Enter("16", 4, Player.MAX, 0, 4))
+    'enter pos 16 with alpha = 0, beta = 4'
+    >>> describe(Exit("8", 3, Bound.UPPER, "17"))
+    'leave pos 8 with value 3 (upper bound)'
+    """
+    if event is None:
+        return "nothing searched yet"
+    if isinstance(event, Enter):
+        if event.alpha is None and event.beta is None:
+            return f"enter pos {event.node}"
+        return f"enter pos {event.node} with alpha = {format_value(event.alpha)}, beta = {format_value(event.beta)}"
+    if isinstance(event, Leaf):
+        return f"pos {event.node} is a leaf: value {format_value(event.value)}"
+    if isinstance(event, Cutoff):
+        return _describe_cutoff(event)
+    if isinstance(event, BestMove):
+        return f"pos {event.node}: best move so far {event.move} (value {format_value(event.value)})"
+    return f"leave pos {event.node} with value {format_value(event.value)}{_BOUND_WORDS[event.bound]}"

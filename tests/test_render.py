@@ -1,0 +1,174 @@
+"""Pictures, tested on their text: DOT lines, SVG as XML, and the matplotlib fallback."""
+
+from __future__ import annotations
+
+import shutil
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from typing import Any
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure  # noqa: E402
+
+import gamelib.render as render  # noqa: E402
+from gamelib import GameTree, RecordingTracer, alphabeta, minimax  # noqa: E402
+from gamelib.render import (  # noqa: E402
+    DEFAULT_STYLE,
+    SvgPicture,
+    edge_line,
+    node_line,
+    show_tree,
+    to_dot,
+    to_figure,
+    to_svg,
+)
+from gamelib.tracing import Cutoff, Enter, Event  # noqa: E402
+
+SEED_CUTS = {("8", "18"), ("4", "10"), ("11", "24"), ("12", "26"), ("2", "6")}
+NOTICE = ("graphviz's dot was not found, so trees are drawn with matplotlib; "
+          "install graphviz for the full pictures (apt-get install graphviz)")
+GREYED = 'style="filled,dashed"'
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed")
+
+
+@pytest.fixture(scope="module")
+def events(broeders: GameTree) -> tuple[Event, ...]:
+    tracer = RecordingTracer()
+    alphabeta(broeders, tracer=tracer)
+    return tracer.events
+
+
+def step_after(events: tuple[Event, ...], kind: type, node: str) -> int:
+    return next(i + 1 for i, e in enumerate(events) if isinstance(e, kind) and e.node == node)
+
+
+def test_max_nodes_are_squares_and_min_nodes_circles(broeders: GameTree) -> None:
+    dot = to_dot(broeders)
+    for position in range(31):
+        depth = (position + 1).bit_length() - 1  # seed 003: MAX moves at even depths, root MAX
+        shape = "shape=box" if depth % 2 == 0 else "shape=circle"
+        assert shape in node_line(dot, str(position)), position
+    assert "rankdir=\"TB\"" in dot
+
+
+def test_every_node_has_an_id_and_a_stable_order(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    first, last = to_dot(broeders, events, 0), to_dot(broeders, events)
+    for dot in (first, last):
+        ids = [line.split('id="')[1].split('"')[0] for line in dot.splitlines() if 'id="node-' in line]
+        assert ids == [f"node-{p}" for p in range(31)]
+    shape_of = [line.split(" [")[0] for line in first.splitlines()]
+    assert shape_of == [line.split(" [")[0] for line in last.splitlines()]
+
+
+def test_all_pruned_nodes_greyed_at_the_end(broeders: GameTree, events: tuple[Event, ...],
+                                            broeders_printed: dict[str, Any]) -> None:
+    dot = to_dot(broeders, events)
+    pruned = set(broeders_printed["alphabeta_pruned"])
+    assert len(pruned) == 13
+    for position in map(str, range(31)):
+        line = node_line(dot, position)
+        assert (GREYED in line and 'fontcolor="#b0b0b0"' in line) == (position in pruned), position
+    for parent in map(str, range(15)):
+        for child in broeders.children_of(parent):
+            if child in pruned and (parent, child) not in SEED_CUTS:
+                assert 'style="dashed"' in edge_line(dot, parent, child)
+
+
+def test_the_five_cut_edges_are_marked(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    dot = to_dot(broeders, events)
+    marked = {(parent, child) for parent in map(str, range(15)) for child in broeders.children_of(parent)
+              if 'headlabel="✂"' in edge_line(dot, parent, child)}
+    assert marked == SEED_CUTS
+    for parent, child in SEED_CUTS:
+        assert 'arrowhead="tee"' in edge_line(dot, parent, child)
+
+
+def test_after_the_cutoff_at_8(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    dot = to_dot(broeders, events, step_after(events, Cutoff, "8"))
+    assert GREYED in node_line(dot, "18")
+    assert GREYED not in node_line(dot, "26")
+    assert 'headlabel="✂"' in edge_line(dot, "8", "18")
+    assert 'headlabel=""' in edge_line(dot, "12", "26")
+
+
+def test_current_node_highlighted(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    dot = to_dot(broeders, events, step_after(events, Enter, "16"))
+    highlighted = [p for p in map(str, range(31)) if 'penwidth="3"' in node_line(dot, p)]
+    assert highlighted == ["16"]
+    assert "α=0 β=4" in node_line(dot, "16")  # the seed's "pos = 16 alpha = 0 beta = 4"
+    assert "α=0 β=15" in node_line(dot, "7")
+    assert "α=" not in node_line(dot, "15")  # done: no window
+
+
+def test_values_and_bounds_in_labels(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    dot = to_dot(broeders, events)
+    assert 'label="7\\n4"' in node_line(dot, "7")
+    assert 'label="8\\n<= 3"' in node_line(dot, "8")
+    assert 'label="4\\n>= 4"' in node_line(dot, "4")
+    assert 'label="0\\n4"' in node_line(dot, "0")
+    assert 'label="30\\n14"' in node_line(dot, "30")  # leaf values always shown
+    assert 'label="3"' in node_line(to_dot(broeders, events, 3), "3")  # not finished: no value
+
+
+def test_best_moves_of_finished_nodes_are_bold(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    dot = to_dot(broeders, events)
+    for parent, child in [("0", "1"), ("1", "3"), ("3", "7"), ("7", "15")]:  # seed: 0 -> 1 -> 3 -> 7 -> 15
+        assert 'penwidth="3"' in edge_line(dot, parent, child)
+    assert 'penwidth="1"' in edge_line(dot, "0", "2")
+
+
+def test_minimax_has_no_windows_and_nothing_pruned(broeders: GameTree) -> None:
+    tracer = RecordingTracer()
+    minimax(broeders, tracer=tracer)
+    dot = to_dot(broeders, tracer.events, 5)
+    assert "α=" not in dot and GREYED not in dot and "✂" not in dot
+
+
+def test_style_functions_can_be_replaced(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    style = replace(DEFAULT_STYLE, shape=lambda view: "diamond")
+    assert "shape=diamond" in node_line(to_dot(broeders, events, style=style), "0")
+
+
+@needs_dot
+def test_svg_is_xml_with_every_visited_node(broeders: GameTree, events: tuple[Event, ...],
+                                            broeders_printed: dict[str, Any]) -> None:
+    svg = to_svg(broeders, events)
+    root = ET.fromstring(svg.encode("utf-8"))
+    ids = {element.get("id") for element in root.iter()}
+    visited = set(map(str, range(31))) - set(broeders_printed["alphabeta_pruned"])
+    assert {f"node-{p}" for p in visited} <= ids
+    assert "edge-8-18" in ids
+
+
+@needs_dot
+def test_show_tree_gives_svg_with_dot(broeders: GameTree, events: tuple[Event, ...],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    picture = show_tree(broeders, events, 5)
+    assert isinstance(picture, SvgPicture) and picture._repr_svg_().lstrip().startswith("<?xml")
+    assert capsys.readouterr().out == ""
+
+
+def test_fallback_without_dot(broeders: GameTree, events: tuple[Event, ...], monkeypatch: pytest.MonkeyPatch,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(render.shutil, "which", lambda name: None)
+    monkeypatch.setattr(render, "_notice_shown", False)
+    first = show_tree(broeders, events, 19)
+    second = show_tree(broeders, events)
+    assert isinstance(first, Figure) and isinstance(second, Figure)
+    assert capsys.readouterr().out == NOTICE + "\n"
+    with pytest.raises(render.GraphvizMissingError, match="apt-get install graphviz"):
+        to_svg(broeders, events)
+
+
+def test_fallback_figure_has_shapes_and_greys(broeders: GameTree, events: tuple[Event, ...]) -> None:
+    figure = to_figure(broeders, events)
+    ax = figure.axes[0]
+    texts = {text.get_text(): text for text in ax.texts}
+    assert matplotlib.colors.to_hex(texts["18\n2"].get_color()) == "#b0b0b0"  # pruned: grey
+    assert matplotlib.colors.to_hex(texts["7\n4"].get_color()) == "#333333"
+    assert sum(text.get_text() == "✂" for text in ax.texts) == 5
+    assert len(ax.collections) >= 3  # squares, circles, edges

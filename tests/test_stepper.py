@@ -1,0 +1,104 @@
+"""The ipywidgets stepper: buttons and slider move through the replay; captions follow seed 003."""
+
+from __future__ import annotations
+
+import shutil
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+import gamelib.render as render  # noqa: E402
+from gamelib import GameTree, RecordingTracer, alphabeta  # noqa: E402
+from gamelib.replay import ReplayError  # noqa: E402
+from gamelib.stepper import Stepper, step_through  # noqa: E402
+
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed")
+
+
+def test_next_three_times(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    assert stepper.step == 0 and stepper.slider.value == 0 and stepper.slider.max == 57
+    captions = [stepper.caption_html]
+    for _ in range(3):
+        stepper.next()
+        captions.append(stepper.caption_html)
+    assert stepper.slider.value == 3 and stepper.step == 3
+    assert len(set(captions)) == 4  # the line changes at every step
+    # AlphaBeta0.cpp's third line: "pos = 3 alpha = 0 beta = 15"
+    assert "enter pos 3 with alpha = 0, beta = 15" in stepper.caption_text
+    assert "nodes entered 3" in stepper.caption_text
+
+
+def test_buttons_and_back(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    first, back, forward, last = stepper.buttons
+    forward.click()
+    forward.click()
+    assert stepper.step == 2
+    back.click()
+    assert stepper.step == 1
+    last.click()
+    assert stepper.step == 57
+    forward.click()
+    assert stepper.step == 57  # stays at the end
+    first.click()
+    back.click()
+    assert stepper.step == 0  # stays at the start
+
+
+def test_last_shows_finished(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    stepper.last()
+    assert "finished" in stepper.caption_text
+    assert "leave pos 0 with value 4" in stepper.caption_text  # seed: the root's value is 4
+    assert "cutoffs 5" in stepper.caption_text
+
+
+def test_go_and_the_cutoff_at_8(broeders: GameTree) -> None:
+    tracer = RecordingTracer()
+    alphabeta(broeders, tracer=tracer)
+    stepper = Stepper(broeders, tracer.events, title="Broeders")
+    cut = next(i + 1 for i, e in enumerate(tracer.events) if e.kind == "cutoff" and e.node == "8")
+    stepper.go(cut)
+    assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in stepper.caption_html
+    with pytest.raises(ReplayError):
+        stepper.go(len(tracer.events) + 1)
+
+
+@needs_dot
+def test_picture_follows_the_step(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    stepper.go(3)
+    assert 'id="node&#45;3"' in stepper.svg or 'id="node-3"' in stepper.svg
+    assert "<svg" in stepper.widget.children[-1].value
+
+
+def test_fallback_stepper_without_dot(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(render.shutil, "which", lambda name: None)
+    monkeypatch.setattr(render, "_notice_shown", False)
+    stepper = step_through(broeders)
+    stepper.next()
+    assert "<svg" in stepper.svg  # matplotlib's SVG
+    assert capsys.readouterr().out.count("graphviz's dot was not found") == 1
+
+
+def test_step_through_checks_its_arguments(broeders: GameTree) -> None:
+    with pytest.raises(ValueError, match="alphabeta, minimax"):
+        step_through(broeders, "nope")
+    with pytest.raises(ValueError, match="fail_soft"):
+        step_through(broeders, "minimax", fail_soft=True)
+
+
+def test_step_through_minimax_and_options(broeders: GameTree) -> None:
+    full = step_through(broeders, "minimax")
+    full.last()
+    assert "nodes entered 31" in full.caption_text and "value 4" in full.caption_text
+    # MinMax0.cpp's values of positions 3..6 as static values, searched 2 plies deep: 4 again.
+    shallow = step_through(broeders.with_values({"3": 4, "4": 8, "5": 2, "6": 14}), "minimax", depth=2)
+    shallow.last()
+    assert "nodes entered 7" in shallow.caption_text and "value 4" in shallow.caption_text
+    soft = step_through(broeders, "alphabeta", fail_soft=True)
+    assert "fail_soft=True" in soft.title
