@@ -6,7 +6,10 @@ point of view throughout.
 """
 
 from gamelib.data import load_reference, load_seed_tree
-from gamelib.game import INF, Game, IllegalMoveError, Player, Value
+from gamelib.game import INF, Game, IllegalMoveError, Player, Value, format_value
+from gamelib.random_trees import random_tree
+from gamelib.render import DEFAULT_STYLE, Style, show_tree, to_dot, to_svg
+from gamelib.replay import Replay, Snapshot, Status, describe, snapshot
 from gamelib.search import SearchError, SearchResult, alphabeta, minimax
 from gamelib.tracing import (
     BestMove,
@@ -22,11 +25,14 @@ from gamelib.tracing import (
     pruned_nodes,
     visited_nodes,
 )
+from gamelib.stepper import Stepper, step_through
 from gamelib.trees import GameTree, TreeFormatError, load_tree, tree_from_dict
 
 __all__ = [
-    "INF", "BestMove", "Bound", "Cutoff", "Enter", "Event", "Exit", "Game", "GameTree",
-    "IllegalMoveError", "Leaf", "Player", "RecordingTracer", "SearchError", "SearchResult",
-    "Tracer", "TreeFormatError", "Value", "alphabeta", "evaluated_nodes", "load_reference",
-    "load_seed_tree", "load_tree", "minimax", "pruned_nodes", "tree_from_dict", "visited_nodes",
+    "DEFAULT_STYLE", "INF", "BestMove", "Bound", "Cutoff", "Enter", "Event", "Exit", "Game", "GameTree",
+    "IllegalMoveError", "Leaf", "Player", "RecordingTracer", "Replay", "SearchError", "SearchResult",
+    "Snapshot", "Status", "Stepper", "Style", "Tracer", "TreeFormatError", "Value", "alphabeta",
+    "describe", "evaluated_nodes", "format_value", "load_reference", "load_seed_tree", "load_tree",
+    "minimax", "pruned_nodes", "random_tree", "show_tree", "snapshot", "step_through", "to_dot",
+    "to_svg", "tree_from_dict", "visited_nodes",
 ]

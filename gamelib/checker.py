@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamelib.game import Player, Value
-from gamelib.printouts import format_value
+from gamelib.game import Player, Value, format_value
+from gamelib.replay import cut_reason
 from gamelib.search import alphabeta, minimax
 from gamelib.tracing import Cutoff, Event, RecordingTracer, visited_nodes
 from gamelib.trees import GameTree
@@ -130,10 +130,10 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
         return CheckReport(False, message, step + 1, node, tuple(entered), tuple(expected), value, reference_value)
     if value != reference_value:
         message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
-                   f"but returns {format_value(value, 0)} at the root; the value is {format_value(reference_value, 0)}.")
+                   f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}.")
         return CheckReport(False, message, None, None, tuple(entered), tuple(expected), value, reference_value)
     message = (f"Your search agrees with {algorithm}: the same {len(entered)} nodes in the same order, "
-               f"and the value {format_value(value, 0)}.")
+               f"and the value {format_value(value)}.")
     return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value)
 
 
@@ -154,8 +154,5 @@ def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
         if isinstance(event, Cutoff):
             for skipped in event.skipped:
                 if node in tree.subtree_breadth_first(node=skipped):
-                    test = (f"{format_value(event.value, 0)} >= beta {format_value(event.beta, 0)}"
-                            if event.value >= event.beta else
-                            f"{format_value(event.value, 0)} <= alpha {format_value(event.alpha, 0)}")
-                    return f": at position {event.node} the value reached {test}, so {skipped} is cut off"
+                    return f": at position {event.node} the value reached {cut_reason(event)}, so {skipped} is cut off"
     return ""

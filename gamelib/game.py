@@ -17,7 +17,7 @@ from collections.abc import Hashable, Sequence
 from enum import Enum
 from typing import Protocol, TypeVar
 
-__all__ = ["INF", "Game", "IllegalMoveError", "Player", "Value"]
+__all__ = ["INF", "Game", "IllegalMoveError", "Player", "Value", "format_value"]
 
 Value = int | float
 """A position's value: a number, from MAX's point of view unless a docstring says otherwise."""
@@ -27,6 +27,24 @@ INF: float = math.inf
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
+
+
+def format_value(value: Value | None, width: int = 0) -> str:
+    """A value as text, right-aligned in ``width`` characters: ints as they are, floats without a
+    trailing .0, infinities as ∞ and −∞, None as "none".
+
+    >>> format_value(4, 2), format_value(2.50), format_value(15.0), format_value(-INF)
+    (' 4', '2.5', '15', '−∞')
+    """
+    if value is None:
+        text = "none"
+    elif isinstance(value, float) and math.isinf(value):
+        text = "∞" if value > 0 else "−∞"
+    elif isinstance(value, float):
+        text = format(value, "g")
+    else:
+        text = str(value)
+    return text.rjust(width)
 
 
 class Player(str, Enum):

@@ -12,27 +12,13 @@ programs; the seed's web page collapses runs of spaces, so compare with it word 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
-from gamelib.game import Value
+from gamelib.game import Value, format_value
 from gamelib.tracing import Enter, Event, Exit
 from gamelib.trees import GameTree
 
-__all__ = ["alphabeta0_text", "format_value", "minmax_table", "root_line"]
-
-
-def format_value(value: Value | None, width: int = 2) -> str:
-    """A value right-aligned in ``width`` characters: integral numbers without ".0", inf as "inf"."""
-    if value is None:
-        text = "-"
-    elif isinstance(value, float) and math.isinf(value):
-        text = "inf" if value > 0 else "-inf"
-    elif isinstance(value, float) and value.is_integer():
-        text = str(int(value))
-    else:
-        text = str(value)
-    return text.rjust(width)
+__all__ = ["alphabeta0_text", "minmax_table", "root_line"]
 
 
 def alphabeta0_text(events: Iterable[Event]) -> list[str]:
@@ -45,13 +31,13 @@ def alphabeta0_text(events: Iterable[Event]) -> list[str]:
         if isinstance(event, Enter):
             if event.alpha is None or event.beta is None:
                 raise ValueError("this trace has no windows: AlphaBeta0's printout needs an alpha-beta trace")
-            lines.append(f"pos = {event.node:>2} alpha = {format_value(event.alpha)} beta = {format_value(event.beta)}")
+            lines.append(f"pos = {event.node:>2} alpha = {format_value(event.alpha, 2)} beta = {format_value(event.beta, 2)}")
     return lines
 
 
 def root_line(tree: GameTree, value: Value, best_move: str | None = None) -> str:
     """The last line of AlphaBeta0/1.cpp: ``Pos: 0 Value:  4`` (and `` BestPos:  1`` for AlphaBeta1)."""
-    line = f"Pos: {tree.root} Value: {format_value(value)}"
+    line = f"Pos: {tree.root} Value: {format_value(value, 2)}"
     if best_move is not None:
         line += f" BestPos: {best_move:>2}"
     return line
@@ -74,7 +60,7 @@ def minmax_table(tree: GameTree, events: Sequence[Event], *, best_pos: bool = Tr
             raise ValueError(f"position {node} was never searched: MinMax's table needs a full minimax trace")
         exit_ = exits[node]
         pos = node if node == tree.root else f"{node:>2}"
-        line = f"Pos: {pos} Value: {format_value(exit_.value)}"
+        line = f"Pos: {pos} Value: {format_value(exit_.value, 2)}"
         if best_pos:
             line += f" BestPos: {(exit_.best_move or node):>2}"
         lines.append(line)

@@ -40,8 +40,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gamelib.game import INF, Player, Value
-from gamelib.replay import Replay, Snapshot, Status, Window, format_value
+from gamelib.game import INF, Player, Value, format_value
+from gamelib.replay import Replay, Snapshot, Status, Window
 from gamelib.tracing import Bound, Event
 from gamelib.trees import GameTree
 

@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
-from gamelib.game import Value
+from gamelib.game import Value, format_value
 from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, Leaf
 from gamelib.trees import GameTree
 
-__all__ = ["Replay", "ReplayError", "Snapshot", "Status", "describe", "format_value", "snapshot"]
+__all__ = ["Replay", "ReplayError", "Snapshot", "Status", "cut_reason", "describe", "snapshot"]
 
 Window = tuple[Value | None, Value | None]
 """(alpha, beta) from MAX's point of view; (None, None) for minimax, which has no window."""
@@ -230,21 +230,6 @@ def snapshot(tree: GameTree, events: Sequence[Event], step: int) -> Snapshot:
     return Replay(tree, events).snapshot(step)
 
 
-def format_value(value: Value | None) -> str:
-    """A value as text: ints as they are, floats without a trailing .0, infinities as ∞ and −∞.
-
-    >>> format_value(4), format_value(2.50), format_value(-math.inf)
-    ('4', '2.5', '−∞')
-    """
-    if value is None:
-        return "none"
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "∞" if value > 0 else "−∞"
-        return format(value, "g")
-    return str(value)
-
-
 def _positions(nodes: Sequence[str]) -> str:
     names = [str(node) for node in nodes]
     if len(names) == 1:
@@ -253,15 +238,22 @@ def _positions(nodes: Sequence[str]) -> str:
     return f"positions {listed} are never searched"
 
 
-def _describe_cutoff(event: Cutoff) -> str:
+def cut_reason(event: Cutoff) -> str:
+    """Why a cutoff happened, MAX's view: "3 <= alpha 4" at a MIN node, "4 >= beta 4" at a MAX node.
+
+    >>> cut_reason(Cutoff("8", 3, 4, 15, ("18",)))
+    '3 <= alpha 4'
+    """
     value = format_value(event.value)
     if event.value <= event.alpha:
-        reason = f"{value} <= alpha {format_value(event.alpha)}"
-    elif event.value >= event.beta:
-        reason = f"{value} >= beta {format_value(event.beta)}"
-    else:
-        reason = f"value {value}"
-    return f"pos {event.node}: {reason}, cut: {_positions(event.skipped)}"
+        return f"{value} <= alpha {format_value(event.alpha)}"
+    if event.value >= event.beta:
+        return f"{value} >= beta {format_value(event.beta)}"
+    return f"value {value}"
+
+
+def _describe_cutoff(event: Cutoff) -> str:
+    return f"pos {event.node}: {cut_reason(event)}, cut: {_positions(event.skipped)}"
 
 
 _BOUND_WORDS = {Bound.EXACT: "", Bound.LOWER: " (lower bound)", Bound.UPPER: " (upper bound)"}
