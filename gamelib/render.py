@@ -88,6 +88,8 @@ GREY = "#b0b0b0"
 INK = "#333333"
 CURRENT = "#e66100"
 CUT = "#d62728"
+WINDOW_INK = "#1f4e9a"
+"""Colour of the (alpha, beta) windows written beside the edges."""
 FILL = {Status.UNSEEN: "#ffffff", Status.OPEN: "#fff3c4", Status.DONE: "#dbe9f6", Status.PRUNED: "#ffffff"}
 
 
@@ -120,7 +122,8 @@ class EdgeView:
     """What the style functions know about the edge ``parent -> child`` at one step.
 
     ``status`` is the child's; ``cut`` is True for a (node, skipped child) edge of a replayed
-    cutoff; ``best`` is True when ``parent`` is DONE and its best move leads to ``child``.
+    cutoff; ``best`` is True when ``parent`` is DONE and its best move leads to ``child``;
+    ``window`` is the (alpha, beta) passed down this edge while the child is OPEN, else None.
     """
 
     parent: str
@@ -128,6 +131,7 @@ class EdgeView:
     status: Status
     cut: bool
     best: bool
+    window: Window | None = None
 
 
 def node_shape(view: NodeView) -> str:
@@ -150,12 +154,21 @@ def node_label(view: NodeView) -> str:
     return view.node
 
 
-def node_xlabel(view: NodeView) -> str:
-    """An OPEN node's window "α=0 β=4" (MAX's view); empty otherwise and for minimax."""
-    if view.status is not Status.OPEN or view.window is None or view.window == (None, None):
+def window_text(window: Window | None) -> str:
+    """A window as "α=0 β=4" (MAX's view); empty for None or minimax's (None, None)."""
+    if window is None or window == (None, None):
         return ""
-    alpha, beta = view.window
+    alpha, beta = window
     return f"α={format_value(alpha)} β={format_value(beta)}"
+
+
+def node_xlabel(view: NodeView) -> str:
+    """An OPEN node's window "α=0 β=4" (MAX's view); empty otherwise and for minimax.
+
+    The DOT picture shows it beside the root only; other nodes show their window on the edge it
+    came down (:func:`edge_attrs`), where it cannot be read as a neighbour's.
+    """
+    return window_text(view.window) if view.status is Status.OPEN else ""
 
 
 def node_colours(view: NodeView) -> dict[str, str]:
@@ -175,11 +188,15 @@ def node_colours(view: NodeView) -> dict[str, str]:
 
 def edge_attrs(view: EdgeView) -> dict[str, str]:
     """DOT attributes of an edge: red with a tee and a "✂" near the skipped child if cut, grey dashed
-    into pruned nodes, bold (3 points) to a finished node's best move, plain otherwise."""
+    into pruned nodes, bold (3 points) to a finished node's best move, plain otherwise; the window
+    passed down to an OPEN child is written by the edge's child end."""
     looks = {"style": "solid", "color": INK, "penwidth": "1", "arrowhead": "none", "headlabel": "",
-             "labelfontcolor": CUT, "labelfontsize": "14", "labeldistance": "2.2"}
+             "labelfontcolor": CUT, "labelfontsize": "14", "labeldistance": "2.2", "labelangle": "-25"}
     if view.cut:
         looks.update(style="dashed", color=CUT, penwidth="2", arrowhead="tee", headlabel="✂")
+    elif window_text(view.window):
+        looks.update(headlabel=window_text(view.window), labelfontcolor=WINDOW_INK, labelfontsize="9",
+                     labeldistance="1.5", labelangle="60")
     elif view.status is Status.PRUNED:
         looks.update(style="dashed", color=GREY)
     elif view.best:
@@ -246,7 +263,8 @@ def _node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
 
 def _edge_view(picture: Snapshot, parent: str, child: str) -> EdgeView:
     best = picture.status[parent] is Status.DONE and picture.best_move.get(parent) == child
-    return EdgeView(parent, child, picture.status[child], (parent, child) in picture.cut_edges, best)
+    window = picture.window.get(child) if picture.status[child] is Status.OPEN else None
+    return EdgeView(parent, child, picture.status[child], (parent, child) in picture.cut_edges, best, window)
 
 
 def _edges(tree: GameTree) -> list[tuple[str, str]]:
@@ -300,7 +318,8 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
     for node in tree.nodes():
         view = _node_view(tree, picture, node)
         attrs = {"id": f"node-{node}", "shape": style.shape(view), "label": style.label(view),
-                 "xlabel": _fixed_box(style.xlabel(view), width), **style.colours(view)}
+                 "xlabel": _fixed_box(style.xlabel(view) if node == tree.root else "", width),
+                 **style.colours(view)}
         lines.append(f"  {_quote(node)} [{_attributes(attrs)}];")
     for parent, child in _edges(tree):
         attrs = {"id": f"edge-{parent}-{child}", **style.edge(_edge_view(picture, parent, child))}

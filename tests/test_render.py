@@ -99,9 +99,11 @@ def test_current_node_highlighted(broeders: GameTree, events: tuple[Event, ...])
     dot = to_dot(broeders, events, step_after(events, Enter, "16"))
     highlighted = [p for p in map(str, range(31)) if 'penwidth="3"' in node_line(dot, p)]
     assert highlighted == ["16"]
-    assert "α=0 β=4" in node_line(dot, "16")  # the seed's "pos = 16 alpha = 0 beta = 4"
-    assert "α=0 β=15" in node_line(dot, "7")
-    assert "α=" not in node_line(dot, "15")  # done: no window
+    # windows are written on the edge they came down; the seed's "pos = 16 alpha = 0 beta = 4"
+    assert 'headlabel="α=0 β=4"' in edge_line(dot, "7", "16")
+    assert 'headlabel="α=0 β=15"' in edge_line(dot, "3", "7")
+    assert "α=" not in edge_line(dot, "7", "15")  # done: no window
+    assert "α=0 β=15" in node_line(dot, "0") and "α=" not in node_line(dot, "7")  # the root has no edge
 
 
 def test_values_and_bounds_in_labels(broeders: GameTree, events: tuple[Event, ...]) -> None:
