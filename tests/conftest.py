@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from gamelib import GameTree, load_reference, load_seed_tree
+from gamelib import Event, GameTree, load_reference, load_seed_tree
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +27,12 @@ def words(text: str | list[str]) -> str:
     if isinstance(text, list):
         text = "\n".join(text)
     return " ".join(text.split())
+
+
+SEED_CUTS = {("8", "18"), ("4", "10"), ("11", "24"), ("12", "26"), ("2", "6")}
+"""Seed 003: where alpha-beta cuts on Broeders' tree, and which child each cut skips."""
+
+
+def step_after(events: Sequence[Event], kind: type, node: str) -> int:
+    """The step at which the first ``kind`` event at ``node`` is the latest event replayed."""
+    return next(i + 1 for i, e in enumerate(events) if isinstance(e, kind) and e.node == node)

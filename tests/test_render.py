@@ -27,8 +27,8 @@ from gamelib.render import (  # noqa: E402
     to_svg,
 )
 from gamelib.tracing import Cutoff, Enter, Event  # noqa: E402
+from tests.conftest import SEED_CUTS, step_after
 
-SEED_CUTS = {("8", "18"), ("4", "10"), ("11", "24"), ("12", "26"), ("2", "6")}
 NOTICE = ("graphviz's dot was not found, so trees are drawn with matplotlib; "
           "install graphviz for the full pictures (apt-get install graphviz)")
 GREYED = 'style="filled,dashed"'
@@ -41,9 +41,6 @@ def events(broeders: GameTree) -> tuple[Event, ...]:
     alphabeta(broeders, tracer=tracer)
     return tracer.events
 
-
-def step_after(events: tuple[Event, ...], kind: type, node: str) -> int:
-    return next(i + 1 for i, e in enumerate(events) if isinstance(e, kind) and e.node == node)
 
 
 def test_max_nodes_are_squares_and_min_nodes_circles(broeders: GameTree) -> None:

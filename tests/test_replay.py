@@ -14,9 +14,8 @@ from gamelib import GameTree, RecordingTracer, alphabeta, minimax, tree_from_dic
 from gamelib.game import Player
 from gamelib.replay import Replay, ReplayError, Status, describe, snapshot
 from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, Leaf
+from tests.conftest import SEED_CUTS, step_after
 
-# Seed 003 (Broeders): where alpha-beta cuts, and which child each cut skips.
-SEED_CUTS = {("8", "18"), ("4", "10"), ("11", "24"), ("12", "26"), ("2", "6")}
 
 
 def alphabeta_events(tree: GameTree) -> tuple[Event, ...]:
@@ -30,10 +29,6 @@ def minimax_events(tree: GameTree) -> tuple[Event, ...]:
     minimax(tree, tracer=tracer)
     return tracer.events
 
-
-def step_after(events: tuple[Event, ...], kind: type, node: str) -> int:
-    """The step at which the first ``kind`` event at ``node`` is the latest event replayed."""
-    return next(i + 1 for i, e in enumerate(events) if isinstance(e, kind) and e.node == node)
 
 
 def seed_pairs(text: str, pattern: str) -> dict[str, tuple[str, ...]]:
