@@ -11,18 +11,15 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from gamelib.printouts import alphabeta0_text, minmax_table, root_line
-from gamelib.search import SearchError, SearchResult, alphabeta, minimax
-from gamelib.tracing import RecordingTracer, to_jsonable, evaluated_nodes, pruned_nodes, visited_nodes
+from gamelib.search import SEARCHES, SearchError, SearchResult, run_search
+from gamelib.tracing import Research, RecordingTracer, evaluated_nodes, pruned_nodes, to_jsonable, visited_nodes
 from gamelib.trees import GameTree, TreeFormatError, load_tree
 
 __all__ = ["main"]
-
-ALGORITHMS = ("minimax", "alphabeta")
-
 
 class UsageError(Exception):
     """Bad command-line input; ``main`` prints it as one line and exits with status 2."""
@@ -44,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m gamelib", description="Game-tree search, traced.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
-    trace.add_argument("algorithm", choices=ALGORITHMS, help="the search algorithm")
+    trace.add_argument("algorithm", choices=list(SEARCHES), help="the search algorithm")
     trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md)")
     trace.add_argument("--depth", type=_plies, default=None, metavar="N", help="search at most N plies")
     trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")
@@ -57,15 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
 def run_trace(args: argparse.Namespace) -> str:
     """Run the ``trace`` command and return what it prints. Raises UsageError, TreeFormatError,
     SearchError or OSError on bad input."""
-    if args.algorithm == "minimax" and (args.strict or args.fail_soft):
-        raise UsageError("--strict and --fail-soft are alpha-beta options; minimax has no window")
+    if args.algorithm != "alphabeta" and (args.strict or args.fail_soft):
+        raise UsageError(f"--strict and --fail-soft are alpha-beta options, not {args.algorithm} options")
     tree = load_tree(args.tree)
     tracer = RecordingTracer()
-    search: Callable[..., SearchResult] = minimax
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"depth": args.depth}
     if args.algorithm == "alphabeta":
-        search, options = alphabeta, {"strict": args.strict, "fail_soft": args.fail_soft}
-    result = search(tree, depth=args.depth, tracer=tracer, **options)
+        options.update(strict=args.strict, fail_soft=args.fail_soft)
+    result = run_search(args.algorithm, tree, tracer=tracer, **options)
     if args.text:
         return "\n".join(_text(tree, args.algorithm, result, tracer))
     return json.dumps(_summary(tree, args, result, tracer))
@@ -74,7 +70,7 @@ def run_trace(args: argparse.Namespace) -> str:
 def _text(tree: GameTree, algorithm: str, result: SearchResult, tracer: RecordingTracer) -> list[str]:
     if algorithm == "minimax":
         return minmax_table(tree, tracer.events)
-    return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]
+    return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]  # every search but minimax has windows
 
 
 def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult,
@@ -91,6 +87,7 @@ def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult,
         "visited": visited_nodes(tracer.events),
         "evaluated": evaluated_nodes(tracer.events),
         "pruned": pruned_nodes(tree, tracer.events, args.depth),
+        "researches": [event.to_dict() for event in tracer.events if isinstance(event, Research)],
         "events": tracer.to_json(),
     }
 

@@ -29,7 +29,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from gamelib.game import Value, format_value
-from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, Leaf
+from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, FailHigh, Leaf, NullWindow, Research
 from gamelib.trees import GameTree
 
 __all__ = ["Replay", "ReplayError", "Snapshot", "Status", "cut_reason", "describe", "snapshot"]
@@ -259,6 +259,10 @@ def _describe_cutoff(event: Cutoff) -> str:
 _BOUND_WORDS = {Bound.EXACT: "", Bound.LOWER: " (lower bound)", Bound.UPPER: " (upper bound)"}
 
 
+def _window(alpha: Value, beta: Value) -> str:
+    return f"({format_value(alpha)}, {format_value(beta)})"
+
+
 def describe(event: Event | None) -> str:
     """One event in words, in Broeders' vocabulary ("pos" for a node); values from MAX's view.
 
@@ -280,4 +284,11 @@ def describe(event: Event | None) -> str:
         return _describe_cutoff(event)
     if isinstance(event, BestMove):
         return f"pos {event.node}: best move so far {event.move} (value {format_value(event.value)})"
+    if isinstance(event, NullWindow):
+        return f"pos {event.node}: test move {event.move} with the null window {_window(event.alpha, event.beta)}"
+    if isinstance(event, FailHigh):
+        return f"pos {event.node}: move {event.move} fails high with {format_value(event.value)}: it is better"
+    if isinstance(event, Research):
+        return (f"pos {event.node}: search move {event.move} again with {_window(*event.window)} "
+                f"(the null window was {_window(*event.null_window)})")
     return f"leave pos {event.node} with value {format_value(event.value)}{_BOUND_WORDS[event.bound]}"

@@ -16,14 +16,15 @@ SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gamelib.game import INF, Game, Player, Value
 from gamelib.tracing import NULL_TRACER, Bound, Tracer
 
-__all__ = ["SearchError", "SearchResult", "alphabeta", "minimax"]
+__all__ = ["SEARCHES", "SearchError", "SearchResult", "alphabeta", "minimax", "negascout", "run_search"]
 
 
 class SearchError(ValueError):
@@ -103,6 +104,21 @@ class _Search:
                 bound = _SWAP_BOUND[bound]
             self.tracer.exit(self.game.node_id(state), player.sign * value, bound,
                              None if move is None else str(move))
+
+    def null_window(self, state: Hashable, player: Player, move: Any, alpha: Value, beta: Value) -> None:
+        if self.tracing:
+            self.tracer.null_window(self.game.node_id(state), str(move), *_max_view_window(player, alpha, beta))
+
+    def fail_high(self, state: Hashable, player: Player, move: Any, value: Value, alpha: Value, beta: Value) -> None:
+        if self.tracing:
+            self.tracer.fail_high(self.game.node_id(state), str(move), player.sign * value,
+                                  *_max_view_window(player, alpha, beta))
+
+    def research(self, state: Hashable, player: Player, move: Any, null: tuple[Value, Value],
+                 window: tuple[Value, Value]) -> None:
+        if self.tracing:
+            self.tracer.research(self.game.node_id(state), str(move), _max_view_window(player, *null),
+                                 _max_view_window(player, *window))
 
     def result(self, root_player: Player, value: Value, pv: tuple[Any, ...]) -> SearchResult:
         return SearchResult(root_player.sign * value, pv[0] if pv else None, pv, self.nodes, self.leaves)
@@ -217,3 +233,98 @@ def _alphabeta(search: _Search, state: Any, depth: int | None, alpha: Value, bet
     bound = Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha_in else Bound.EXACT
     search.exit(state, player, value, bound, best)
     return value, pv
+
+
+def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+              window: tuple[Value, Value] | None = None, pvs: bool = False,
+              tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """NegaScout: search the first move with the full window, the others with a null window.
+
+    After Reinefeld (1983), as seed 000 gives it (citing Plaat 1994): each later move is first
+    tested with the null window (a, a + 1), a being the best value so far; a test that fails high
+    with a value t inside the node's window (a < t < beta) is searched again with (t, beta),
+    unless the move leads to a static evaluation, whose value is exact (the seed's "depth > 1").
+    ``pvs`` re-searches with (a, beta) instead, as principal variation search does. Values must be
+    integers for the null window to be one. ``window`` and the result are from MAX's point of
+    view; the window defaults to the game's ``value_range``. Trace events: NullWindow for each
+    test, FailHigh when a test says "better", Research with both windows. Raises SearchError for
+    a negative depth or an empty window.
+    """
+    state = _start(game, state, depth)
+    alpha, beta = game.value_range if window is None else window
+    if not alpha < beta:
+        raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
+    root_player = game.to_move(state)
+    search = _Search(game, tracer)
+    value, pv = _negascout(search, state, depth, *_max_view_window(root_player, alpha, beta), 0, pvs)
+    return search.result(root_player, value, pv)
+
+
+def _negascout(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value, plies: int,
+               pvs: bool) -> tuple[Value, tuple[Any, ...]]:
+    player = search.enter(state, plies, alpha, beta)
+    if search.stops(state, depth):
+        return search.evaluate(state, player), ()
+    best_value, best, pv = alpha, None, ()
+    moves = search.game.legal_moves(state)
+    for index, move in enumerate(moves):
+        child, flips = search.child(state, player, move)
+        low, high = (best_value, beta) if index == 0 else (best_value, best_value + 1)
+        if index > 0:
+            search.null_window(state, player, move, low, high)
+        reply, child_pv = _probe(search, child, depth, low, high, plies, pvs, flips)
+        if index > 0 and reply >= high:
+            search.fail_high(state, player, move, reply, low, high)
+            if reply < beta and not search.stops(child, _child_depth(depth)):
+                research = (best_value if pvs else reply, beta)
+                search.research(state, player, move, (low, high), research)
+                reply, child_pv = _probe(search, child, depth, *research, plies, pvs, flips)
+        if reply > best_value:
+            best_value, best, pv = reply, move, (move, *child_pv)
+            search.best_move(state, player, move, best_value)
+        if best_value >= beta:
+            search.cutoff(state, player, best_value, alpha, beta, moves[index + 1:])
+            break
+    bound = Bound.LOWER if best_value >= beta else Bound.UPPER if best is None else Bound.EXACT
+    search.exit(state, player, best_value, bound, best)
+    return best_value, pv
+
+
+def _probe(search: _Search, child: Any, depth: int | None, alpha: Value, beta: Value, plies: int, pvs: bool,
+           flips: bool) -> tuple[Value, tuple[Any, ...]]:
+    """Search ``child`` with the side-to-move window (alpha, beta); the reply in the parent's view."""
+    window = (-beta, -alpha) if flips else (alpha, beta)
+    reply, pv = _negascout(search, child, _child_depth(depth), *window, plies + 1, pvs)
+    return (-reply if flips else reply), pv
+
+
+SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
+    "minimax": (minimax, frozenset({"depth"})),
+    "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict"})),
+    "negascout": (negascout, frozenset({"depth", "window"})),
+    "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window"})),
+}
+"""The searches by name, for the command line and the stepper: name -> (function, its options)."""
+
+
+def run_search(name: str, game: Game[Any, Any], state: Any = None, *, tracer: Tracer = NULL_TRACER,
+               **options: Any) -> SearchResult:
+    """Run the search called ``name`` (a key of :data:`SEARCHES`) with ``options``.
+
+    Raises SearchError naming the known searches or options for an unknown name or option.
+
+    >>> from gamelib.data import load_seed_tree
+    >>> run_search("pvs", load_seed_tree("broeders31")).value
+    4
+    >>> run_search("minimax", load_seed_tree("broeders31"), strict=True)
+    Traceback (most recent call last):
+    ...
+    gamelib.search.SearchError: minimax takes no option 'strict'; it takes: depth
+    """
+    if name not in SEARCHES:
+        raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
+    search, known = SEARCHES[name]
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise SearchError(f"{name} takes no option {unknown[0]!r}; it takes: {', '.join(sorted(known))}")
+    return search(game, state, tracer=tracer, **options)

@@ -28,24 +28,18 @@ from gamelib.render import (
     snapshot_to_svg,
 )
 from gamelib.replay import Replay, ReplayError, Snapshot, describe
-from gamelib.search import alphabeta, minimax
+from gamelib.search import run_search
 from gamelib.tracing import Event, RecordingTracer
 from gamelib.trees import GameTree
 
-__all__ = ["ALGORITHMS", "Stepper", "caption", "step_through"]
-
-ALGORITHMS: dict[str, tuple[Callable[..., Any], frozenset[str]]] = {
-    "alphabeta": (alphabeta, frozenset({"depth", "fail_soft", "strict", "window"})),
-    "minimax": (minimax, frozenset({"depth"})),
-}
-"""The searches :func:`step_through` can record: name -> (function, the options it takes)."""
-
+__all__ = ["Stepper", "caption", "step_through"]
 
 def caption(picture: Snapshot) -> str:
     """One line of plain text: the step, the latest event in words, and the running counters.
 
     >>> from gamelib.trees import tree_from_dict
     >>> tree = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+    >>> from gamelib.search import minimax
     >>> tracer = RecordingTracer()
     >>> _ = minimax(tree, tracer=tracer)
     >>> print(caption(Replay(tree, tracer.events).snapshot(3)))
@@ -181,25 +175,19 @@ class Stepper:
 
 
 def step_through(tree: GameTree, algorithm: str = "alphabeta", **options: Any) -> Stepper:
-    """Record ``algorithm`` ("alphabeta" or "minimax") on ``tree`` and return a :class:`Stepper`.
+    """Record ``algorithm`` (a name in :data:`gamelib.search.SEARCHES`) on ``tree``; return a :class:`Stepper`.
 
-    ``options`` go to the search: ``depth`` for both; ``fail_soft``, ``strict`` and ``window``
-    (MAX's view) for alpha-beta. Raises ValueError for an unknown algorithm or option, naming the
-    known ones.
+    ``options`` go to the search: ``depth`` for all; ``window`` (MAX's view) for all but minimax;
+    ``fail_soft`` and ``strict`` for alpha-beta. Raises SearchError (a ValueError) for an unknown
+    algorithm or option, naming the known ones.
 
     >>> from gamelib.data import load_seed_tree
     >>> step_through(load_seed_tree("broeders31"), "nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown algorithm 'nope': use one of alphabeta, minimax
+    gamelib.search.SearchError: unknown search 'nope': use one of minimax, alphabeta, negascout, pvs
     """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(sorted(ALGORITHMS))}")
-    search, known = ALGORITHMS[algorithm]
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ValueError(f"{algorithm} takes no option {unknown[0]!r}; it takes: {', '.join(sorted(known))}")
     tracer = RecordingTracer()
-    search(tree, tracer=tracer, **options)
+    run_search(algorithm, tree, tracer=tracer, **options)
     settings = "".join(f", {name}={value!r}" for name, value in sorted(options.items()))
     return Stepper(tree, tracer.events, title=f"{algorithm} on {tree.name}{settings}")

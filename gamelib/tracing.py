@@ -33,7 +33,10 @@ __all__ = [
     "Enter",
     "Event",
     "Exit",
+    "FailHigh",
     "Leaf",
+    "NullWindow",
+    "Research",
     "NULL_TRACER",
     "RecordingTracer",
     "Tracer",
@@ -65,7 +68,7 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
-def _fromto_jsonable(value: Any) -> Any:
+def _from_jsonable(value: Any) -> Any:
     if value in ("inf", "-inf"):
         return float(value)
     return value
@@ -141,10 +144,48 @@ class Exit(_Event):
     best_move: str | None
 
 
-Event = Enter | Leaf | Cutoff | BestMove | Exit
+@dataclass(frozen=True)
+class NullWindow(_Event):
+    """NegaScout at ``node`` tests ``move`` with the null window (alpha, beta), MAX's view: is the
+    move better than the best so far? (Reinefeld 1983; beta - alpha is 1.)"""
+
+    kind: ClassVar[str] = "null_window"
+    node: str
+    move: str
+    alpha: Value
+    beta: Value
+
+
+@dataclass(frozen=True)
+class FailHigh(_Event):
+    """The null-window test of ``move`` at ``node`` says the move is better than the best so far:
+    its value, MAX's view, lies beyond the null window (alpha, beta) on the side to move's side."""
+
+    kind: ClassVar[str] = "fail_high"
+    node: str
+    move: str
+    value: Value
+    alpha: Value
+    beta: Value
+
+
+@dataclass(frozen=True)
+class Research(_Event):
+    """NegaScout searches ``move`` at ``node`` again, with ``window`` instead of ``null_window``,
+    because the null-window test failed high inside the node's window (both MAX's view)."""
+
+    kind: ClassVar[str] = "research"
+    node: str
+    move: str
+    null_window: tuple[Value, Value]
+    window: tuple[Value, Value]
+
+
+Event = Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research
 """Any trace event."""
 
-_EVENT_TYPES: dict[str, type[_Event]] = {cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit)}
+_EVENT_TYPES: dict[str, type[_Event]] = {
+    cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research)}
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -152,13 +193,14 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     kind = data.get("event")
     if kind not in _EVENT_TYPES:
         raise ValueError(f"unknown trace event {kind!r}; known: {sorted(_EVENT_TYPES)}")
-    fields = {k: _fromto_jsonable(v) for k, v in data.items() if k != "event"}
+    fields = {k: _from_jsonable(v) for k, v in data.items() if k != "event"}
     if "player" in fields:
         fields["player"] = Player(fields["player"])
     if "bound" in fields:
         fields["bound"] = Bound(fields["bound"])
-    if "skipped" in fields:
-        fields["skipped"] = tuple(fields["skipped"])
+    for name in ("skipped", "null_window", "window"):
+        if name in fields:
+            fields[name] = tuple(_from_jsonable(v) for v in fields[name])
     return _EVENT_TYPES[kind](**fields)  # type: ignore[return-value]
 
 
@@ -182,6 +224,15 @@ class Tracer:
 
     def exit(self, node: str, value: Value, bound: Bound, best_move: str | None) -> None:
         """The search leaves ``node``."""
+
+    def null_window(self, node: str, move: str, alpha: Value, beta: Value) -> None:
+        """NegaScout tests ``move`` at ``node`` with a null window."""
+
+    def fail_high(self, node: str, move: str, value: Value, alpha: Value, beta: Value) -> None:
+        """The null-window test of ``move`` at ``node`` failed high."""
+
+    def research(self, node: str, move: str, null_window: tuple[Value, Value], window: tuple[Value, Value]) -> None:
+        """NegaScout searches ``move`` at ``node`` again with a wider window."""
 
 
 NULL_TRACER = Tracer()
@@ -217,6 +268,15 @@ class RecordingTracer(Tracer):
 
     def exit(self, node: str, value: Value, bound: Bound, best_move: str | None) -> None:
         self._events.append(Exit(node, value, bound, best_move))
+
+    def null_window(self, node: str, move: str, alpha: Value, beta: Value) -> None:
+        self._events.append(NullWindow(node, move, alpha, beta))
+
+    def fail_high(self, node: str, move: str, value: Value, alpha: Value, beta: Value) -> None:
+        self._events.append(FailHigh(node, move, value, alpha, beta))
+
+    def research(self, node: str, move: str, null_window: tuple[Value, Value], window: tuple[Value, Value]) -> None:
+        self._events.append(Research(node, move, null_window, window))
 
 
 def visited_nodes(events: Iterable[Event]) -> list[str]:

@@ -93,3 +93,16 @@ def test_module_entry_point_runs() -> None:
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "Pos: 0 Value:  4"
     bad = subprocess.run([sys.executable, "-m", "gamelib", "trace"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("algorithm", ["negascout", "pvs"])
+def test_negascout_on_broeders_tree(capsys: pytest.CaptureFixture[str], broeders_printed: dict[str, Any],
+                                    algorithm: str) -> None:
+    status, out, _ = run(capsys, "trace", algorithm, BROEDERS)
+    summary = json.loads(out)
+    assert status == 0 and (summary["value"], summary["best_move"]) == (4, "1")
+    # Every first move in Broeders' tree is best, so every null-window test fails low: no re-search,
+    # and NegaScout enters the same positions as alpha-beta.
+    assert summary["researches"] == [] and summary["pruned"] == broeders_printed["alphabeta_pruned"]
+    _, text, _ = run(capsys, "trace", algorithm, BROEDERS, "--text")
+    assert "pos = 16 alpha =  3 beta =  4" in text  # 16 is tested with the null window (3, 4)

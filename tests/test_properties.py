@@ -6,7 +6,8 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib import GameTree, RecordingTracer, alphabeta, minimax, tree_from_dict, visited_nodes
+from gamelib import GameTree, RecordingTracer, alphabeta, evaluated_nodes, minimax, tree_from_dict, visited_nodes
+from gamelib.search import negascout
 from gamelib.random_trees import random_tree
 
 
@@ -39,6 +40,20 @@ def test_alphabeta_value_equals_minimax_for_every_option(tree: GameTree, depth: 
     expected = minimax(tree, depth=depth).value
     for options in OPTIONS:
         assert alphabeta(tree, depth=depth, **options).value == expected, options
+    for pvs in (False, True):
+        assert negascout(tree, depth=depth, pvs=pvs).value == expected, pvs
+
+
+@settings(max_examples=300, deadline=None)
+@given(trees())
+def test_negascout_never_evaluates_a_leaf_alphabeta_prunes(tree: GameTree) -> None:
+    """Reinefeld's dominance result: NegaScout's leaves are among alpha-beta's (same move order)."""
+    pruning = RecordingTracer()
+    alphabeta(tree, tracer=pruning)
+    for pvs in (False, True):
+        scouting = RecordingTracer()
+        negascout(tree, pvs=pvs, tracer=scouting)
+        assert set(evaluated_nodes(scouting.events)) <= set(evaluated_nodes(pruning.events)), pvs
 
 
 @settings(max_examples=200, deadline=None)

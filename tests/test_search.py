@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from gamelib import (
-    Bound, Cutoff, Exit, GameTree, RecordingTracer, SearchError, TreeFormatError, alphabeta, minimax, tree_from_dict, visited_nodes,
+    INF, Bound, Cutoff, Exit, GameTree, RecordingTracer, SearchError, TreeFormatError, alphabeta, describe, minimax,
+    tree_from_dict, visited_nodes,
 )
+from gamelib.search import SEARCHES, negascout, run_search
+from gamelib.tracing import FailHigh, NullWindow, Research
 
 
 def two_min_levels() -> GameTree:
@@ -72,3 +75,51 @@ def test_trace_events_follow_broeders_first_cutoff() -> None:
     assert visited_nodes(tracer.events)[:3] == ["0", "1", "3"]
     json_ready = tracer.to_json()
     assert json_ready[0] == {"event": "enter", "node": "0", "depth": 0, "player": "max", "alpha": 0, "beta": 15}
+
+
+def research_tree() -> GameTree:
+    # r (MAX) -> a, b, both MIN. a -> 3, 4 so a = 3; b -> 5, 6 so b = 5; r = 5, best move b.
+    # NegaScout searches a fully (3), then tests b with the null window (3, 4): b's first leaf, 5,
+    # is above 4, so b fails high at 4; 4 < inf and b is not a leaf: search b again with (4, inf)
+    # (PVS: (3, inf)), which gives 5.
+    return tree_from_dict({"root": "r", "children": {"r": ["a", "b"], "a": ["a1", "a2"], "b": ["b1", "b2"]},
+                           "values": {"a1": 3, "a2": 4, "b1": 5, "b2": 6}})
+
+
+@pytest.mark.parametrize("pvs, window", [(False, (4, INF)), (True, (3, INF))])
+def test_negascout_researches_a_move_that_fails_high(pvs: bool, window: tuple[float, float]) -> None:
+    tracer = RecordingTracer()
+    result = negascout(research_tree(), pvs=pvs, tracer=tracer)
+    assert (result.value, result.move) == (5, "b")
+    special = [e for e in tracer.events if isinstance(e, NullWindow | FailHigh | Research) and e.node == "r"]
+    assert special == [NullWindow("r", "b", 3, 4), FailHigh("r", "b", 4, 3, 4), Research("r", "b", (3, 4), window)]
+    assert visited_nodes(tracer.events).count("b") == 2  # searched twice
+    assert "search move b again with" in describe(special[2])
+
+
+def test_negascout_does_not_research_a_leaf() -> None:
+    # r (MAX) -> 3, 7: the null-window test of the leaf 7 fails high with its exact value 7.
+    tree = tree_from_dict({"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 3, "b": 7}})
+    tracer = RecordingTracer()
+    assert negascout(tree, tracer=tracer).value == 7
+    assert [e.kind for e in tracer.events if isinstance(e, FailHigh | Research)] == ["fail_high"]
+
+
+def test_run_search_knows_every_search_by_name() -> None:
+    tree = research_tree()
+    assert {name: run_search(name, tree).value for name in SEARCHES} == dict.fromkeys(SEARCHES, 5)
+    with pytest.raises(SearchError, match="unknown search 'scout'"):
+        run_search("scout", tree)
+    with pytest.raises(SearchError, match="negascout takes no option 'fail_soft'"):
+        run_search("negascout", tree, fail_soft=True)
+
+
+@pytest.mark.parametrize("name", list(SEARCHES))
+def test_events_round_trip_through_json(name: str) -> None:
+    import json
+
+    from gamelib.tracing import event_from_dict
+    tracer = RecordingTracer()
+    run_search(name, research_tree(), tracer=tracer)  # unbounded windows: infinities in the JSON
+    again = [event_from_dict(data) for data in json.loads(json.dumps(tracer.to_json(), allow_nan=False))]
+    assert again == list(tracer.events)

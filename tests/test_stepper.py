@@ -86,7 +86,7 @@ def test_fallback_stepper_without_dot(broeders: GameTree, monkeypatch: pytest.Mo
 
 
 def test_step_through_checks_its_arguments(broeders: GameTree) -> None:
-    with pytest.raises(ValueError, match="alphabeta, minimax"):
+    with pytest.raises(ValueError, match="minimax, alphabeta, negascout, pvs"):
         step_through(broeders, "nope")
     with pytest.raises(ValueError, match="fail_soft"):
         step_through(broeders, "minimax", fail_soft=True)
