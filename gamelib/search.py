@@ -143,6 +143,15 @@ def _start(game: Game[Any, Any], state: Any, depth: int | None) -> Any:
     return state
 
 
+def _root_window(game: Game[Any, Any], root_player: Player,
+                 window: tuple[Value, Value] | None) -> tuple[Value, Value]:
+    """The root's window for the side to move, from a MAX-view ``window`` (default: the value range)."""
+    alpha, beta = game.value_range if window is None else window
+    if not alpha < beta:
+        raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
+    return _max_view_window(root_player, alpha, beta)  # the same swap turns MAX's view into MIN's
+
+
 def _child_depth(depth: int | None) -> int | None:
     return None if depth is None else depth - 1
 
@@ -198,11 +207,8 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     Raises SearchError for a negative depth or a window with alpha >= beta.
     """
     state = _start(game, state, depth)
-    alpha, beta = game.value_range if window is None else window
-    if not alpha < beta:
-        raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
     root_player = game.to_move(state)
-    alpha, beta = _max_view_window(root_player, alpha, beta)  # the same swap turns MAX's view into MIN's
+    alpha, beta = _root_window(game, root_player, window)
     search = _Search(game, tracer)
     value, pv = _alphabeta(search, state, depth, alpha, beta, 0, fail_soft, strict)
     return search.result(root_player, value, pv)
@@ -251,12 +257,10 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     a negative depth or an empty window.
     """
     state = _start(game, state, depth)
-    alpha, beta = game.value_range if window is None else window
-    if not alpha < beta:
-        raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
     root_player = game.to_move(state)
+    alpha, beta = _root_window(game, root_player, window)
     search = _Search(game, tracer)
-    value, pv = _negascout(search, state, depth, *_max_view_window(root_player, alpha, beta), 0, pvs)
+    value, pv = _negascout(search, state, depth, alpha, beta, 0, pvs)
     return search.result(root_player, value, pv)
 
 
