@@ -21,7 +21,6 @@ value and the best move so far. Windows and values are from MAX's point of view,
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field

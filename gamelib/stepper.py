@@ -15,7 +15,7 @@ imported only when a stepper is built, so ``import gamelib`` stays light.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gamelib.render import (

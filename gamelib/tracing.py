@@ -18,7 +18,7 @@ point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any, ClassVar
@@ -42,7 +42,6 @@ __all__ = [
     "Tracer",
     "event_from_dict",
     "evaluated_nodes",
-    "events_of_kind",
     "pruned_nodes",
     "to_jsonable",
     "visited_nodes",
@@ -287,11 +286,6 @@ def visited_nodes(events: Iterable[Event]) -> list[str]:
 def evaluated_nodes(events: Iterable[Event]) -> list[str]:
     """Node ids in the order the search evaluated them statically."""
     return [event.node for event in events if isinstance(event, Leaf)]
-
-
-def events_of_kind(events: Sequence[Event], kind: type[_Event]) -> list[Event]:
-    """The events of one type, in order (for example ``events_of_kind(trace, Cutoff)``)."""
-    return [event for event in events if isinstance(event, kind)]
 
 
 def pruned_nodes(tree: GameTree, events: Iterable[Event], depth: int | None = None) -> list[str]:
