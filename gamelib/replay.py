@@ -28,7 +28,8 @@ from enum import Enum
 from typing import NamedTuple
 
 from gamelib.game import Value, format_value
-from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, FailHigh, Leaf, NullWindow, Research
+from gamelib.tracing import (
+    BestMove, Bound, Cutoff, Enter, Event, Exit, FailHigh, Iteration, Leaf, MtdPass, NullWindow, Research, TableHit)
 from gamelib.trees import GameTree
 
 __all__ = ["Replay", "ReplayError", "Snapshot", "Status", "cut_reason", "describe", "snapshot"]
@@ -158,6 +159,9 @@ class Replay:
         return self._timelines.setdefault(node, _Timeline())
 
     def _record(self, index: int, event: Event) -> None:
+        if isinstance(event, (MtdPass, Iteration)):  # root-level events: no node of their own
+            self._counts.append(self._counts[-1])
+            return
         line = self._timeline(event.node)
         entered, leaves, cutoffs = self._counts[-1]
         if isinstance(event, Enter):
@@ -205,7 +209,8 @@ class Replay:
                          if index < step and status[child] is Status.PRUNED)
         event = self.events[step - 1] if step else None
         entered, leaves, cutoffs = self._counts[step]
-        return Snapshot(step, len(self.events), status, None if event is None else event.node, event,
+        current = None if event is None or isinstance(event, (MtdPass, Iteration)) else event.node
+        return Snapshot(step, len(self.events), status, current, event,
                         window, value, bound, best, cuts, entered, leaves, cutoffs)
 
 
@@ -290,4 +295,14 @@ def describe(event: Event | None) -> str:
     if isinstance(event, Research):
         return (f"pos {event.node}: search move {event.move} again with {_window(*event.window)} "
                 f"(the null window was {_window(*event.null_window)})")
+    if isinstance(event, TableHit):
+        use = "settles it" if event.cutoff else "narrows the window"
+        return (f"pos {event.node}: table hit, value {format_value(event.value)}{_BOUND_WORDS[event.bound]}, "
+                f"{use}")
+    if isinstance(event, MtdPass):
+        return (f"MTD(f) pass {event.number}: window {_window(event.alpha, event.beta)} returns "
+                f"{format_value(event.value)}; the value lies in [{format_value(event.lower)}, "
+                f"{format_value(event.upper)}]")
+    if isinstance(event, Iteration):
+        return f"depth {event.depth} done: value {format_value(event.value)}, best move {event.move}"
     return f"leave pos {event.node} with value {format_value(event.value)}{_BOUND_WORDS[event.bound]}"

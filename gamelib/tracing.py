@@ -36,7 +36,10 @@ __all__ = [
     "FailHigh",
     "Leaf",
     "NullWindow",
+    "Iteration",
+    "MtdPass",
     "Research",
+    "TableHit",
     "NULL_TRACER",
     "RecordingTracer",
     "Tracer",
@@ -180,11 +183,55 @@ class Research(_Event):
     window: tuple[Value, Value]
 
 
-Event = Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research
+@dataclass(frozen=True)
+class TableHit(_Event):
+    """At ``node`` the transposition table holds an entry searched ``depth`` plies deep (None: to
+    the end of the game) with ``value`` and ``bound`` (MAX's view). ``cutoff`` is True when the entry
+    alone settles the node, so its subtree is not searched; otherwise the entry narrows the window
+    and suggests ``move`` first."""
+
+    kind: ClassVar[str] = "tt_hit"
+    node: str
+    depth: int | None
+    value: Value
+    bound: Bound
+    move: str | None
+    cutoff: bool
+
+
+@dataclass(frozen=True)
+class MtdPass(_Event):
+    """MTD(f) pass ``number`` (1, 2, ...) searched the root with the null window (alpha, beta) and
+    got ``value``; the root's minimax value now lies in [``lower``, ``upper``] (all MAX's view).
+    The search stops when lower == upper (Plaat et al. 1996)."""
+
+    kind: ClassVar[str] = "mtd_pass"
+    number: int
+    alpha: Value
+    beta: Value
+    value: Value
+    lower: Value
+    upper: Value
+
+
+@dataclass(frozen=True)
+class Iteration(_Event):
+    """Iterative deepening finished the search to ``depth`` plies: ``value`` (MAX's view), best
+    ``move`` and the ``nodes`` entered in this iteration."""
+
+    kind: ClassVar[str] = "iteration"
+    depth: int
+    value: Value
+    move: str | None
+    nodes: int
+
+
+Event = Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | MtdPass | Iteration
 """Any trace event."""
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
-    cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research)}
+    cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research, TableHit,
+                              MtdPass, Iteration)}
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -233,6 +280,16 @@ class Tracer:
     def research(self, node: str, move: str, null_window: tuple[Value, Value], window: tuple[Value, Value]) -> None:
         """NegaScout searches ``move`` at ``node`` again with a wider window."""
 
+    def tt_hit(self, node: str, depth: int | None, value: Value, bound: Bound, move: str | None,
+               cutoff: bool) -> None:
+        """The transposition table holds an entry for ``node``."""
+
+    def mtd_pass(self, number: int, alpha: Value, beta: Value, value: Value, lower: Value, upper: Value) -> None:
+        """An MTD(f) pass finished."""
+
+    def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
+        """Iterative deepening finished a depth."""
+
 
 NULL_TRACER = Tracer()
 """The tracer that does nothing: the default of every search."""
@@ -276,6 +333,16 @@ class RecordingTracer(Tracer):
 
     def research(self, node: str, move: str, null_window: tuple[Value, Value], window: tuple[Value, Value]) -> None:
         self._events.append(Research(node, move, null_window, window))
+
+    def tt_hit(self, node: str, depth: int | None, value: Value, bound: Bound, move: str | None,
+               cutoff: bool) -> None:
+        self._events.append(TableHit(node, depth, value, bound, move, cutoff))
+
+    def mtd_pass(self, number: int, alpha: Value, beta: Value, value: Value, lower: Value, upper: Value) -> None:
+        self._events.append(MtdPass(number, alpha, beta, value, lower, upper))
+
+    def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
+        self._events.append(Iteration(depth, value, move, nodes))
 
 
 def visited_nodes(events: Iterable[Event]) -> list[str]:
