@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from gamelib.printouts import alphabeta0_text, minmax_table, root_line
-from gamelib.search import SEARCHES, SearchError, SearchResult, run_search
+from gamelib.algorithms import SEARCHES, run_search
+from gamelib.search import SearchError, SearchResult
 from gamelib.tracing import Research, RecordingTracer, evaluated_nodes, pruned_nodes, to_jsonable, visited_nodes
 from gamelib.trees import GameTree, TreeFormatError, load_tree
 

@@ -16,15 +16,14 @@ SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from gamelib.game import INF, Game, Player, Value
 from gamelib.tracing import NULL_TRACER, Bound, Tracer
 
-__all__ = ["SEARCHES", "SearchError", "SearchResult", "alphabeta", "minimax", "negascout", "run_search"]
+__all__ = ["SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
 
 
 class SearchError(ValueError):
@@ -300,35 +299,3 @@ def _probe(search: _Search, child: Any, depth: int | None, alpha: Value, beta: V
     window = (-beta, -alpha) if flips else (alpha, beta)
     reply, pv = _negascout(search, child, _child_depth(depth), *window, plies + 1, pvs)
     return (-reply if flips else reply), pv
-
-
-SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
-    "minimax": (minimax, frozenset({"depth"})),
-    "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict"})),
-    "negascout": (negascout, frozenset({"depth", "window"})),
-    "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window"})),
-}
-"""The searches by name, for the command line and the stepper: name -> (function, its options)."""
-
-
-def run_search(name: str, game: Game[Any, Any], state: Any = None, *, tracer: Tracer = NULL_TRACER,
-               **options: Any) -> SearchResult:
-    """Run the search called ``name`` (a key of :data:`SEARCHES`) with ``options``.
-
-    Raises SearchError naming the known searches or options for an unknown name or option.
-
-    >>> from gamelib.data import load_seed_tree
-    >>> run_search("pvs", load_seed_tree("broeders31")).value
-    4
-    >>> run_search("minimax", load_seed_tree("broeders31"), strict=True)
-    Traceback (most recent call last):
-    ...
-    gamelib.search.SearchError: minimax takes no option 'strict'; it takes: depth
-    """
-    if name not in SEARCHES:
-        raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
-    search, known = SEARCHES[name]
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise SearchError(f"{name} takes no option {unknown[0]!r}; it takes: {', '.join(sorted(known))}")
-    return search(game, state, tracer=tracer, **options)

@@ -28,7 +28,7 @@ from gamelib.render import (
     snapshot_to_svg,
 )
 from gamelib.replay import Replay, ReplayError, Snapshot, describe
-from gamelib.search import run_search
+from gamelib.algorithms import run_search
 from gamelib.tracing import Event, RecordingTracer
 from gamelib.trees import GameTree
 
@@ -175,7 +175,7 @@ class Stepper:
 
 
 def step_through(tree: GameTree, algorithm: str = "alphabeta", **options: Any) -> Stepper:
-    """Record ``algorithm`` (a name in :data:`gamelib.search.SEARCHES`) on ``tree``; return a :class:`Stepper`.
+    """Record ``algorithm`` (a name in :data:`gamelib.algorithms.SEARCHES`) on ``tree``; return a :class:`Stepper`.
 
     ``options`` go to the search: ``depth`` for all; ``window`` (MAX's view) for all but minimax;
     ``fail_soft`` and ``strict`` for alpha-beta. Raises SearchError (a ValueError) for an unknown

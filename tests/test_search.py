@@ -8,7 +8,8 @@ from gamelib import (
     INF, Bound, Cutoff, Exit, GameTree, RecordingTracer, SearchError, TreeFormatError, alphabeta, describe, minimax,
     tree_from_dict, visited_nodes,
 )
-from gamelib.search import SEARCHES, negascout, run_search
+from gamelib.algorithms import SEARCHES, run_search
+from gamelib.search import negascout
 from gamelib.tracing import FailHigh, NullWindow, Research
 
 

@@ -1,0 +1,49 @@
+"""Every search by name, for the command line, the stepper and the explorer: :func:`run_search`.
+
+>>> sorted(SEARCHES)
+['alphabeta', 'minimax', 'negascout', 'pvs']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from gamelib.game import Game
+from gamelib.search import SearchError, SearchResult, alphabeta, minimax, negascout
+from gamelib.tracing import NULL_TRACER, Tracer
+
+__all__ = ["SEARCHES", "run_search"]
+
+
+SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
+    "minimax": (minimax, frozenset({"depth"})),
+    "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict"})),
+    "negascout": (negascout, frozenset({"depth", "window"})),
+    "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window"})),
+}
+"""The searches by name, for the command line and the stepper: name -> (function, its options)."""
+
+
+def run_search(name: str, game: Game[Any, Any], state: Any = None, *, tracer: Tracer = NULL_TRACER,
+               **options: Any) -> SearchResult:
+    """Run the search called ``name`` (a key of :data:`SEARCHES`) with ``options``.
+
+    Raises SearchError naming the known searches or options for an unknown name or option.
+
+    >>> from gamelib.data import load_seed_tree
+    >>> run_search("pvs", load_seed_tree("broeders31")).value
+    4
+    >>> run_search("minimax", load_seed_tree("broeders31"), strict=True)
+    Traceback (most recent call last):
+    ...
+    gamelib.search.SearchError: minimax takes no option 'strict'; it takes: depth
+    """
+    if name not in SEARCHES:
+        raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
+    search, known = SEARCHES[name]
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise SearchError(f"{name} takes no option {unknown[0]!r}; it takes: {', '.join(sorted(known))}")
+    return search(game, state, tracer=tracer, **options)
