@@ -1,7 +1,7 @@
 """Every search by name, for the command line, the stepper and the explorer: :func:`run_search`.
 
 >>> sorted(SEARCHES)
-['alphabeta', 'minimax', 'negascout', 'pvs']
+['alphabeta', 'alphabeta_with_memory', 'minimax', 'mtdf', 'negascout', 'pvs']
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from functools import partial
 from typing import Any
 
 from gamelib.game import Game
-from gamelib.search import SearchError, SearchResult, alphabeta, minimax, negascout
+from gamelib.mtdf import mtdf
+from gamelib.search import SearchError, SearchResult, alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.tracing import NULL_TRACER, Tracer
 
 __all__ = ["SEARCHES", "run_search"]
@@ -19,9 +20,11 @@ __all__ = ["SEARCHES", "run_search"]
 
 SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
     "minimax": (minimax, frozenset({"depth"})),
-    "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict"})),
-    "negascout": (negascout, frozenset({"depth", "window"})),
-    "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window"})),
+    "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict", "table"})),
+    "negascout": (negascout, frozenset({"depth", "window", "table"})),
+    "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window", "table"})),
+    "alphabeta_with_memory": (alphabeta_with_memory, frozenset({"depth", "window", "table"})),
+    "mtdf": (mtdf, frozenset({"depth", "first_guess", "table"})),
 }
 """The searches by name, for the command line and the stepper: name -> (function, its options)."""
 

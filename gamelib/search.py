@@ -16,18 +16,29 @@ SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.game import INF, Game, Player, Value
 from gamelib.tracing import NULL_TRACER, Bound, Tracer
+from gamelib.ttable import TranspositionTable, TTEntry, deep_enough
 
 __all__ = ["SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
 
 
 class SearchError(ValueError):
     """A search was asked for something impossible: a negative depth, an empty window."""
+
+
+class SearchTimeout(Exception):
+    """The search's deadline passed; its unfinished result is discarded (iterative deepening keeps
+    the last finished depth)."""
+
+
+MoveOrder = Callable[[Any, Any, Sequence[Any]], Sequence[Any]]
+"""``order(game, state, moves) -> moves``: the order to try moves in (best first)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +48,8 @@ class SearchResult:
     ``value`` is the root's backed-up value from MAX's point of view; ``move`` the best move at the
     root (None at a leaf, or when fail-hard alpha-beta found nothing better than alpha); ``pv`` the
     principal variation, moves from the root (Rich & Knight's PATH); ``nodes`` the nodes entered,
-    root included; ``leaves`` the static evaluations.
+    root included; ``leaves`` the static evaluations; ``complete`` is False if the depth limit
+    stopped the search anywhere (so a deeper search might find another value).
     """
 
     value: Value
@@ -45,21 +57,33 @@ class SearchResult:
     pv: tuple[Any, ...]
     nodes: int
     leaves: int
+    complete: bool = field(default=True, repr=False)
 
 
 class _Search:
     """The parts every algorithm shares: counting, evaluation, children, point of view, tracing."""
 
-    def __init__(self, game: Game[Any, Any], tracer: Tracer) -> None:
+    def __init__(self, game: Game[Any, Any], tracer: Tracer, table: TranspositionTable | None = None,
+                 order: MoveOrder | None = None, deadline: float | None = None) -> None:
         self.game = game
         self.tracer = tracer
         self.tracing = tracer is not NULL_TRACER
+        self.table = table
+        self.key: Callable[[Any], Hashable] = getattr(game, "key", game.node_id)
+        self.order = order
+        self.deadline = deadline
         self.nodes = 0
         self.leaves = 0
+        self.fail_soft = self.strict = self.pvs = False
+        self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
 
     def enter(self, state: Hashable, plies: int, alpha: Value | None, beta: Value | None) -> Player:
-        """Count and trace entering ``state`` with a side-to-move window; return the side to move."""
+        """Count and trace entering ``state`` with a side-to-move window; return the side to move.
+
+        Raises SearchTimeout when the deadline has passed (checked every 1024 nodes)."""
         self.nodes += 1
+        if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
+            raise SearchTimeout(f"the deadline passed after {self.nodes} nodes")
         player = self.game.to_move(state)
         if self.tracing:
             if alpha is not None and beta is not None:
@@ -69,7 +93,12 @@ class _Search:
 
     def stops(self, state: Hashable, depth: int | None) -> bool:
         """True where the search evaluates instead of expanding: a terminal state or depth 0."""
-        return depth == 0 or self.game.is_terminal(state)
+        if self.game.is_terminal(state):
+            return True
+        if depth == 0:
+            self.horizons += 1
+            return True
+        return False
 
     def evaluate(self, state: Hashable, player: Player) -> Value:
         """Static value for the side to move, traced as a leaf and an exit (exact)."""
@@ -80,6 +109,55 @@ class _Search:
             self.tracer.leaf(node, value)
             self.tracer.exit(node, value, Bound.EXACT, None)
         return player.sign * value
+
+    def moves(self, state: Hashable, first: Any = None) -> Sequence[Any]:
+        """The legal moves in search order: the game's (or ``order``'s), with ``first`` (the table's
+        best move) moved to the front."""
+        moves = self.game.legal_moves(state)
+        if self.order is not None:
+            moves = self.order(self.game, state, moves)
+        if first is not None and first in moves and moves[0] != first:
+            moves = [first, *(move for move in moves if move != first)]
+        return moves
+
+    def lookup(self, state: Hashable, depth: int | None, alpha: Value, beta: Value,
+               player: Player) -> tuple[Value | None, Value, Value, Any]:
+        """Consult the table: (the value if an entry settles the node else None, the window narrowed
+        by the entry's bounds, the entry's best move). After seed 004's AlphaBetaWithMemory, whose
+        lowerbound/upperbound are an entry's value read by its bound; an exact entry settles the node
+        at once. All values for the side to move."""
+        if self.table is None:
+            return None, alpha, beta, None
+        entry = self.table.probe(self.key(state))
+        if entry is None:
+            return None, alpha, beta, None
+        if not deep_enough(entry, depth):
+            return None, alpha, beta, entry.move
+        lower = -INF if entry.bound is Bound.UPPER else entry.value
+        upper = INF if entry.bound is Bound.LOWER else entry.value
+        settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
+        if settled is not None:
+            self.table.stats.cutoffs += 1
+            self.horizons += entry.depth is not None
+        if self.tracing:
+            bound = _SWAP_BOUND[entry.bound] if player is Player.MIN else entry.bound
+            self.tracer.tt_hit(self.game.node_id(state), entry.depth, player.sign * entry.value, bound,
+                               None if entry.move is None else str(entry.move), settled is not None)
+        return settled, max(alpha, lower), min(beta, upper), entry.move
+
+    def remember(self, state: Hashable, depth: int | None, value: Value, bound: Bound, move: Any) -> None:
+        """Store what the search found at ``state`` (side to move's view); depth None means the
+        search reached the end of the game below it."""
+        if self.table is not None:
+            self.table.store(TTEntry(self.key(state), depth, value, bound, move))
+
+    def leaf(self, state: Hashable, player: Player, depth: int | None) -> Value:
+        """Evaluate ``state`` and store its exact value (depth None for a terminal state, which
+        holds at any depth; 0 for the depth limit)."""
+        value = self.evaluate(state, player)
+        if self.table is not None:
+            self.remember(state, None if self.game.is_terminal(state) else 0, value, Bound.EXACT, None)
+        return value
 
     def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
         """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
@@ -119,8 +197,38 @@ class _Search:
             self.tracer.research(self.game.node_id(state), str(move), _max_view_window(player, *null),
                                  _max_view_window(player, *window))
 
-    def result(self, root_player: Player, value: Value, pv: tuple[Any, ...]) -> SearchResult:
-        return SearchResult(root_player.sign * value, pv[0] if pv else None, pv, self.nodes, self.leaves)
+    def finish(self, state: Hashable, player: Player, depth: int | None, value: Value, alpha: Value,
+               beta: Value, move: Any, horizons: int) -> Value:
+        """Leave an inner node: store its value with the bound it has for window (alpha, beta), trace
+        the exit, and return the value. ``horizons`` is the count when the node was entered: if no
+        depth limit was met below it, the entry holds for any depth (depth None)."""
+        bound = _bound(value, alpha, beta)
+        self.remember(state, None if self.horizons == horizons else depth, value, bound, move)
+        self.exit(state, player, value, bound, move)
+        return value
+
+    def result(self, root: Hashable, value: Value, pv: tuple[Any, ...], depth: int | None) -> SearchResult:
+        """The SearchResult for ``root``: value turned to MAX's view; with a table, ``pv`` extended
+        past table hits by the table's best moves (to ``depth`` plies)."""
+        if self.table is not None:
+            pv = self.table_line(root, pv, depth)
+        return SearchResult(self.game.to_move(root).sign * value, pv[0] if pv else None, pv, self.nodes,
+                            self.leaves, self.horizons == 0)
+
+    def table_line(self, root: Hashable, pv: tuple[Any, ...], depth: int | None) -> tuple[Any, ...]:
+        """``pv`` followed by the best moves the table holds for the positions after it."""
+        assert self.table is not None
+        state = root
+        for move in pv:
+            state = self.game.result(state, move)
+        line = list(pv)
+        while (depth is None or len(line) < depth) and not self.game.is_terminal(state):
+            entry = self.table.probe(self.key(state))
+            if entry is None or entry.move is None or entry.move not in self.game.legal_moves(state):
+                break
+            line.append(entry.move)
+            state = self.game.result(state, entry.move)
+        return tuple(line)
 
 
 _SWAP_BOUND = {Bound.EXACT: Bound.EXACT, Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
@@ -167,7 +275,7 @@ def minimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *
     state = _start(game, state, depth)
     search = _Search(game, tracer)
     value, pv = _minimax(search, state, depth, 0)
-    return search.result(game.to_move(state), value, pv)
+    return search.result(state, value, pv, depth)
 
 
 def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tuple[Value, tuple[Any, ...]]:
@@ -190,7 +298,8 @@ def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tupl
 
 def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, fail_soft: bool = False, strict: bool = False,
-              tracer: Tracer = NULL_TRACER) -> SearchResult:
+              table: TranspositionTable | None = None, order: MoveOrder | None = None,
+              deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Alpha-beta: minimax's value without searching subtrees that cannot change it.
 
     ``window`` is the root's (alpha, beta) from MAX's point of view; it defaults to the game's
@@ -203,46 +312,84 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     window is exact; v <= alpha is an upper bound, v >= beta a lower bound. Reproduces
     AlphaBeta0.cpp's trace and AlphaBeta1.cpp's result on Broeders' tree.
 
+    With a ``table`` (a :class:`~gamelib.ttable.TranspositionTable`) every node is looked up
+    first and stored last, as seed 004's AlphaBetaWithMemory does (see
+    :func:`alphabeta_with_memory`). ``order(game, state, moves)`` reorders moves (the table's best
+    move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
+    raises SearchTimeout.
+
     Raises SearchError for a negative depth or a window with alpha >= beta.
     """
     state = _start(game, state, depth)
     root_player = game.to_move(state)
     alpha, beta = _root_window(game, root_player, window)
-    search = _Search(game, tracer)
-    value, pv = _alphabeta(search, state, depth, alpha, beta, 0, fail_soft, strict)
-    return search.result(root_player, value, pv)
+    search = _Search(game, tracer, table, order, deadline)
+    search.fail_soft, search.strict = fail_soft, strict
+    value, pv = _alphabeta(search, state, depth, alpha, beta, 0)
+    return search.result(state, value, pv, depth)
 
 
-def _alphabeta(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value, plies: int,
-               fail_soft: bool, strict: bool) -> tuple[Value, tuple[Any, ...]]:
+def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+                          window: tuple[Value, Value] | None = None, table: TranspositionTable | None = None,
+                          order: MoveOrder | None = None, deadline: float | None = None,
+                          tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """Seed 004's AlphaBetaWithMemory (after Plaat et al. 1996): fail-soft alpha-beta with a table.
+
+    Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
+    once (a TableHit event with ``cutoff``), otherwise the bounds narrow the window; an exact entry
+    returns its value. After the search the node stores its value as an upper bound (value <=
+    alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry
+    here keeps one value and its bound, which the lookup reads as the seed's lowerbound/upperbound.
+    ``table`` defaults to a new 65,536-slot depth-preferred table; pass one to keep what it learns
+    (MTD(f) does). Values and ``window`` are from MAX's point of view. Raises SearchError as
+    :func:`alphabeta` does.
+    """
+    table = TranspositionTable() if table is None else table
+    return alphabeta(game, state, depth, window=window, fail_soft=True, table=table, order=order,
+                     deadline=deadline, tracer=tracer)
+
+
+def _alphabeta(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
+               plies: int) -> tuple[Value, tuple[Any, ...]]:
     player = search.enter(state, plies, alpha, beta)
+    settled, narrowed_alpha, narrowed_beta, first = search.lookup(state, depth, alpha, beta, player)
+    if settled is not None:
+        search.exit(state, player, settled, _bound(settled, alpha, beta), first)
+        return settled, ()
     if search.stops(state, depth):
-        return search.evaluate(state, player), ()
+        return search.leaf(state, player, depth), ()
+    alpha, beta = narrowed_alpha, narrowed_beta
+    horizons = search.horizons
     alpha_in = alpha
-    value: Value = -INF if fail_soft else alpha
+    value: Value = -INF if search.fail_soft else alpha
     best, pv = None, ()
-    moves = search.game.legal_moves(state)
+    moves = search.moves(state, first)
     for index, move in enumerate(moves):
         child, flips = search.child(state, player, move)
         window = (-beta, -alpha) if flips else (alpha, beta)
-        reply, child_pv = _alphabeta(search, child, _child_depth(depth), *window, plies + 1, fail_soft, strict)
+        reply, child_pv = _alphabeta(search, child, _child_depth(depth), *window, plies + 1)
         if flips:
             reply = -reply
         if reply > value:
             value, best, pv = reply, move, (move, *child_pv)
             search.best_move(state, player, move, value)
             alpha = max(alpha, value)
-        if value > beta or (value == beta and not strict):
+        if value > beta or (value == beta and not search.strict):
             search.cutoff(state, player, value, alpha_in, beta, moves[index + 1:])
             break
-    bound = Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha_in else Bound.EXACT
-    search.exit(state, player, value, bound, best)
-    return value, pv
+    return search.finish(state, player, depth, value, alpha_in, beta, best, horizons), pv
+
+
+def _bound(value: Value, alpha: Value, beta: Value) -> Bound:
+    """What a value returned for window (alpha, beta) says: an upper bound at or below alpha, a
+    lower bound at or above beta, exact in between (all for the side to move)."""
+    return Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT
 
 
 def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, pvs: bool = False,
-              tracer: Tracer = NULL_TRACER) -> SearchResult:
+              table: TranspositionTable | None = None, order: MoveOrder | None = None,
+              deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """NegaScout: search the first move with the full window, the others with a null window.
 
     After Reinefeld (1983), as seed 000 gives it (citing Plaat 1994): each later move is first
@@ -251,51 +398,57 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     unless the move leads to a static evaluation, whose value is exact (the seed's "depth > 1").
     ``pvs`` re-searches with (a, beta) instead, as principal variation search does. Values must be
     integers for the null window to be one. ``window`` and the result are from MAX's point of
-    view; the window defaults to the game's ``value_range``. Trace events: NullWindow for each
-    test, FailHigh when a test says "better", Research with both windows. Raises SearchError for
-    a negative depth or an empty window.
+    view; the window defaults to the game's ``value_range``. ``table``, ``order`` and ``deadline``
+    work as in :func:`alphabeta`. Trace events: NullWindow for each test, FailHigh when a test
+    says "better", Research with both windows. Raises SearchError for a negative depth or an empty
+    window.
     """
     state = _start(game, state, depth)
     root_player = game.to_move(state)
     alpha, beta = _root_window(game, root_player, window)
-    search = _Search(game, tracer)
-    value, pv = _negascout(search, state, depth, alpha, beta, 0, pvs)
-    return search.result(root_player, value, pv)
+    search = _Search(game, tracer, table, order, deadline)
+    search.pvs = pvs
+    value, pv = _negascout(search, state, depth, alpha, beta, 0)
+    return search.result(state, value, pv, depth)
 
 
-def _negascout(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value, plies: int,
-               pvs: bool) -> tuple[Value, tuple[Any, ...]]:
+def _negascout(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
+               plies: int) -> tuple[Value, tuple[Any, ...]]:
     player = search.enter(state, plies, alpha, beta)
+    settled, narrowed_alpha, narrowed_beta, first = search.lookup(state, depth, alpha, beta, player)
+    if settled is not None:
+        search.exit(state, player, settled, _bound(settled, alpha, beta), first)
+        return settled, ()
     if search.stops(state, depth):
-        return search.evaluate(state, player), ()
+        return search.leaf(state, player, depth), ()
+    alpha, beta = narrowed_alpha, narrowed_beta
+    horizons = search.horizons
     best_value, best, pv = alpha, None, ()
-    moves = search.game.legal_moves(state)
+    moves = search.moves(state, first)
     for index, move in enumerate(moves):
         child, flips = search.child(state, player, move)
         low, high = (best_value, beta) if index == 0 else (best_value, best_value + 1)
         if index > 0:
             search.null_window(state, player, move, low, high)
-        reply, child_pv = _probe(search, child, depth, low, high, plies, pvs, flips)
+        reply, child_pv = _probe(search, child, depth, low, high, plies, flips)
         if index > 0 and reply >= high:
             search.fail_high(state, player, move, reply, low, high)
             if reply < beta and not search.stops(child, _child_depth(depth)):
-                research = (best_value if pvs else reply, beta)
+                research = (best_value if search.pvs else reply, beta)
                 search.research(state, player, move, (low, high), research)
-                reply, child_pv = _probe(search, child, depth, *research, plies, pvs, flips)
+                reply, child_pv = _probe(search, child, depth, *research, plies, flips)
         if reply > best_value:
             best_value, best, pv = reply, move, (move, *child_pv)
             search.best_move(state, player, move, best_value)
         if best_value >= beta:
             search.cutoff(state, player, best_value, alpha, beta, moves[index + 1:])
             break
-    bound = Bound.LOWER if best_value >= beta else Bound.UPPER if best is None else Bound.EXACT
-    search.exit(state, player, best_value, bound, best)
-    return best_value, pv
+    return search.finish(state, player, depth, best_value, alpha, beta, best, horizons), pv
 
 
-def _probe(search: _Search, child: Any, depth: int | None, alpha: Value, beta: Value, plies: int, pvs: bool,
+def _probe(search: _Search, child: Any, depth: int | None, alpha: Value, beta: Value, plies: int,
            flips: bool) -> tuple[Value, tuple[Any, ...]]:
     """Search ``child`` with the side-to-move window (alpha, beta); the reply in the parent's view."""
     window = (-beta, -alpha) if flips else (alpha, beta)
-    reply, pv = _negascout(search, child, _child_depth(depth), *window, plies + 1, pvs)
+    reply, pv = _negascout(search, child, _child_depth(depth), *window, plies + 1)
     return (-reply if flips else reply), pv
