@@ -1,7 +1,8 @@
-"""The command line: ``python -m gamelib trace ALGORITHM TREE.json [options]``.
+"""The command line: ``python -m gamelib trace|match|engine|play ...``.
 
-Prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or, with
-``--text``, the trace as Broeders' programs print it. Bad input gets one line on stderr and exit
+``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
+with ``--text``, the trace as Broeders' programs print it. ``match``, ``engine`` and ``play`` play
+the Adjacency game (see :mod:`gamelib.cli_games`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from gamelib.cli_games import add_game_commands, run_engine, run_match_command, run_play
 from gamelib.printouts import alphabeta0_text, minmax_table, root_line
 from gamelib.algorithms import SEARCHES, run_search
 from gamelib.search import SearchError, SearchResult
@@ -49,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--fail-soft", action="store_true", help="alpha-beta: start values at -inf")
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
+    add_game_commands(commands)
     return parser
 
 
@@ -97,6 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0, or 2 after a one-line error on stderr)."""
     try:
         args = build_parser().parse_args(argv)
+        if args.command != "trace":
+            return _run_game_command(args)
         print(run_trace(args))
     except (UsageError, TreeFormatError, SearchError) as error:
         return _fail(str(error))
@@ -105,6 +110,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         return _fail(f"cannot read {error.filename}: {error.strerror}")
     return 0
+
+
+def _run_game_command(args: argparse.Namespace) -> int:
+    """Run ``match``, ``engine`` or ``play``; bad input (a ValueError) is one line and status 2."""
+    runners = {"match": run_match_command, "engine": run_engine, "play": run_play}
+    try:
+        return runners[args.command](args)
+    except ValueError as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"{error.filename or 'a file'}: {error.strerror}")
 
 
 def _fail(message: str) -> int:
