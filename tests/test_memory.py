@@ -1,0 +1,214 @@
+"""Transposition tables, AlphaBetaWithMemory, MTD(f) and iterative deepening.
+
+Expected values come from minimax (the definition) and from Plaat et al. (1996): MTD(f) started at
+the true value needs exactly two passes.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamelib import GameTree, RecordingTracer, minimax
+from gamelib.algorithms import run_search
+from gamelib.mtdf import iterative_deepening, mtdf
+from gamelib.search import SearchTimeout, alphabeta, alphabeta_with_memory, negascout
+from gamelib.tictactoe import TicTacToe, TicTacToeState
+from gamelib.tracing import Bound, MtdPass, TableHit
+from gamelib.ttable import Replacement, TableStats, TranspositionTable, TTEntry
+from tests.strategies import trees
+
+GAME = TicTacToe()
+
+
+def entry(key: int, depth: int | None, value: int = 0) -> TTEntry:
+    return TTEntry(key, depth, value, Bound.EXACT, None)
+
+
+# The table on its own ---------------------------------------------------------------------------
+
+def test_always_replace_keeps_the_newest_entry() -> None:
+    table = TranspositionTable(size=4, replacement="always")
+    table.store(entry(1, 5))
+    table.store(entry(5, 1))  # same slot (5 % 4 == 1), shallower
+    assert table.probe(1) is None and table.probe(5) == entry(5, 1)
+    assert table.stats.overwrites == 1
+
+
+def test_depth_preferred_keeps_the_deeper_entry() -> None:
+    table = TranspositionTable(size=4, replacement="depth")
+    table.store(entry(1, 5))
+    table.store(entry(5, 1))
+    assert table.probe(5) is None and table.probe(1) == entry(1, 5)
+    table.store(entry(9, None))  # searched to the end: deeper than any depth
+    assert table.probe(9) == entry(9, None) and table.probe(1) is None
+
+
+def test_two_tier_keeps_the_deep_entry_and_the_newest() -> None:
+    table = TranspositionTable(size=4, replacement="two-tier")
+    for key, depth in ((1, 5), (5, 1), (9, 2)):
+        table.store(entry(key, depth))
+    assert table.probe(1) == entry(1, 5)  # depth tier
+    assert table.probe(9) == entry(9, 2)  # always tier, which 5 lost to 9
+    assert table.probe(5) is None
+    assert len(table) == 2
+
+
+def test_a_new_entry_for_the_same_key_replaces_the_old_even_if_shallower() -> None:
+    table = TranspositionTable(size=4, replacement="depth")
+    table.store(entry(1, 5, value=3))
+    table.store(entry(1, 2, value=4))
+    assert table.probe(1) == entry(1, 2, value=4)
+    assert table.stats == TableStats(probes=1, hits=1, cutoffs=0, stores=2, overwrites=0)
+
+
+@pytest.mark.parametrize("size, replacement, message", [
+    (0, "depth", "at least 1 slot"), (4, "newest", "unknown replacement strategy 'newest'")])
+def test_bad_table_settings_are_refused(size: int, replacement: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TranspositionTable(size=size, replacement=replacement)
+
+
+# Every search with a table equals minimax ----------------------------------------------------------
+
+def with_frontier_values(tree: GameTree) -> GameTree:
+    return tree.with_values({node: 5 for node in tree.nodes() if not tree.is_terminal(node)})
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), st.one_of(st.none(), st.integers(0, 5)), st.integers(1, 8),
+       st.sampled_from(list(Replacement)), st.integers(-2, 12))
+def test_every_search_with_a_table_equals_minimax_on_trees(
+        tree: GameTree, depth: int | None, size: int, replacement: Replacement, guess: int) -> None:
+    if depth is not None:
+        tree = with_frontier_values(tree)
+    expected = minimax(tree, depth=depth).value
+
+    def table() -> TranspositionTable:
+        return TranspositionTable(size=size, replacement=replacement)
+    assert alphabeta(tree, depth=depth, table=table()).value == expected
+    assert alphabeta(tree, depth=depth, fail_soft=True, table=table()).value == expected
+    assert negascout(tree, depth=depth, table=table()).value == expected
+    assert negascout(tree, depth=depth, pvs=True, table=table()).value == expected
+    assert alphabeta_with_memory(tree, depth=depth, table=table()).value == expected
+    assert mtdf(tree, depth=depth, first_guess=guess, table=table()).value == expected
+
+
+def random_positions(count: int, min_marks: int, seed: int) -> list[TicTacToeState]:
+    """Positions reached by random play with at least ``min_marks`` marks, not finished."""
+    rng = random.Random(seed)
+    positions: list[TicTacToeState] = []
+    while len(positions) < count:
+        state = GAME.root
+        for _ in range(rng.randint(min_marks, 8)):
+            if GAME.is_terminal(state):
+                break
+            state = GAME.result(state, rng.choice(GAME.legal_moves(state)))
+        if not GAME.is_terminal(state):
+            positions.append(state)
+    return positions
+
+
+@pytest.mark.parametrize("size", [1, 7, 4096])
+def test_every_search_with_or_without_a_table_equals_minimax_on_tic_tac_toe(size: int) -> None:
+    """Size 1 and 7 force many overwrites: the values must stay right."""
+    for state in random_positions(40, min_marks=3, seed=size):
+        expected = minimax(GAME, state).value
+        for depth in (None, 2):
+            target = expected if depth is None else minimax(GAME, state, depth).value
+            for name in ("alphabeta", "negascout", "pvs", "alphabeta_with_memory", "mtdf"):
+                assert run_search(name, GAME, state, depth=depth).value == target, (name, depth)
+                table = TranspositionTable(size=size)
+                assert run_search(name, GAME, state, depth=depth, table=table).value == target, (name, depth, size)
+
+
+def test_a_tiny_table_overwrites_and_still_solves_tic_tac_toe() -> None:
+    table = TranspositionTable(size=3, replacement="always")
+    assert alphabeta_with_memory(GAME, table=table).value == 0  # tic-tac-toe is a draw
+    assert table.stats.overwrites > 1000
+
+
+def test_the_table_saves_work_on_tic_tac_toe() -> None:
+    """Transpositions: 549,946 nodes in the game tree but 5,478 positions, so the table must cut
+    the nodes alpha-beta alone enters."""
+    plain = alphabeta(GAME, fail_soft=True)
+    table = TranspositionTable()
+    memory = alphabeta_with_memory(GAME, table=table)
+    assert memory.nodes < plain.nodes
+    assert table.stats.cutoffs > 0 and table.stats.hits >= table.stats.cutoffs
+    assert len(table) <= 5478
+
+
+# MTD(f) -------------------------------------------------------------------------------------------
+
+def passes(tracer: RecordingTracer) -> list[MtdPass]:
+    return [event for event in tracer.events if isinstance(event, MtdPass)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), st.one_of(st.none(), st.integers(1, 5)))
+def test_mtdf_from_the_true_value_takes_exactly_two_passes(tree: GameTree, depth: int | None) -> None:
+    """Plaat et al. (1996): with f = the minimax value, one pass proves >= f, one proves <= f."""
+    if depth is not None:
+        tree = with_frontier_values(tree)
+    value = minimax(tree, depth=depth).value
+    tracer = RecordingTracer()
+    assert mtdf(tree, depth=depth, first_guess=value, tracer=tracer).value == value
+    found = passes(tracer)
+    assert len(found) == 2
+    assert (found[-1].lower, found[-1].upper) == (value, value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), st.integers(-20, 20))
+def test_mtdf_bounds_close_in_on_the_value(tree: GameTree, guess: int) -> None:
+    value = minimax(tree).value
+    tracer = RecordingTracer()
+    mtdf(tree, first_guess=guess, tracer=tracer)
+    found = passes(tracer)
+    for before, after in zip(found, found[1:]):
+        assert before.lower <= after.lower and after.upper <= before.upper
+    for event in found:
+        assert event.lower <= value <= event.upper
+        assert event.beta - event.alpha == 1
+    assert found[-1].lower == found[-1].upper == value
+
+
+def test_mtdf_on_tic_tac_toe_from_a_wrong_guess() -> None:
+    tracer = RecordingTracer()
+    assert mtdf(GAME, first_guess=1, tracer=tracer).value == 0
+    assert [(p.lower, p.upper) for p in passes(tracer)][-1] == (0, 0)
+
+
+def test_table_hits_are_traced_with_their_bounds() -> None:
+    tracer = RecordingTracer()
+    alphabeta_with_memory(GAME, tracer=tracer)
+    hits = [event for event in tracer.events if isinstance(event, TableHit)]
+    assert hits and any(hit.cutoff for hit in hits)
+    assert {hit.bound for hit in hits} <= set(Bound)
+
+
+# Iterative deepening --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("search", [mtdf, alphabeta, negascout])
+def test_iterative_deepening_solves_tic_tac_toe_and_stops(search: object) -> None:
+    found = iterative_deepening(GAME, search=search)  # type: ignore[arg-type]
+    assert found.result is not None and found.result.value == 0
+    assert found.depth == 9  # no game lasts longer than 9 plies, so depth 9 meets no depth limit
+    assert [result.value for result in found.iterations] == [
+        minimax(GAME, depth=depth).value for depth in range(1, 10)]
+
+
+def test_iterative_deepening_keeps_the_last_finished_depth_when_time_runs_out() -> None:
+    found = iterative_deepening(GAME, seconds=0.0)
+    assert found.timed_out or found.depth == 9
+    if found.timed_out:
+        assert found.result is None or found.result.value == minimax(GAME, depth=found.depth).value
+
+
+def test_a_passed_deadline_stops_a_search() -> None:
+    with pytest.raises(SearchTimeout):
+        alphabeta(GAME, deadline=0.0)
