@@ -239,8 +239,10 @@ class ExternalBot:
         return answer
 
     def close(self) -> None:
-        """Send ``quit``, wait up to 5 s for the engine to exit, then kill it. Safe to call twice."""
-        self._finalizer()
+        """Send ``quit``, wait up to ``grace`` seconds for the engine to exit, then kill it. Safe
+        to call twice."""
+        if self._finalizer.detach() is not None:
+            _end(self._process, self._reader, self.grace)
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -272,8 +274,9 @@ def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
     lines.put(None)
 
 
-def _end(process: subprocess.Popen[str], reader: threading.Thread) -> None:
-    """Ask ``process`` to quit, kill it if it has not exited within 5 s, and close its pipes."""
+def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float = 5.0) -> None:
+    """Ask ``process`` to quit, kill it if it has not exited within ``wait`` seconds, and close
+    its pipes."""
     try:
         assert process.stdin is not None
         process.stdin.write("quit\n")
@@ -281,7 +284,7 @@ def _end(process: subprocess.Popen[str], reader: threading.Thread) -> None:
     except (OSError, ValueError):
         pass
     try:
-        process.wait(timeout=5)
+        process.wait(timeout=wait)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
