@@ -355,9 +355,9 @@ def _executor(given: Executor | None, workers: int) -> Iterator[Executor]:
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Shut ``pool`` down now: cancel its queued games and end the running ones."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    processes = getattr(pool, "_processes", None) or {}  # no public way before Python 3.14
-    for process in list(processes.values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)  # forgets its processes: take them first
+    for process in processes:
         process.terminate()
         process.join()
 
