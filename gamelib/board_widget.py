@@ -185,7 +185,8 @@ class AdjacencyBoard:
     # Display.
 
     def refresh(self) -> None:
-        """Show the model: marks, the latest move and its flips, the text lines, the buttons' states."""
+        """Show the model: the marks, the latest move (yellow) and the marks it flipped (pale, italic),
+        the text lines, and which buttons can be used."""
         board = self.model.game.board_string(self.model.state)
         last = self.model.history[-1].move if self.model.history else None
         flipped = self.model.flipped()
@@ -194,6 +195,7 @@ class AdjacencyBoard:
             button.description = "" if mark == "." else mark
             button.style.button_color = CELL_COLOURS[mark]
             button.style.text_color = "#f1c40f" if square == last else "#ffe9a8" if flipped >> square & 1 else "white"
+            button.style.font_style = "italic" if flipped >> square & 1 else "normal"
             button.style.font_weight = "bold"
         self.status.value = f"<b>{html.escape(self.model.status())}</b>"
         self.thinking.value = html.escape(self.model.thinking())

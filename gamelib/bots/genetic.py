@@ -215,7 +215,7 @@ class Evolution:
 def _decision(game: Game[Any, Any], tree: ReservationTree, generations: int, depth: int) -> Decision:
     """The answer: the first move of the best root child, the root value (MAX's view), a note."""
     line = " ".join(_move_text(game, move) for move in tree.principal_variation())
-    note = (f"genetic: {generations} generations, {len(tree)} sequences of {depth} plies, "
+    note = (f"genetic: {generations} generations, {len(tree)} sequences of up to {depth} plies, "
             f"value {format_value(tree.value())}, line {line}")
     return Decision(move=tree.best_move(), value=tree.value(), nodes=tree.nodes, note=note)
 
