@@ -6,6 +6,7 @@ the true value needs exactly two passes.
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -193,13 +194,17 @@ def test_table_hits_are_traced_with_their_bounds() -> None:
 
 # Iterative deepening --------------------------------------------------------------------------------
 
+@functools.cache
+def minimax_values_by_depth() -> list[int | float]:
+    return [minimax(GAME, depth=depth).value for depth in range(1, 10)]
+
+
 @pytest.mark.parametrize("search", [mtdf, alphabeta, negascout])
 def test_iterative_deepening_solves_tic_tac_toe_and_stops(search: object) -> None:
     found = iterative_deepening(GAME, search=search)  # type: ignore[arg-type]
     assert found.result is not None and found.result.value == 0
     assert found.depth == 9  # no game lasts longer than 9 plies, so depth 9 meets no depth limit
-    assert [result.value for result in found.iterations] == [
-        minimax(GAME, depth=depth).value for depth in range(1, 10)]
+    assert [result.value for result in found.iterations] == minimax_values_by_depth()
 
 
 def test_iterative_deepening_keeps_the_last_finished_depth_when_time_runs_out() -> None:
