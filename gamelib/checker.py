@@ -16,13 +16,15 @@ root value with :func:`gamelib.search.minimax` or :func:`gamelib.search.alphabet
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from gamelib.game import Player, Value, format_value
-from gamelib.replay import cut_reason
+from gamelib.painter import Mark, SvgPainter
+from gamelib.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.search import alphabeta, minimax
-from gamelib.tracing import Cutoff, Event, RecordingTracer, visited_nodes
+from gamelib.tracing import Cutoff, Enter, Event, RecordingTracer, visited_nodes
 from gamelib.trees import GameTree
 
 __all__ = ["CheckReport", "WatchedTree", "check_alphabeta", "check_minimax"]
@@ -79,7 +81,9 @@ class CheckReport:
 
     ``step`` is the 1-based position in the visit order where the student first departs (None if
     the visits agree), ``node`` the node there, ``student_visits``/``reference_visits`` the two
-    visit orders, ``student_value``/``reference_value`` the root values for MAX.
+    visit orders, ``student_value``/``reference_value`` the root values for MAX. ``tree`` and
+    ``reference_events`` (the reference's trace) let :meth:`picture` draw the tree up to the
+    departure; in Jupyter the report shows as its message and that picture.
     """
 
     ok: bool
@@ -90,9 +94,51 @@ class CheckReport:
     reference_visits: tuple[str, ...]
     student_value: Value
     reference_value: Value
+    tree: GameTree | None = field(default=None, repr=False, compare=False)
+    reference_events: tuple[Event, ...] = field(default=(), repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.message
+
+    def picture_step(self) -> int:
+        """The step of the reference trace the picture shows: after the last node both searches
+        entered, up to the reference's next entry, or up to and including the cutoff that removed
+        the student's node; the whole trace if the visits agree."""
+        if self.step is None:
+            return len(self.reference_events)
+        enters = [index for index, event in enumerate(self.reference_events) if isinstance(event, Enter)]
+        agreed = enters[self.step - 2] if self.step >= 2 else -1
+        student = self.student_visits[self.step - 1] if self.step <= len(self.student_visits) else None
+        for index in range(agreed + 1, len(self.reference_events)):
+            event = self.reference_events[index]
+            if isinstance(event, Enter):
+                return index
+            if isinstance(event, Cutoff) and student is not None and self.tree is not None and any(
+                    student in self.tree.subtree_breadth_first(node=child) for child in event.skipped):
+                return index + 1
+        return len(self.reference_events)
+
+    def picture(self) -> str:
+        """SVG text: the reference search up to the departure, the student's node ringed red ("you")
+        and the reference's next node green ("next"). Raises ValueError for a report without a tree."""
+        if self.tree is None:
+            raise ValueError("this report has no tree to draw: make it with check_minimax or check_alphabeta")
+        marks = {}
+        if self.step is not None:
+            index = self.step - 1
+            if index < len(self.reference_visits):
+                marks[self.reference_visits[index]] = Mark("#1a9641", "next", "reference")
+            if index < len(self.student_visits):
+                marks[self.student_visits[index]] = Mark("#d62728", "you", "student")
+        elif not self.ok:
+            marks[self.tree.root] = Mark("#d62728", f"you: {format_value(self.student_value)}", "student")
+        snapshot = Replay(self.tree, self.reference_events).snapshot(self.picture_step())
+        return SvgPainter(self.tree).paint(snapshot, marks=marks, title=self.message)
+
+    def _repr_html_(self) -> str:
+        colour = "#1a9641" if self.ok else "#d62728"
+        text = f'<p style="color:{colour}"><b>{escape(self.message)}</b></p>'
+        return text if self.ok or self.tree is None else text + f'<div style="max-width:900px">{self.picture()}</div>'
 
 
 def check_minimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
@@ -127,14 +173,17 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
     if step is not None:
         message = _departure(tree, entered, expected, step, events, algorithm)
         node = entered[step] if step < len(entered) else expected[step]
-        return CheckReport(False, message, step + 1, node, tuple(entered), tuple(expected), value, reference_value)
+        return CheckReport(False, message, step + 1, node, tuple(entered), tuple(expected), value, reference_value,
+                           tree, tuple(events))
     if value != reference_value:
         message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
                    f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}.")
-        return CheckReport(False, message, None, None, tuple(entered), tuple(expected), value, reference_value)
+        return CheckReport(False, message, None, None, tuple(entered), tuple(expected), value, reference_value,
+                           tree, tuple(events))
     message = (f"Your search agrees with {algorithm}: the same {len(entered)} nodes in the same order, "
                f"and the value {format_value(value)}.")
-    return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value)
+    return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value,
+                       tree, tuple(events))
 
 
 def _departure(tree: GameTree, entered: Sequence[str], expected: Sequence[str], step: int, events: Sequence[Event],
@@ -150,9 +199,8 @@ def _departure(tree: GameTree, entered: Sequence[str], expected: Sequence[str], 
 
 def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
     """Which of the reference's cutoffs removed ``node`` (or one of its ancestors), in words."""
-    for event in events:
-        if isinstance(event, Cutoff):
-            for skipped in event.skipped:
-                if node in tree.subtree_breadth_first(node=skipped):
-                    return f": at position {event.node} the value reached {cut_reason(event)}, so {skipped} is cut off"
-    return ""
+    found = cutoff_that_pruned(tree, events, node)
+    if found is None:
+        return ""
+    cut, skipped = found
+    return f": at position {cut.node} the value reached {cut_reason(cut)}, so {skipped} is cut off"

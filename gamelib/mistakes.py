@@ -6,11 +6,13 @@ core. They exist so lessons can show what a mistake does to the trace (Broeders'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gamelib.game import Player, Value
 
-__all__ = ["alphabeta_value_starts_at_minimum"]
+__all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum", "minimax_always_max",
+           "negamax_without_negation"]
 
 
 def alphabeta_value_starts_at_minimum(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
@@ -45,3 +47,50 @@ def alphabeta_value_starts_at_minimum(tree: Any, node: str, alpha: Value, beta: 
         if reply < value:
             value = beta = reply
     return value
+
+
+def minimax_always_max(tree: Any, node: str) -> Value:
+    """Minimax that takes the maximum at every node, MIN's too: it visits every node in the right
+    order, so only the root's value gives it away (on Broeders' tree 14 instead of 4). Returns the
+    value for MAX."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    return max(minimax_always_max(tree, child) for child in tree.children_of(node))
+
+
+def negamax_without_negation(tree: Any, node: str) -> Value:
+    """Rich & Knight's negamax without the minus sign: every node maximises what its children
+    report for their own side, so MIN picks MAX's best replies. Returns the value for the side to
+    move at ``node`` (a leaf's value for MAX turned to the side to move's view)."""
+    if tree.is_terminal(node):
+        value: Value = tree.to_move(node).sign * tree.evaluate(node)
+        return value
+    return max(negamax_without_negation(tree, child) for child in tree.children_of(node))
+
+
+def alphabeta_forgets_to_raise_alpha(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+    """AlphaBeta0.cpp without ``alpha = value`` at MAX nodes and ``beta = value`` at MIN nodes:
+    the values still come back right, but the children search with the window their parent got,
+    so the cutoffs that need a bound found by a sibling never happen (Broeders' tree: position
+    18 is searched). Returns the value for MAX; the window is MAX's (alpha, beta)."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    maximising = tree.to_move(node) is Player.MAX
+    value = alpha if maximising else beta
+    for child in tree.children_of(node):
+        if (value >= beta) if maximising else (value <= alpha):
+            break
+        reply = alphabeta_forgets_to_raise_alpha(tree, child, alpha, beta)
+        value = max(value, reply) if maximising else min(value, reply)
+    return value
+
+
+MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
+    "minimax": {"minimax_always_max": minimax_always_max},
+    "negamax": {"negamax_without_negation": negamax_without_negation},
+    "alphabeta": {"alphabeta_value_starts_at_minimum": alphabeta_value_starts_at_minimum,
+                  "alphabeta_forgets_to_raise_alpha": alphabeta_forgets_to_raise_alpha},
+}
+"""The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.exercises`)."""

@@ -1,9 +1,10 @@
-r"""Pictures of a game tree at one step of a recorded search: DOT and SVG text, or a matplotlib figure.
+r"""Pictures of a game tree at one step of a recorded search: the styles, DOT text, a matplotlib figure.
 
 Rendering is a pure function returning text (STYLE.md, point 9; after python-chess's
 ``chess.svg.board`` and OpenSpiel's ``treeviz`` decorators): :func:`to_dot` replays the events
 (:mod:`gamelib.replay`, never a search) and writes Graphviz DOT, :func:`to_svg` lays it out with
-Graphviz's ``dot``. MAX nodes are squares and MIN nodes circles, as in Broeders' figure; the tree
+Graphviz's ``dot``; :func:`show_tree` draws the same picture as SVG without Graphviz
+(:mod:`gamelib.painter`), as the explorer does. MAX nodes are squares and MIN nodes circles, as in Broeders' figure; the tree
 is drawn top-down, children left to right in search order.
 
 What a picture says, step by step: a node's label is its id, then its value: a leaf's static
@@ -11,8 +12,11 @@ value always, an inner node's backed-up value once the search has left it (">= v
 it is only a lower or upper bound). Nodes the search is inside are pale yellow with their
 (alpha, beta) window beside them; nodes it has left are pale blue; the node of the latest event has
 a thick orange border; nodes inside a pruned subtree are grey and dashed, and each cut edge is red
-with a tee and a "✂". A finished inner node's edge to its best move is bold. All values are from
-MAX's point of view.
+with a tee and a "✂". A finished inner node's edge to its best move is bold. Each edge carries the
+window last passed down it. NegaScout's null-window tests are purple and dotted, its re-searches
+green; a node whose visit found a transposition-table entry has a "TT" badge; above the tree, an
+MTD(f) search shows its pass and the bounds on the root's value so far. All values are from MAX's
+point of view.
 
 Every decision is a small function in a :class:`Style`; replace one with ``dataclasses.replace``:
 
@@ -41,8 +45,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gamelib.game import INF, Player, Value, format_value
-from gamelib.replay import Replay, Snapshot, Status, Window
-from gamelib.tracing import Bound, Event
+from gamelib.replay import Replay, Snapshot, Status, Visit, Window
+from gamelib.tracing import Bound, Event, TableHit
 from gamelib.trees import GameTree
 
 if TYPE_CHECKING:
@@ -50,7 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_STYLE",
-    "DOT_MISSING_NOTICE",
+    "DOT_MISSING",
     "EdgeView",
     "FigurePainter",
     "GraphvizMissingError",
@@ -68,8 +72,13 @@ __all__ = [
     "node_line",
     "node_shape",
     "node_size",
+    "node_badge",
+    "node_view",
+    "edge_view",
+    "layered_positions",
+    "picture_heading",
+    "tree_edges",
     "node_xlabel",
-    "notice_missing_dot",
     "show_tree",
     "snapshot_to_dot",
     "snapshot_to_figure",
@@ -80,9 +89,8 @@ __all__ = [
     "window_width",
 ]
 
-DOT_MISSING_NOTICE = ("graphviz's dot was not found, so trees are drawn with matplotlib; "
-                      "install graphviz for the full pictures (apt-get install graphviz)")
-"""The one line printed (once per session) when pictures fall back to matplotlib."""
+DOT_MISSING = "graphviz's dot was not found: install graphviz for DOT pictures (apt-get install graphviz)"
+"""The message of :class:`GraphvizMissingError`."""
 
 GREY = "#b0b0b0"
 INK = "#333333"
@@ -90,11 +98,17 @@ CURRENT = "#e66100"
 CUT = "#d62728"
 WINDOW_INK = "#1f4e9a"
 """Colour of the (alpha, beta) windows written beside the edges."""
+NULL_WINDOW_INK = "#7b3294"
+"""Colour of NegaScout's null-window tests (purple, dotted)."""
+RESEARCH_INK = "#008837"
+"""Colour of NegaScout's re-searches (green, thick)."""
+TABLE_INK = "#a6611a"
+"""Colour of the "TT" badge of a transposition-table hit."""
 FILL = {Status.UNSEEN: "#ffffff", Status.OPEN: "#fff3c4", Status.DONE: "#dbe9f6", Status.PRUNED: "#ffffff"}
 
 
 class GraphvizMissingError(RuntimeError):
-    """Graphviz's ``dot`` program is not installed; :func:`show_tree` falls back to matplotlib."""
+    """Graphviz's ``dot`` program is not installed (only :func:`to_svg` needs it)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +117,9 @@ class NodeView:
 
     ``static_value`` is a leaf's value from the tree (None for inner nodes); ``value`` and ``bound``
     are the backed-up result once the node is DONE; ``window`` the (alpha, beta) it was entered with
-    ((None, None) for minimax, None if never entered); ``current`` marks the latest event's node.
+    ((None, None) for minimax, None if never entered); ``current`` marks the latest event's node;
+    ``visit`` says how the node was last entered (None if never), ``table_hit`` is the
+    transposition-table entry its current visit found (None if none).
     """
 
     node: str
@@ -115,6 +131,8 @@ class NodeView:
     window: Window | None
     value: Value | None
     bound: Bound | None
+    visit: Visit | None = None
+    table_hit: TableHit | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +141,9 @@ class EdgeView:
 
     ``status`` is the child's; ``cut`` is True for a (node, skipped child) edge of a replayed
     cutoff; ``best`` is True when ``parent`` is DONE and its best move leads to ``child``;
-    ``window`` is the (alpha, beta) passed down this edge while the child is OPEN, else None.
+    ``window`` is the (alpha, beta) last passed down this edge (None if the child was never
+    entered in the pass shown), ``visit`` how the child was entered (NegaScout's null window or
+    re-search), ``open`` whether the child is still being searched.
     """
 
     parent: str
@@ -132,6 +152,8 @@ class EdgeView:
     cut: bool
     best: bool
     window: Window | None = None
+    visit: Visit | None = None
+    open: bool = False
 
 
 def node_shape(view: NodeView) -> str:
@@ -174,32 +196,69 @@ def node_xlabel(view: NodeView) -> str:
 def node_colours(view: NodeView) -> dict[str, str]:
     """DOT style, border, fill and text colours and border width (points) of a node.
 
-    Pruned: grey and dashed; open: pale yellow; done: pale blue; current: a 3-point orange border.
+    Pruned: grey and dashed; open: pale yellow; done: pale blue; entered for a null-window test: a
+    purple dotted border; entered for a re-search: a 2-point green border; current: a 3-point
+    orange border (over all others).
     """
     pruned = view.status is Status.PRUNED
+    colour, width, style = (GREY, "1", "filled,dashed") if pruned else (INK, "1", "filled")
+    if view.visit is Visit.NULL_WINDOW and not pruned:
+        colour, style = NULL_WINDOW_INK, "filled,dotted"
+    elif view.visit is Visit.RESEARCH and not pruned:
+        colour, width = RESEARCH_INK, "2"
     return {
-        "style": "filled,dashed" if pruned else "filled",
-        "color": CURRENT if view.current else GREY if pruned else INK,
+        "style": style,
+        "color": CURRENT if view.current else colour,
         "fillcolor": FILL[view.status],
         "fontcolor": GREY if pruned else INK,
-        "penwidth": "3" if view.current else "1",
+        "penwidth": "3" if view.current else width,
     }
+
+
+def node_badge(view: NodeView) -> str:
+    """"TT" on a node whose current visit found a transposition-table entry; empty otherwise."""
+    return "TT" if view.table_hit is not None else ""
+
+
+def picture_heading(picture: Snapshot) -> str:
+    """A line above the tree: the MTD(f) pass and the bounds on the root's value so far, or the
+    iterative-deepening depth; empty for a one-pass search. Bounds are from MAX's point of view.
+
+    >>> from gamelib.replay import Replay
+    >>> from gamelib.trees import tree_from_dict
+    >>> tiny = tree_from_dict({"root": "a", "children": {"a": ["b"]}, "values": {"b": 1}})
+    >>> picture_heading(Replay(tiny, ()).snapshot(0))
+    ''
+    """
+    parts = []
+    if picture.iteration is not None:
+        parts.append(f"iteration: depth {picture.iteration}")
+    if picture.mtd_pass is not None:
+        low, high = picture.mtd_bounds or (-INF, INF)
+        parts.append(f"MTD(f) pass {picture.mtd_pass}: value in [{format_value(low)}, {format_value(high)}]")
+    return " · ".join(parts)
 
 
 def edge_attrs(view: EdgeView) -> dict[str, str]:
     """DOT attributes of an edge: red with a tee and a "✂" near the skipped child if cut, grey dashed
-    into pruned nodes, bold (3 points) to a finished node's best move, plain otherwise; the window
-    passed down to an OPEN child is written by the edge's child end."""
+    into pruned nodes, purple dotted for a null-window test, green and 2 points for a re-search,
+    bold (3 points) to a finished node's best move, plain otherwise. The window last passed down
+    is written by the edge's child end (darker while the child is open)."""
     looks = {"style": "solid", "color": INK, "penwidth": "1", "arrowhead": "none", "headlabel": "",
              "labelfontcolor": CUT, "labelfontsize": "14", "labeldistance": "2.2", "labelangle": "-25"}
     if view.cut:
         looks.update(style="dashed", color=CUT, penwidth="2", arrowhead="tee", headlabel="✂")
-    elif window_text(view.window):
-        looks.update(headlabel=window_text(view.window), labelfontcolor=WINDOW_INK, labelfontsize="9",
-                     labeldistance="1.5", labelangle="60")
-    elif view.status is Status.PRUNED:
+        return looks
+    if window_text(view.window):
+        looks.update(headlabel=window_text(view.window), labelfontcolor=WINDOW_INK if view.open else GREY,
+                     labelfontsize="9", labeldistance="1.5", labelangle="60")
+    if view.status is Status.PRUNED:
         looks.update(style="dashed", color=GREY)
-    elif view.best:
+    elif view.visit is Visit.NULL_WINDOW:
+        looks.update(style="dotted", color=NULL_WINDOW_INK, penwidth="2")
+    elif view.visit is Visit.RESEARCH:
+        looks.update(color=RESEARCH_INK, penwidth="2")
+    if view.best:
         looks.update(penwidth="3")
     return looks
 
@@ -248,26 +307,33 @@ class Style:
     graph: Callable[[GameTree], dict[str, str]] = field(default=graph_attrs)
     size: Callable[[GameTree], float] = field(default=node_size)
     window_width: Callable[[GameTree], float] = field(default=window_width)
+    badge: Callable[[NodeView], str] = field(default=node_badge)
+    heading: Callable[[Snapshot], str] = field(default=picture_heading)
 
 
 DEFAULT_STYLE = Style()
 """The course's style: squares for MAX, circles for MIN, grey pruned subtrees, red cuts."""
 
 
-def _node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
+def node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
+    """What the style functions see of ``node`` in ``picture``."""
     is_leaf = node not in tree.children
     return NodeView(node, tree.players[node], is_leaf, tree.values.get(node) if is_leaf else None,
                     picture.status[node], node == picture.current, picture.window.get(node),
-                    picture.value.get(node), picture.bound.get(node))
+                    picture.value.get(node), picture.bound.get(node), picture.visit.get(node),
+                    picture.table_hit.get(node))
 
 
-def _edge_view(picture: Snapshot, parent: str, child: str) -> EdgeView:
+def edge_view(picture: Snapshot, parent: str, child: str) -> EdgeView:
+    """What the style functions see of the edge ``parent -> child`` in ``picture``."""
     best = picture.status[parent] is Status.DONE and picture.best_move.get(parent) == child
-    window = picture.window.get(child) if picture.status[child] is Status.OPEN else None
-    return EdgeView(parent, child, picture.status[child], (parent, child) in picture.cut_edges, best, window)
+    status = picture.status[child]
+    window = picture.window.get(child) if status in (Status.OPEN, Status.DONE) else None
+    return EdgeView(parent, child, status, (parent, child) in picture.cut_edges, best, window,
+                    picture.visit.get(child), status is Status.OPEN)
 
 
-def _edges(tree: GameTree) -> list[tuple[str, str]]:
+def tree_edges(tree: GameTree) -> list[tuple[str, str]]:
     """Every (parent, child) edge, parents breadth first, children in search order."""
     return [(parent, child) for parent in tree.nodes() for child in tree.children.get(parent, ())]
 
@@ -308,6 +374,9 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
     step.
     """
     graph = style.graph(tree)
+    heading = style.heading(picture)
+    if heading:
+        graph = {**graph, "label": heading, "labelloc": "t"}
     size = f"{style.size(tree):.2f}"
     width = style.window_width(tree)
     font: dict[str, str] = {key: graph[key] for key in ("fontname", "fontsize") if key in graph}
@@ -316,13 +385,15 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
              f"  node [fixedsize=true, width={size}, height={size}, {_attributes(font)}];",
              f"  edge [dir=forward, {_attributes(font)}];"]
     for node in tree.nodes():
-        view = _node_view(tree, picture, node)
-        attrs = {"id": f"node-{node}", "shape": style.shape(view), "label": style.label(view),
+        view = node_view(tree, picture, node)
+        badge = style.badge(view)
+        attrs = {"id": f"node-{node}", "shape": style.shape(view),
+                 "label": style.label(view) + (f"\n[{badge}]" if badge else ""),
                  "xlabel": _fixed_box(style.xlabel(view) if node == tree.root else "", width),
                  **style.colours(view)}
         lines.append(f"  {_quote(node)} [{_attributes(attrs)}];")
-    for parent, child in _edges(tree):
-        attrs = {"id": f"edge-{parent}-{child}", **style.edge(_edge_view(picture, parent, child))}
+    for parent, child in tree_edges(tree):
+        attrs = {"id": f"edge-{parent}-{child}", **style.edge(edge_view(picture, parent, child))}
         lines.append(f"  {_quote(parent)} -> {_quote(child)} [{_attributes(attrs)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -373,7 +444,7 @@ def dot_to_svg(dot: str) -> str:
     Raises GraphvizMissingError (saying how to install it) if ``dot`` is not on the PATH.
     """
     if not dot_available():
-        raise GraphvizMissingError(DOT_MISSING_NOTICE.replace("so trees are drawn with matplotlib; ", ""))
+        raise GraphvizMissingError(DOT_MISSING)
     import graphviz  # type: ignore[import-untyped]
 
     svg: str = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
@@ -394,7 +465,7 @@ def to_svg(tree: GameTree, events: Sequence[Event] = (), step: int | None = None
     return dot_to_svg(to_dot(tree, events, step, style=style))
 
 
-def _layered_positions(tree: GameTree) -> dict[str, tuple[float, float]]:
+def layered_positions(tree: GameTree) -> dict[str, tuple[float, float]]:
     """Top-down positions: leaves one unit apart in search order, parents centred over children,
     one unit per ply downwards."""
     positions: dict[str, tuple[float, float]] = {}
@@ -442,8 +513,8 @@ class FigurePainter:
         from matplotlib.figure import Figure
 
         self.tree, self.style = tree, style
-        self._nodes, self._edges = tree.nodes(), _edges(tree)
-        self._at = _layered_positions(tree)
+        self._nodes, self._edges = tree.nodes(), tree_edges(tree)
+        self._at = layered_positions(tree)
         width = max(x for x, _ in self._at.values()) + 1
         depth = -min(y for _, y in self._at.values()) + 1
         self.figure = Figure(figsize=(max(3.0, 0.6 * width), max(2.0, 0.95 * depth)))
@@ -460,7 +531,7 @@ class FigurePainter:
         self._lines = nx.draw_networkx_edges(graph, self._at, edgelist=self._edges, ax=ax, arrows=False,
                                              node_size=_NODE_AREA)
         bare = Replay(self.tree, ()).snapshot(0)
-        marker_of = {n: _MARKERS.get(self.style.shape(_node_view(self.tree, bare, n)), "o") for n in self._nodes}
+        marker_of = {n: _MARKERS.get(self.style.shape(node_view(self.tree, bare, n)), "o") for n in self._nodes}
         self._groups = {marker: [n for n in self._nodes if marker_of[n] == marker]
                         for marker in sorted(set(marker_of.values()))}
         self._shapes = {marker: nx.draw_networkx_nodes(graph, self._at, nodelist=group, node_shape=marker,
@@ -476,7 +547,7 @@ class FigurePainter:
 
     def paint(self, picture: Snapshot) -> Figure:
         """Restyle the figure for ``picture`` (same colours and labels as the DOT) and return it."""
-        views = {n: _node_view(self.tree, picture, n) for n in self._nodes}
+        views = {n: node_view(self.tree, picture, n) for n in self._nodes}
         for marker, group in self._groups.items():
             looks = [self.style.colours(views[n]) for n in group]
             shapes = self._shapes[marker]
@@ -488,7 +559,7 @@ class FigurePainter:
             self._labels[node].set_text(self.style.label(view))
             self._labels[node].set_color(self.style.colours(view)["fontcolor"])
             self._windows[node].set_text(self.style.xlabel(view))
-        edges = [self.style.edge(_edge_view(picture, *edge)) for edge in self._edges]
+        edges = [self.style.edge(edge_view(picture, *edge)) for edge in self._edges]
         self._lines.set_color([look["color"] for look in edges])
         self._lines.set_linewidth([float(look["penwidth"]) for look in edges])
         self._lines.set_linestyle([_linestyle(look) for look in edges])
@@ -540,25 +611,18 @@ class SvgPicture:
         return self.svg
 
 
-_notice_shown = False
-
-
-def notice_missing_dot() -> None:
-    """Print :data:`DOT_MISSING_NOTICE` the first time it is needed in this session, never again."""
-    global _notice_shown
-    if not _notice_shown:
-        _notice_shown = True
-        print(DOT_MISSING_NOTICE)
-
-
 def show_tree(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
-              style: Style = DEFAULT_STYLE) -> SvgPicture | Figure:
-    """The picture after ``step`` events, as something Jupyter displays.
+              style: Style = DEFAULT_STYLE) -> SvgPicture:
+    """The picture after ``step`` events (None: all of them), as SVG that Jupyter displays.
 
-    An :class:`SvgPicture` when Graphviz's ``dot`` is installed (checked now, not at import);
-    otherwise a matplotlib Figure drawn with networkx, after printing a one-line notice (once).
+    Drawn by :class:`gamelib.painter.SvgPainter` (no Graphviz needed), the same picture as the
+    explorer's. Raises ReplayError for a step outside 0..len(events).
+
+    >>> from gamelib.trees import tree_from_dict
+    >>> tiny = tree_from_dict({"root": "a", "children": {"a": ["b"]}, "values": {"b": 1}})
+    >>> show_tree(tiny)  # doctest: +ELLIPSIS
+    SvgPicture(... characters of SVG)
     """
-    if dot_available():
-        return SvgPicture(to_svg(tree, events, step, style=style))
-    notice_missing_dot()
-    return to_figure(tree, events, step, style=style)
+    from gamelib.painter import SvgPainter  # the painter builds on this module's styles
+
+    return SvgPicture(SvgPainter(tree, style).paint(_picture(tree, events, step)))

@@ -12,8 +12,6 @@ import pytest
 
 matplotlib.use("Agg")
 
-from matplotlib.figure import Figure  # noqa: E402
-
 import gamelib.render as render  # noqa: E402
 from gamelib import GameTree, RecordingTracer, alphabeta, minimax  # noqa: E402
 from gamelib.render import (  # noqa: E402
@@ -29,8 +27,6 @@ from gamelib.render import (  # noqa: E402
 from gamelib.tracing import Cutoff, Enter, Event  # noqa: E402
 from tests.conftest import SEED_CUTS, step_after
 
-NOTICE = ("graphviz's dot was not found, so trees are drawn with matplotlib; "
-          "install graphviz for the full pictures (apt-get install graphviz)")
 GREYED = 'style="filled,dashed"'
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed")
 
@@ -99,7 +95,9 @@ def test_current_node_highlighted(broeders: GameTree, events: tuple[Event, ...])
     # windows are written on the edge they came down; the seed's "pos = 16 alpha = 0 beta = 4"
     assert 'headlabel="α=0 β=4"' in edge_line(dot, "7", "16")
     assert 'headlabel="α=0 β=15"' in edge_line(dot, "3", "7")
-    assert "α=" not in edge_line(dot, "7", "15")  # done: no window
+    # done: the window it was given stays, greyed ("pos = 15 alpha = 0 beta = 15")
+    assert 'headlabel="α=0 β=15", labelfontcolor="#b0b0b0"' in edge_line(dot, "7", "15")
+    assert 'labelfontcolor="#1f4e9a"' in edge_line(dot, "7", "16")  # open: dark blue
     assert "α=0 β=15" in node_line(dot, "0") and "α=" not in node_line(dot, "7")  # the root has no edge
 
 
@@ -143,22 +141,14 @@ def test_svg_is_xml_with_every_visited_node(broeders: GameTree, events: tuple[Ev
     assert "edge-8-18" in ids
 
 
-@needs_dot
-def test_show_tree_gives_svg_with_dot(broeders: GameTree, events: tuple[Event, ...],
-                                      capsys: pytest.CaptureFixture[str]) -> None:
-    picture = show_tree(broeders, events, 5)
-    assert isinstance(picture, SvgPicture) and picture._repr_svg_().lstrip().startswith("<?xml")
-    assert capsys.readouterr().out == ""
-
-
-def test_fallback_without_dot(broeders: GameTree, events: tuple[Event, ...], monkeypatch: pytest.MonkeyPatch,
-                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_tree_needs_no_graphviz(broeders: GameTree, events: tuple[Event, ...],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render.shutil, "which", lambda name: None)
-    monkeypatch.setattr(render, "_notice_shown", False)
-    first = show_tree(broeders, events, 19)
-    second = show_tree(broeders, events)
-    assert isinstance(first, Figure) and isinstance(second, Figure)
-    assert capsys.readouterr().out == NOTICE + "\n"
+    picture = show_tree(broeders, events, step_after(events, Cutoff, "8"))
+    assert isinstance(picture, SvgPicture)
+    root = ET.fromstring(picture._repr_svg_())
+    groups = {element.get("id"): element.get("class", "") for element in root.iter() if element.get("id")}
+    assert "pruned" in groups["node-18"].split() and "cut" in groups["edge-8-18"].split()
     with pytest.raises(render.GraphvizMissingError, match="apt-get install graphviz"):
         to_svg(broeders, events)
 

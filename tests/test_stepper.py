@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-
 import matplotlib
 import pytest
 
@@ -14,7 +12,12 @@ from gamelib import GameTree, RecordingTracer, alphabeta  # noqa: E402
 from gamelib.replay import ReplayError  # noqa: E402
 from gamelib.stepper import Stepper, step_through  # noqa: E402
 
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed")
+
+
+def step_after_cut_at_8(broeders: GameTree) -> int:
+    tracer = RecordingTracer()
+    alphabeta(broeders, tracer=tracer)
+    return next(i + 1 for i, e in enumerate(tracer.events) if e.kind == "cutoff" and e.node == "8")
 
 
 def trace_length(broeders: GameTree) -> int:
@@ -73,22 +76,31 @@ def test_go_and_the_cutoff_at_8(broeders: GameTree) -> None:
         stepper.go(len(tracer.events) + 1)
 
 
-@needs_dot
 def test_picture_follows_the_step(broeders: GameTree) -> None:
     stepper = step_through(broeders)
     stepper.go(3)
-    assert 'id="node&#45;3"' in stepper.svg or 'id="node-3"' in stepper.svg
-    assert "<svg" in stepper.widget.children[-1].value
+    assert 'data-step="3"' in stepper.svg and 'id="node-3"' in stepper.svg
+    assert stepper.view.picture.widget.children[0].value == stepper.svg  # the widget shows it
 
 
-def test_fallback_stepper_without_dot(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_graphviz_needed(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(render.shutil, "which", lambda name: None)
-    monkeypatch.setattr(render, "_notice_shown", False)
     stepper = step_through(broeders)
-    stepper.next()
-    assert "<svg" in stepper.svg  # matplotlib's SVG
-    assert capsys.readouterr().out.count("graphviz's dot was not found") == 1
+    stepper.go(step_after_cut_at_8(broeders))
+    assert '<g id="node-18" class="node max pruned"' in stepper.svg
+    assert capsys.readouterr().out == ""
+
+
+def test_buttons_are_labelled_and_touch_sized(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    assert [button.description for button in stepper.buttons] == ["|◀ Start", "◀ Back", "Next ▶", "End ▶|"]
+    assert all(button.layout.height == "44px" for button in stepper.buttons)  # a finger's width (WCAG 2.5.5)
+
+
+def test_play_covers_the_trace(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    assert stepper.play.max == stepper.slider.max == trace_length(broeders)
 
 
 def test_step_through_checks_its_arguments(broeders: GameTree) -> None:

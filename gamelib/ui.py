@@ -1,0 +1,98 @@
+"""Widget parts shared by the stepper, the explorer and the quiz: touch-sized buttons, the style
+sheet, and a tree picture that widgets can be laid over (a leaf's value box, a node's toggle).
+
+ipywidgets is imported when a part is built, never at ``import gamelib``. The picture scales to the
+width it is given; widgets laid over it are placed in percent of the picture, so they stay on
+their node at any size (a projector, a phone, a narrow notebook column).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["STYLE_SHEET", "TreePicture", "ipywidgets", "style_sheet", "touch_button"]
+
+STYLE_SHEET = """
+.gamelib-stack { position: relative; }
+.gamelib-stack > .gamelib-overlay { position: absolute !important; margin: 0 !important; }
+.gamelib-picture, .gamelib-picture .widget-html-content { width: 100%; line-height: normal; }
+.gamelib-picture svg { width: 100%; height: auto; display: block; }
+.gamelib-touch { min-height: 44px; min-width: 44px; font-size: 15px; }
+.gamelib-node-toggle.jupyter-button { background: transparent; border: 2px dashed transparent; box-shadow: none;
+  border-radius: 50%; min-width: 0; padding: 0; }
+.gamelib-node-toggle.jupyter-button:hover { border-color: #888888; }
+.gamelib-node-toggle.jupyter-button.mod-active { background: rgba(214, 39, 40, 0.22); border: 3px solid #d62728; }
+.gamelib-leaf-edit { min-width: 0 !important; }
+.gamelib-leaf-edit input { text-align: center; padding: 0 2px; min-width: 0; }
+.gamelib-words { font-size: 14px; line-height: 1.45; }
+.gamelib-words table { border-collapse: collapse; margin-top: 4px; }
+.gamelib-words td { padding: 1px 10px 1px 0; }
+.gamelib-legend { font-size: 12px; color: #555555; }
+"""
+"""CSS for the course's widgets; every rule is scoped to a ``gamelib-`` class."""
+
+
+def ipywidgets() -> Any:
+    """The ipywidgets module, imported on first use (it is untyped, hence Any)."""
+    import ipywidgets as widgets  # type: ignore[import-untyped]
+
+    return widgets
+
+
+def style_sheet() -> Any:
+    """An invisible HTML widget that carries :data:`STYLE_SHEET`; put it in every course widget."""
+    widgets = ipywidgets()
+    return widgets.HTML(f"<style>{STYLE_SHEET}</style>", layout=widgets.Layout(display="none"))
+
+
+def touch_button(description: str, tooltip: str, action: Callable[[], object], **options: Any) -> Any:
+    """A Button at least 44 pixels square (a finger's width) that calls ``action()`` when clicked.
+
+    ``description`` is its text and accessible name; ``tooltip`` its title.
+    """
+    widgets = ipywidgets()
+    button = widgets.Button(description=description, tooltip=tooltip,
+                            layout=widgets.Layout(width="auto", height="44px"), **options)
+    button.add_class("gamelib-touch")
+    button.on_click(lambda _button: action())
+    return button
+
+
+class TreePicture:
+    """A tree's SVG picture that scales to its box, with widgets laid over it at pixel positions
+    of the picture's own geometry (``width`` x ``height`` pixels unscaled).
+
+    ``widget`` is the box to display; :meth:`show` replaces the SVG; :meth:`lay_over` puts a widget
+    at (x, y) with size (w, h) in the picture's pixels; :meth:`clear_overlays` removes them.
+    """
+
+    def __init__(self, width: float, height: float, *, grow: float = 1.6) -> None:
+        widgets = ipywidgets()
+        self.width, self.height = width, height
+        self._html = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
+        self._html.add_class("gamelib-picture")
+        self.widget = widgets.Box([self._html], layout=widgets.Layout(
+            width="100%", max_width=f"{grow * width:.0f}px", min_width=f"{min(width, 320.0):.0f}px"))
+        self.widget.add_class("gamelib-stack")
+        self.svg = ""
+
+    def show(self, svg: str) -> None:
+        """Show ``svg`` (text starting at ``<svg``)."""
+        self.svg = svg
+        self._html.value = svg
+
+    def lay_over(self, widget: Any, x: float, y: float, w: float, h: float) -> None:
+        """Put ``widget`` over the picture with its top-left corner at (x, y) and size w x h, in the
+        picture's unscaled pixels."""
+        widget.layout.left = f"{100 * x / self.width:.3f}%"
+        widget.layout.top = f"{100 * y / self.height:.3f}%"
+        widget.layout.width = f"{100 * w / self.width:.3f}%"
+        widget.layout.height = f"{100 * h / self.height:.3f}%"
+        widget.add_class("gamelib-overlay")
+        self.widget.children = (*self.widget.children, widget)
+
+    def clear_overlays(self) -> None:
+        """Remove every widget laid over the picture."""
+        self.widget.children = (self._html,)
+

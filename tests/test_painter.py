@@ -1,0 +1,136 @@
+"""The SVG painter, read as XML: classes say what each node and edge shows, against the seeds' facts."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from gamelib import GameTree, RecordingTracer, alphabeta
+from gamelib.algorithms import run_search
+from gamelib.mtdf import mtdf
+from gamelib.painter import Mark, SvgPainter
+from gamelib.random_trees import random_tree
+from gamelib.replay import Replay
+from gamelib.search import negascout
+from gamelib.tracing import Cutoff, Enter, Event, MtdPass, Research, TableHit
+from tests.conftest import SEED_CUTS, step_after
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def traced(search: object, tree: GameTree, **options: object) -> tuple[Event, ...]:
+    tracer = RecordingTracer()
+    search(tree, tracer=tracer, **options)  # type: ignore[operator]
+    return tracer.events
+
+
+def groups(svg: str) -> dict[str, ET.Element]:
+    """Every node and edge group by id."""
+    return {element.get("id", ""): element for element in ET.fromstring(svg).iter(f"{SVG}g") if element.get("id")}
+
+
+def classes(svg: str, group: str) -> set[str]:
+    return set(groups(svg)[group].get("class", "").split())
+
+
+def text_of(element: ET.Element) -> str:
+    """The words of a group, one line (tspan) after another."""
+    return " ".join(piece for text in element.iter(f"{SVG}text") for piece in text.itertext())
+
+
+def shapes(svg: str) -> list[tuple[str, dict[str, str]]]:
+    """The geometry of every node's outline: tag and position attributes."""
+    keep = ("x", "y", "cx", "cy", "r", "width", "height", "points")
+    return [(shape.tag, {k: v for k, v in shape.attrib.items() if k in keep})
+            for group in groups(svg).values() if group.get("id", "").startswith("node-")
+            for shape in group if shape.tag in (f"{SVG}rect", f"{SVG}circle", f"{SVG}polygon")]
+
+
+def test_every_step_is_the_same_layout_restyled(broeders: GameTree) -> None:
+    events = traced(alphabeta, broeders)
+    painter, replay = SvgPainter(broeders), Replay(broeders, events)
+    pictures = [painter.paint(replay.snapshot(step)) for step in range(len(events) + 1)]
+    assert len({repr(shapes(svg)) for svg in pictures}) == 1  # nodes never move
+    ids = set(groups(pictures[0]))
+    assert ids == {f"node-{p}" for p in range(31)} | {f"edge-{p}-{c}" for p in range(15) for c in (2 * p + 1, 2 * p + 2)}
+    assert painter.paint(replay.snapshot(7)) == pictures[7]  # a pure function of its arguments
+
+
+def test_after_the_cutoff_at_8(broeders: GameTree) -> None:
+    events = traced(alphabeta, broeders)
+    svg = SvgPainter(broeders).paint(Replay(broeders, events).snapshot(step_after(events, Cutoff, "8")))
+    assert classes(svg, "node-18") == {"node", "max", "pruned"}  # seed 003: positions 15-30 are MAX's
+    assert {"current", "open", "min"} <= classes(svg, "node-8")
+    assert "cut" in classes(svg, "edge-8-18") and "✂" in text_of(groups(svg)["edge-8-18"])
+    assert "pruned" not in classes(svg, "node-26")  # 12's cutoff comes later
+
+
+def test_finished_alphabeta_marks_the_seeds_cuts_and_bounds(broeders: GameTree) -> None:
+    events = traced(alphabeta, broeders)
+    svg = SvgPainter(broeders).paint(Replay(broeders, events).snapshot(len(events)))
+    cut = {tuple(name.split("-")[1:]) for name in groups(svg) if name.startswith("edge-") and "cut" in classes(svg, name)}
+    assert cut == SEED_CUTS
+    assert "<= 3" in text_of(groups(svg)["node-8"]) and ">= 4" in text_of(groups(svg)["node-4"])
+
+
+def test_windows_on_the_edges(broeders: GameTree) -> None:
+    events = traced(alphabeta, broeders)
+    svg = SvgPainter(broeders).paint(Replay(broeders, events).snapshot(step_after(events, Enter, "16")))
+    assert "α=0 β=4" in text_of(groups(svg)["edge-7-16"])  # AlphaBeta0.cpp: "pos = 16 alpha = 0 beta = 4"
+    assert "α=0 β=15" in text_of(groups(svg)["edge-7-15"])  # "pos = 15 alpha = 0 beta = 15", now done
+    assert "α=" not in text_of(groups(svg)["edge-8-17"])  # not entered yet
+
+
+def test_negascout_null_window_on_the_root_s_second_move(broeders: GameTree) -> None:
+    # Seed 000: later moves are tested with the null window (a, a + 1), a the best so far: the
+    # root's first move is worth 4 (seed 003), so position 2 is entered with (4, 5).
+    events = traced(negascout, broeders)
+    svg = SvgPainter(broeders).paint(Replay(broeders, events).snapshot(step_after(events, Enter, "2")))
+    assert "null-window" in classes(svg, "node-2") and "null-window" in classes(svg, "edge-0-2")
+    assert "α=4 β=5" in text_of(groups(svg)["edge-0-2"])
+    assert "null-window" not in classes(svg, "edge-0-1")  # the first move gets the full window
+
+
+def test_negascout_research_has_its_own_style() -> None:
+    tree = random_tree(2, 4, low=0, high=20, seed=0)
+    events = traced(negascout, tree)
+    research = next(event for event in events if isinstance(event, Research))
+    index = events.index(research)
+    step = next(i + 1 for i in range(index, len(events))
+                if isinstance(events[i], Enter) and events[i].node == research.move)
+    svg = SvgPainter(tree).paint(Replay(tree, events).snapshot(step))
+    assert "research" in classes(svg, f"node-{research.move}")
+    assert "research" in classes(svg, f"edge-{research.node}-{research.move}")
+
+
+def test_mtdf_shows_its_pass_bounds_and_table_hits(broeders: GameTree) -> None:
+    # Plaat et al. (1996): from the exact value (4, seed 003) as first guess, MTD(f) takes two passes;
+    # the first proves value >= 4 (bounds [4, ∞]), the second value <= 4 (bounds [4, 4]).
+    events = traced(mtdf, broeders, first_guess=4)
+    painter, replay = SvgPainter(broeders), Replay(broeders, events)
+    first_pass = events.index(next(event for event in events if isinstance(event, MtdPass)))
+    in_pass_2 = next(i + 1 for i in range(first_pass, len(events)) if isinstance(events[i], TableHit))
+    svg = painter.paint(replay.snapshot(in_pass_2))
+    assert "MTD(f) pass 2: value in [4, ∞]" in svg
+    assert "table-hit" in classes(svg, "node-0") and "TT" in text_of(groups(svg)["node-0"])  # pass 1 stored the root
+    assert "MTD(f) pass 1: value in [−∞, ∞]" in painter.paint(replay.snapshot(1))
+    assert "MTD(f) pass 2: value in [4, 4]" in painter.paint(replay.snapshot(len(events)))
+
+
+def test_marks_ring_a_node(broeders: GameTree) -> None:
+    svg = SvgPainter(broeders).paint(Replay(broeders, ()).snapshot(0), marks={"26": Mark("#d62728", "you", "student")})
+    rings = [element for element in ET.fromstring(svg).iter(f"{SVG}g") if "mark-student" in element.get("class", "")]
+    assert [ring.get("data-node") for ring in rings] == ["26"] and "you" in text_of(rings[0])
+
+
+@pytest.mark.parametrize("name", ["minimax", "alphabeta", "negascout", "pvs", "alphabeta_with_memory", "mtdf"])
+def test_every_search_can_be_painted_at_every_step(name: str) -> None:
+    tree = random_tree((1, 3), 3, low=0, high=9, seed=3)
+    tracer = RecordingTracer()
+    run_search(name, tree, tracer=tracer)
+    painter, replay = SvgPainter(tree), Replay(tree, tracer.events)
+    for step in range(len(replay) + 1):
+        svg = painter.paint(replay.snapshot(step))
+        assert len(re.findall(r'<g id="node-', svg)) == len(tree.nodes())
