@@ -13,14 +13,25 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any, NoReturn
 
+from gamelib.algorithms import SEARCHES, run_search
 from gamelib.cli_games import add_game_commands, run_engine, run_match_command, run_play
 from gamelib.printouts import alphabeta0_text, minmax_table, root_line
-from gamelib.algorithms import SEARCHES, run_search
 from gamelib.search import SearchError, SearchResult
-from gamelib.tracing import Research, RecordingTracer, evaluated_nodes, pruned_nodes, to_jsonable, visited_nodes
+from gamelib.tracing import (
+    MtdPass,
+    RecordingTracer,
+    Research,
+    TableHit,
+    evaluated_nodes,
+    pruned_nodes,
+    to_jsonable,
+    visited_nodes,
+)
 from gamelib.trees import GameTree, TreeFormatError, load_tree
+from gamelib.ttable import TranspositionTable
 
 __all__ = ["main"]
 
@@ -39,6 +50,15 @@ def _plies(text: str) -> int:
     return int(text)
 
 
+def _slots(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of table slots (1, 2, ...)")
+    return int(text)
+
+
+_TABLE_SEARCHES = ("alphabeta_with_memory", "mtdf")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m gamelib``."""
     parser = _Parser(prog="python -m gamelib", description="Game-tree search, traced.")
@@ -49,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--depth", type=_plies, default=None, metavar="N", help="search at most N plies")
     trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")
     trace.add_argument("--fail-soft", action="store_true", help="alpha-beta: start values at -inf")
+    trace.add_argument("--first-guess", type=int, default=None, metavar="V",
+                       help="mtdf: the first guess of the value (default 0)")
+    trace.add_argument("--table-size", type=_slots, default=None, metavar="N",
+                       help="alphabeta_with_memory, mtdf: slots in the transposition table (default 65536)")
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
@@ -58,17 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
 def run_trace(args: argparse.Namespace) -> str:
     """Run the ``trace`` command and return what it prints. Raises UsageError, TreeFormatError,
     SearchError or OSError on bad input."""
-    if args.algorithm != "alphabeta" and (args.strict or args.fail_soft):
-        raise UsageError(f"--strict and --fail-soft are alpha-beta options, not {args.algorithm} options")
     tree = load_tree(args.tree)
     tracer = RecordingTracer()
-    options: dict[str, Any] = {"depth": args.depth}
-    if args.algorithm == "alphabeta":
-        options.update(strict=args.strict, fail_soft=args.fail_soft)
+    options = _search_options(args)
     result = run_search(args.algorithm, tree, tracer=tracer, **options)
     if args.text:
         return "\n".join(_text(tree, args.algorithm, result, tracer))
-    return json.dumps(_summary(tree, args, result, tracer))
+    return json.dumps(_summary(tree, args, result, tracer, options.get("table")))
+
+
+def _search_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of ``run_search`` for the command line's flags; UsageError for a flag the
+    algorithm does not take."""
+    if args.algorithm != "alphabeta" and (args.strict or args.fail_soft):
+        raise UsageError(f"--strict and --fail-soft are alpha-beta options, not {args.algorithm} options")
+    if args.algorithm != "mtdf" and args.first_guess is not None:
+        raise UsageError(f"--first-guess is an mtdf option, not a {args.algorithm} option")
+    if args.algorithm not in _TABLE_SEARCHES and args.table_size is not None:
+        raise UsageError(f"--table-size is an option of {' and '.join(_TABLE_SEARCHES)}, not of {args.algorithm}")
+    options: dict[str, Any] = {"depth": args.depth}
+    if args.algorithm == "alphabeta":
+        options.update(strict=args.strict, fail_soft=args.fail_soft)
+    if args.algorithm in _TABLE_SEARCHES:
+        options["table"] = TranspositionTable(size=args.table_size or 1 << 16)
+    if args.algorithm == "mtdf":
+        options["first_guess"] = args.first_guess or 0
+    return options
 
 
 def _text(tree: GameTree, algorithm: str, result: SearchResult, tracer: RecordingTracer) -> list[str]:
@@ -77,12 +116,15 @@ def _text(tree: GameTree, algorithm: str, result: SearchResult, tracer: Recordin
     return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]  # every search but minimax has windows
 
 
-def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult,
-             tracer: RecordingTracer) -> dict[str, Any]:
+def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult, tracer: RecordingTracer,
+             table: TranspositionTable | None) -> dict[str, Any]:
+    """The JSON summary: the first slice's fields, plus each algorithm's own events (re-searches,
+    MTD(f) passes, table hits) and the table's counters where a table was used."""
     return {
         "algorithm": args.algorithm,
         "tree": tree.name,
-        "options": {"depth": args.depth, "strict": args.strict, "fail_soft": args.fail_soft},
+        "options": {"depth": args.depth, "strict": args.strict, "fail_soft": args.fail_soft,
+                    "first_guess": args.first_guess, "table_size": None if table is None else table.size},
         "value": to_jsonable(result.value),
         "best_move": result.move,
         "pv": list(result.pv),
@@ -92,6 +134,9 @@ def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult,
         "evaluated": evaluated_nodes(tracer.events),
         "pruned": pruned_nodes(tree, tracer.events, args.depth),
         "researches": [event.to_dict() for event in tracer.events if isinstance(event, Research)],
+        "passes": [event.to_dict() for event in tracer.events if isinstance(event, MtdPass)],
+        "table_hits": [event.to_dict() for event in tracer.events if isinstance(event, TableHit)],
+        "table": None if table is None else asdict(table.stats),
         "events": tracer.to_json(),
     }
 

@@ -72,6 +72,9 @@ def test_depth_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     (["trace", "minimax", BROEDERS, "--strict"], "--strict and --fail-soft are alpha-beta options"),
     (["trace", "alphabeta", BROEDERS, "--depth", "-1"], "'-1' is not a number of plies"),
     (["trace", "alphabeta", BROEDERS, "--depth", "2"], "node '3' has no value"),
+    (["trace", "negascout", BROEDERS, "--first-guess", "3"], "--first-guess is an mtdf option"),
+    (["trace", "alphabeta", BROEDERS, "--table-size", "8"], "--table-size is an option of"),
+    (["trace", "mtdf", BROEDERS, "--table-size", "0"], "'0' is not a number of table slots"),
     ([], "required: command"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -106,3 +109,16 @@ def test_negascout_on_broeders_tree(capsys: pytest.CaptureFixture[str], broeders
     assert summary["researches"] == [] and summary["pruned"] == broeders_printed["alphabeta_pruned"]
     _, text, _ = run(capsys, "trace", algorithm, BROEDERS, "--text")
     assert "pos = 16 alpha =  3 beta =  4" in text  # 16 is tested with the null window (3, 4)
+
+
+@pytest.mark.parametrize("guess", ["4", "15"])
+def test_mtdf_reports_its_passes(capsys: pytest.CaptureFixture[str], guess: str) -> None:
+    """Seed 003: the value is 4. Plaat et al. (1996): from the true value, exactly two passes; from
+    any guess, at least two (one proves a lower bound, one an upper bound), ending with both at 4."""
+    status, out, _ = run(capsys, "trace", "mtdf", BROEDERS, "--first-guess", guess, "--table-size", "64")
+    summary = json.loads(out)
+    assert status == 0 and summary["value"] == 4
+    assert len(summary["passes"]) == 2 if guess == "4" else len(summary["passes"]) >= 2
+    last = summary["passes"][-1]
+    assert last["lower"] == last["upper"] == 4
+    assert summary["table"]["stores"] > 0 and summary["options"]["table_size"] == 64
