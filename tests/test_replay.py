@@ -11,8 +11,9 @@ import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta, minimax, tree_from_dict
 from gamelib.game import Player
-from gamelib.replay import Replay, ReplayError, Status, describe, snapshot
-from gamelib.tracing import BestMove, Bound, Cutoff, Enter, Event, Exit, Leaf
+from gamelib.replay import Replay, ReplayError, Status, Visit, cutoff_that_pruned, describe, snapshot
+from gamelib.tracing import (
+    BestMove, Bound, Cutoff, Enter, Event, Exit, FailHigh, Leaf, MtdPass, NullWindow, Research, TableHit)
 from tests.conftest import SEED_CUTS, step_after
 
 
@@ -170,3 +171,68 @@ def test_a_pruned_node_searched_again_is_open() -> None:
 ])
 def test_describe(event: Event, words: str) -> None:
     assert describe(event) == words
+
+
+def two_leaf_tree() -> GameTree:
+    return tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 4, "c": 7}})
+
+
+def test_null_window_tests_and_research_are_told_apart() -> None:
+    # NegaScout's shape, by hand: b with the full window, c tested with (4, 5), then searched again.
+    events: list[Event] = [
+        Enter("a", 0, Player.MAX, 0, 10), Enter("b", 1, Player.MIN, 0, 10), Leaf("b", 4), Exit("b", 4, Bound.EXACT, None),
+        NullWindow("a", "c", 4, 5), Enter("c", 1, Player.MIN, 4, 5), Leaf("c", 7), Exit("c", 7, Bound.EXACT, None),
+        FailHigh("a", "c", 7, 4, 5), Research("a", "c", (4, 5), (7, 10)), Enter("c", 1, Player.MIN, 7, 10)]
+    replay = Replay(two_leaf_tree(), events)
+    assert replay.snapshot(2).visit == {"a": Visit.FULL, "b": Visit.FULL}
+    tested = replay.snapshot(6)
+    assert tested.visit["c"] is Visit.NULL_WINDOW and tested.window["c"] == (4, 5) and tested.researches == 0
+    again = replay.snapshot(11)
+    assert again.visit["c"] is Visit.RESEARCH and again.window["c"] == (7, 10) and again.researches == 1
+
+
+def test_a_table_hit_belongs_to_the_visit_that_found_it() -> None:
+    events: list[Event] = [
+        Enter("a", 0, Player.MAX, 0, 10), TableHit("a", None, 7, Bound.LOWER, "c", False),
+        Enter("b", 1, Player.MIN, 0, 10), Leaf("b", 4), Exit("b", 4, Bound.EXACT, None), Exit("a", 4, Bound.EXACT, "b"),
+        Enter("a", 0, Player.MAX, 0, 10)]
+    replay = Replay(two_leaf_tree(), events)
+    assert replay.snapshot(2).table_hit["a"].value == 7 and replay.snapshot(2).table_hits == 1
+    assert "a" in replay.snapshot(6).table_hit  # still the same visit of a
+    assert "a" not in replay.snapshot(7).table_hit  # a new visit found nothing (yet)
+
+
+def test_mtdf_passes_are_shown_one_at_a_time() -> None:
+    # Two passes by hand: the first proves the value >= 4, the second <= 4 (Plaat et al. 1996).
+    pass_1: list[Event] = [Enter("a", 0, Player.MAX, 3, 4), Enter("b", 1, Player.MIN, 3, 4), Leaf("b", 4),
+                           Exit("b", 4, Bound.EXACT, None), BestMove("a", "b", 4), Cutoff("a", 4, 3, 4, ("c",)),
+                           Exit("a", 4, Bound.LOWER, "b"), MtdPass(1, 3, 4, 4, 4, math.inf)]
+    pass_2: list[Event] = [Enter("a", 0, Player.MAX, 4, 5), Enter("b", 1, Player.MIN, 4, 5), Leaf("b", 4),
+                           Exit("b", 4, Bound.EXACT, None), Enter("c", 1, Player.MIN, 4, 5), Leaf("c", 7),
+                           Exit("c", 7, Bound.EXACT, None), Exit("a", 4, Bound.UPPER, None), MtdPass(2, 4, 5, 4, 4, 4)]
+    replay = Replay(two_leaf_tree(), pass_1 + pass_2)
+    end_of_1 = replay.snapshot(8)
+    assert (end_of_1.mtd_pass, end_of_1.mtd_bounds) == (1, (4, math.inf))
+    assert end_of_1.status["c"] is Status.PRUNED and end_of_1.value["a"] == 4  # pass 1 still shown
+    start_of_2 = replay.snapshot(9)
+    assert (start_of_2.mtd_pass, start_of_2.mtd_bounds) == (2, (4, math.inf))
+    assert start_of_2.status == {"a": Status.OPEN, "b": Status.UNSEEN, "c": Status.UNSEEN}
+    assert not start_of_2.cut_edges and start_of_2.window["a"] == (4, 5)
+    assert replay.snapshot(0).mtd_bounds is None and replay.snapshot(0).mtd_pass == 1
+    done = replay.snapshot(len(replay))
+    assert (done.mtd_pass, done.mtd_bounds, done.current) == (2, (4, 4), None)
+    assert done.nodes_entered == 5  # counters run over both passes
+
+
+def test_a_search_without_passes_has_none() -> None:
+    picture = snapshot(two_leaf_tree(), minimax_events(two_leaf_tree()), 3)
+    assert (picture.mtd_pass, picture.mtd_bounds, picture.iteration) == (None, None, None)
+
+
+def test_the_cutoff_that_pruned_a_position(broeders: GameTree) -> None:
+    events = alphabeta_events(broeders)
+    # Seed 003 / lesson 2: position 2's cutoff removes 6 and the six positions below it.
+    for position in ("6", "13", "14", "27", "28", "29", "30"):
+        found = cutoff_that_pruned(broeders, events, position)
+        assert found is not None and found[0].node == "2" and found[1] == "6"
+    assert cutoff_that_pruned(broeders, events, "7") is None

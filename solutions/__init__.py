@@ -1,0 +1,1 @@
+"""Solutions to the lessons' exercises, for instructors (see README.md)."""

@@ -1,0 +1,112 @@
+"""The tree explorer: searches step together, leaves change in place, random trees, every search."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamelib import GameTree, RecordingTracer, alphabeta, minimax
+from gamelib.algorithms import SEARCHES
+from gamelib.explorer import Explorer, explore
+from gamelib.replay import ReplayError, Status
+from gamelib.search import SearchError
+from gamelib.tracing import Cutoff, Enter
+from gamelib.trees import TreeFormatError
+from tests.conftest import step_after
+
+
+def trace(search: object, tree: GameTree) -> tuple:  # type: ignore[type-arg]
+    tracer = RecordingTracer()
+    search(tree, tracer=tracer)  # type: ignore[operator]
+    return tracer.events
+
+
+def test_next_reaches_the_cutoff_at_8(broeders: GameTree) -> None:
+    events = trace(alphabeta, broeders)
+    explorer = explore(broeders, "alphabeta", step=step_after(events, Enter, "8"))
+    view = explorer.views[0]
+    assert view.snapshot().status["18"] is Status.UNSEEN
+    # Enter 17, leaf 17, leave 17, best move 17, cutoff: five events after entering 8
+    for _ in range(5):
+        explorer.next()
+    assert view.snapshot().status["18"] is Status.PRUNED
+    assert '<g id="node-18" class="node max pruned"' in explorer.svg
+    assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in view.words.value
+
+
+def test_two_searches_step_together(broeders: GameTree) -> None:
+    explorer = Explorer(broeders, ["alphabeta", "minimax"])
+    short, long = len(trace(alphabeta, broeders)), len(trace(minimax, broeders))
+    assert explorer.controls.total == long > short
+    explorer.go(short + 3)
+    assert [view.step for view in explorer.views] == [short, short + 3]  # alpha-beta has finished
+    assert "finished" in explorer.views[0].words.value and "finished" not in explorer.views[1].words.value
+    explorer.back()
+    assert [view.step for view in explorer.views] == [short, short + 2]
+
+
+def test_changing_a_leaf_records_the_searches_again(broeders: GameTree) -> None:
+    explorer = Explorer(broeders, ["alphabeta"])
+    end = explorer.controls.total
+    explorer.go(end)
+    assert explorer.views[0].snapshot().status["18"] is Status.PRUNED
+    # 17 = 5 > alpha 4: MIN at 8 can no longer stop after 17, so 18 is searched (seed 003's rule)
+    explorer.set_leaf("17", 5)
+    picture = explorer.views[0].snapshot()
+    assert picture.status["18"] is Status.DONE and explorer.step == end  # the step is kept
+    assert explorer.controls.total > end  # 18 is one more leaf to search
+    assert explorer.tree.values["17"] == 5 and broeders.values["17"] == 3
+    with pytest.raises(TreeFormatError, match="not a leaf"):
+        explorer.set_leaf("8", 1)
+    with pytest.raises(TreeFormatError, match="outside"):
+        explorer.set_leaf("17", 16)  # Broeders' values lie in 0..15
+
+
+def test_leaf_boxes_sit_under_the_leaves_and_edit_them(broeders: GameTree) -> None:
+    explorer = Explorer(broeders, ["alphabeta"])
+    assert not explorer.leaf_editors
+    explorer.edit.value = True
+    assert list(explorer.leaf_editors) == [str(p) for p in range(15, 31)]  # the 16 leaves, left to right
+    picture = explorer.views[0].picture
+    assert len(picture.widget.children) == 1 + 16
+    lefts = [float(box.layout.left.rstrip("%")) for box in explorer.leaf_editors.values()]
+    assert lefts == sorted(lefts) and 0 < lefts[0] and lefts[-1] < 100
+    explorer.go(step_after(trace(alphabeta, broeders), Cutoff, "8"))
+    explorer.leaf_editors["17"].value = 5  # what typing 5 into the box does
+    assert explorer.tree.values["17"] == 5 and explorer.views[0].snapshot().status["18"] is not Status.PRUNED
+    explorer.edit.value = False
+    assert len(picture.widget.children) == 1
+
+
+def test_random_tree_and_back(broeders: GameTree) -> None:
+    explorer = Explorer(broeders, ["alphabeta"])
+    explorer.draw_random_tree(3, 2, seed=5)
+    assert len(explorer.tree.nodes()) == 1 + 3 + 9  # a uniform tree of branching 3, depth 2
+    assert explorer.views[0].snapshot().status.keys() == set(explorer.tree.nodes())
+    same = Explorer(broeders, ["alphabeta"])
+    same.draw_random_tree(3, 2, seed=5)
+    assert same.tree == explorer.tree  # a class shares a tree by its seed
+    explorer.reset_tree()
+    assert explorer.tree == broeders and explorer.views[0].painter.tree == broeders
+
+
+def test_choosing_searches(broeders: GameTree) -> None:
+    explorer = Explorer(broeders, ["alphabeta"])
+    explorer.set_algorithms("negascout", "mtdf")
+    assert explorer.algorithms == ["negascout", "mtdf"] and len(explorer.views) == 2
+    assert "MTD(f) pass 1" in explorer.views[1].picture.svg
+    explorer.set_algorithms("minimax")
+    assert len(explorer.views) == 1
+    with pytest.raises(SearchError, match="unknown search 'nope'"):
+        explorer.set_algorithms("nope")
+    with pytest.raises(SearchError, match="one or two"):
+        Explorer(broeders, ["minimax", "alphabeta", "pvs"])
+    with pytest.raises(ReplayError):
+        explorer.go(explorer.controls.total + 1)
+
+
+@pytest.mark.parametrize("name", sorted(SEARCHES))
+def test_every_registered_search_can_be_explored(broeders: GameTree, name: str) -> None:
+    explorer = Explorer(broeders, [name])
+    explorer.go(explorer.controls.total)
+    assert explorer.views[0].snapshot().finished
+    assert explorer.views[0].snapshot().status["0"] is Status.DONE

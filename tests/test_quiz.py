@@ -1,0 +1,69 @@
+"""The pruning quiz: grading against seed 003's pruned positions, and the widget's clicks and check."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from gamelib import GameTree
+from gamelib.quiz import PruningQuiz, QuizError, classroom_tree, grade_pruning
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def marks(svg: str) -> dict[str, str]:
+    return {ring.get("data-node", ""): ring.get("class", "").split()[-1] for ring in ET.fromstring(svg).iter(f"{SVG}g")
+            if "mark" in ring.get("class", "").split()}
+
+
+def test_broeders_list_is_right(broeders: GameTree, broeders_printed: dict[str, Any]) -> None:
+    grade = grade_pruning(broeders, broeders_printed["alphabeta_pruned"])
+    assert grade.ok and grade.pruned == tuple(broeders_printed["alphabeta_pruned"])
+    assert (grade.missed, grade.wrong) == ((), ())
+
+
+def test_reasons_name_the_cutoffs(broeders: GameTree) -> None:
+    reasons = grade_pruning(broeders, []).reasons
+    assert reasons["18"] == "the cutoff at position 8 (3 <= alpha 4) skipped it"  # seed 003's first cut
+    assert reasons["10"] == "the cutoff at position 4 (4 >= beta 4) skipped it"
+    assert reasons["29"] == "under 6, which the cutoff at position 2 (4 <= alpha 4) skipped"
+
+
+def test_a_partly_right_guess(broeders: GameTree) -> None:
+    grade = grade_pruning(broeders, ["30", "18", "5"])
+    assert grade.right == ("18", "30") and grade.wrong == ("5",) and len(grade.missed) == 13 - 2
+    assert not grade.ok and str(grade).startswith("2 of 13 pruned positions found; 1 chosen wrongly.")
+    with pytest.raises(QuizError, match="'31' is not in"):
+        grade_pruning(broeders, ["31"])
+
+
+def test_strict_rule_prunes_less(broeders: GameTree) -> None:
+    # Lesson 2: with the strict rule position 4 (4 = beta 4) and position 2 (4 = alpha 4) do not cut.
+    assert set(grade_pruning(broeders, [], strict=True).pruned) == {"18", "24", "26"}
+
+
+def test_the_widget_clicks_and_checks(broeders: GameTree) -> None:
+    quiz = PruningQuiz(broeders)
+    assert len(quiz.toggles) == 31 and quiz.chosen == []
+    quiz.toggles["18"].value = True  # a click
+    quiz.choose("10", "5")
+    assert quiz.chosen == ["5", "10", "18"]
+    grade = quiz.check()
+    assert grade.right == ("10", "18") and grade.wrong == ("5",)
+    ringed = marks(quiz.picture.svg)
+    assert ringed["18"] == ringed["10"] == "mark-right" and ringed["5"] == "mark-wrong" and ringed["6"] == "mark-missed"
+    assert "missed 6: the cutoff at position 2 (4 &lt;= alpha 4) skipped it" in quiz.result.value
+    quiz.clear()
+    assert quiz.chosen == [] and marks(quiz.picture.svg) == {}
+    with pytest.raises(QuizError):
+        quiz.choose("99")
+
+
+def test_a_class_shares_a_tree_by_its_seed() -> None:
+    first, second = PruningQuiz(seed=22), PruningQuiz(seed=22)
+    assert first.tree == second.tree == classroom_tree(2, 4, seed=22)
+    first.seed.value, first.depth.value = 7, 3
+    first.new_tree()  # the New tree button
+    assert first.tree == classroom_tree(2, 3, seed=7) and len(first.toggles) == 15
