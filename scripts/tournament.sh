@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The full tournament that lesson 7 reads: seed 002's three pairings, 40 full games each
+# (28 rounds, 1 s a move, colours alternating), under both neighbourhood rules.
+#
+#   bash scripts/tournament.sh            # all six matches into data/tournaments/
+#   WORKERS=2 GAMES=40 bash scripts/tournament.sh
+#
+# Each finished game is appended to its file at once; if the run is stopped, run the same
+# command again and it resumes where it stopped. Takes about an hour and a half with 2 workers.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PYTHON=${PYTHON:-.venv/bin/python}
+GAMES=${GAMES:-40}
+WORKERS=${WORKERS:-2}
+OUT=data/tournaments
+mkdir -p "$OUT"
+for rule in 8 4; do
+    for pairing in "alphabeta hillclimb" "alphabeta genetic" "hillclimb genetic"; do
+        set -- $pairing
+        "$PYTHON" -m gamelib match "$1" "$2" --games "$GAMES" --rounds 28 --rule "$rule" --time 1 \
+            --seed 2026 --workers "$WORKERS" --out "$OUT/${1}_vs_${2}_rule${rule}.jsonl"
+    done
+done
