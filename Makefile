@@ -6,6 +6,8 @@
 # Both user targets first make sure .venv exists and holds what pyproject.toml
 # asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed),
 # then that graphviz's `dot` program is there (scripts/ensure_graphviz.sh).
+# `make test` also makes sure Debian's Chromium is there for the real-browser
+# test (scripts/ensure_chromium.sh; the test is skipped, saying why, without it).
 
 PYTHON ?= python3
 VENV := .venv
@@ -15,12 +17,12 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test clean venv graphviz
+.PHONY: lab test clean venv graphviz chromium
 
 lab: $(STAMP) graphviz
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
 
-test: $(STAMP) graphviz
+test: $(STAMP) graphviz chromium
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
 
 # Internal targets.
@@ -35,6 +37,9 @@ $(STAMP): pyproject.toml
 
 graphviz:
 	@bash scripts/ensure_graphviz.sh
+
+chromium:
+	@bash scripts/ensure_chromium.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache build dist *.egg-info

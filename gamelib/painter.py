@@ -124,7 +124,7 @@ class SvgPainter:
     (benchmarks/step_time.py). Values in the picture are from MAX's point of view, as in the trace.
     """
 
-    def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE, *, unit: float = 60.0,
+    def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE, *, unit: float = 56.0,
                  ply: float = 88.0, radius: float = 18.0) -> None:
         self.tree, self.style = tree, style
         self.unit = unit

@@ -92,13 +92,13 @@ class TraceView:
         self._header = widgets.HTML(f"<b>{escape(title)}</b>")
         self._row = widgets.HBox([self.picture.widget, self.words],
                                  layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
-        self.widget = widgets.VBox([self._header, self._row], layout=widgets.Layout(flex="1 1 480px", min_width="0"))
+        self.widget = widgets.VBox([self._header, self._row], layout=widgets.Layout(flex="1 1 600px", min_width="0"))
         self.widget.add_class("gamelib-trace-view")
         self.step = -1
 
     def _new_picture(self) -> TreePicture:
         picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
-        picture.widget.layout.flex = "1 1 420px"
+        picture.widget.layout.flex = f"1 1 {min(self.painter.geometry.width, 1000.0):.0f}px"  # the words wrap below
         return picture
 
     def load(self, tree: GameTree, events: Sequence[Event], *, title: str = "") -> None:

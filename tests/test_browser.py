@@ -1,0 +1,265 @@
+"""Real-browser tests: lesson 2 in JupyterLab and the Voila app, driven through Debian's Chromium.
+
+Each test starts its server on a free localhost port with a random token, on a copy of the
+notebooks (so the browser's autosave never touches the lessons), opens the page in headless
+Chromium (``/usr/bin/chromium`` through Playwright; never ``playwright install``), works the
+explorer or the quiz, checks the picture against the recorded trace, and saves a screenshot under
+``build/browser/``. The server (and every kernel it started) is stopped in a ``finally``, and every
+wait has a time limit. ``make test`` installs Chromium first (scripts/ensure_chromium.sh); without
+it these tests are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gamelib import GameTree, RecordingTracer, alphabeta
+from gamelib.quiz import classroom_tree, grade_pruning
+from gamelib.replay import Replay, Status
+from gamelib.tracing import Cutoff, Enter, Event
+from tests.conftest import step_after
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "build" / "browser"
+START_SECONDS = 90    # a server's start, on a busy 2-core machine
+RUN_SECONDS = 180     # running every cell of lesson 2 in the browser
+STEP_SECONDS = 20     # one click's round trip through the kernel
+
+pytestmark = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK),
+    reason=f"{CHROMIUM} is missing: run 'make test' as root (scripts/ensure_chromium.sh installs it) "
+           "or 'sudo apt-get install chromium'")
+
+
+@dataclass
+class Server:
+    """A running server: its base URL, token, log file, and the path that says it is ready (None:
+    an open port is enough; Voila runs the notebook for any page, so it is not asked for one)."""
+
+    url: str
+    token: str
+    log: Path
+    process: subprocess.Popen[bytes]
+    ready: str | None = "api/status"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def copy_course(tmp_path: Path) -> Path:
+    """A copy of notebooks/ (with its figures) beside a link to data/, as lesson 2 reads ../data."""
+    shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks",
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    return tmp_path / "notebooks"
+
+
+LAB_SETTINGS = {
+    # draw every cell, not only those in view, so the explorer stays in the page after "Run All"
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": '{"windowingMode": "none"}',
+    # no "get notified about Jupyter news?" question over the page
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": '{"fetchNews": "false"}',
+}
+
+
+def isolated_env(tmp_path: Path) -> dict[str, str]:
+    """Jupyter's config, runtime, settings and workspaces in ``tmp_path``, not the user's."""
+    env = dict(os.environ)
+    for name, folder in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                         ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces")):
+        (tmp_path / folder).mkdir()
+        env[name] = str(tmp_path / folder)
+    for name, text in LAB_SETTINGS.items():
+        path = tmp_path / "settings" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return env
+
+
+def wait_until_ready(server: Server) -> None:
+    """Poll the server's status until it answers, the process dies, or START_SECONDS pass."""
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(f"the server exited with {server.process.returncode}:\n{server.log.read_text()[-3000:]}")
+        try:
+            if server.ready is None:
+                with socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1].strip("/"))), timeout=3):
+                    return
+            with urllib.request.urlopen(f"{server.url}{server.ready}?token={server.token}", timeout=3) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.5)
+    pytest.fail(f"the server did not answer within {START_SECONDS} s:\n{server.log.read_text()[-3000:]}")
+
+
+def stop(server: Server) -> None:
+    """Ask the server to shut down (it stops its kernels), then terminate and kill its process group
+    (a server stops its kernels when terminated, too)."""
+    try:
+        request = urllib.request.Request(f"{server.url}api/shutdown?token={server.token}", method="POST")
+        urllib.request.urlopen(request, timeout=10).close()
+        server.process.wait(timeout=30)
+    except (urllib.error.URLError, ConnectionError, TimeoutError, subprocess.TimeoutExpired):
+        pass
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if server.process.poll() is not None:
+            break
+        os.killpg(server.process.pid, sig)
+        try:
+            server.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def start(command: list[str], tmp_path: Path, token: str, port: int) -> Server:
+    """Start ``command`` in its own process group, its output in ``tmp_path``/server.log."""
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=tmp_path, env=isolated_env(tmp_path), stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    return Server(f"http://127.0.0.1:{port}/", token, log, process)
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Server]:
+    """JupyterLab on a copy of the notebooks."""
+    notebooks, token, port = copy_course(tmp_path), secrets.token_hex(16), free_port()
+    server = start([sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+                    f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={notebooks}",
+                    *(["--allow-root"] if os.geteuid() == 0 else [])],  # JupyterLab refuses root otherwise
+                   tmp_path, token, port)
+    try:
+        wait_until_ready(server)
+        yield server
+    finally:
+        stop(server)
+
+
+@pytest.fixture
+def voila(tmp_path: Path) -> Iterator[Server]:
+    """Voila serving the explorer app from a copy of the notebooks."""
+    notebooks, token, port = copy_course(tmp_path), secrets.token_hex(16), free_port()
+    server = start([sys.executable, "-m", "voila", str(notebooks / "explorer_app.ipynb"), "--no-browser",
+                    f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={token}"], tmp_path, token, port)
+    server.ready = None
+    try:
+        wait_until_ready(server)
+        yield server
+    finally:
+        stop(server)
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    """A headless Chromium page, 1400 x 1000."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield browser.new_page(viewport={"width": 1400, "height": 1000})
+        finally:
+            browser.close()
+
+
+def alphabeta_events(tree: GameTree) -> tuple[Event, ...]:
+    tracer = RecordingTracer()
+    alphabeta(tree, tracer=tracer)
+    return tracer.events
+
+
+def pruned_in_picture(picture: Any) -> set[str]:
+    """The ids of the nodes the picture in the browser draws as pruned."""
+    ids: list[str] = picture.locator("g.node.pruned").evaluate_all("groups => groups.map(g => g.id)")
+    return {name.removeprefix("node-") for name in ids}
+
+
+def press_next_and_compare(explorer: Any, picture: Any, replay: Replay, presses: int) -> None:
+    """Press Next ``presses`` times; after each, the picture is the next step and greys exactly the
+    nodes the replayed trace has pruned by then."""
+    from playwright.sync_api import expect
+
+    step = int(picture.get_attribute("data-step"))
+    for _ in range(presses):
+        explorer.get_by_role("button", name="Next ▶", exact=True).click()
+        step += 1
+        expect(picture).to_have_attribute("data-step", str(step), timeout=STEP_SECONDS * 1000)
+        assert pruned_in_picture(picture) == set(replay.snapshot(step).nodes_with(Status.PRUNED))
+
+
+def test_lesson_2_explorer_in_jupyterlab(lab: Server, page: Any, broeders: GameTree) -> None:
+    from playwright.sync_api import expect
+
+    events = alphabeta_events(broeders)
+    opened, cut = step_after(events, Enter, "8"), step_after(events, Cutoff, "8")
+    page.goto(f"{lab.url}lab/tree/02_alpha_beta.ipynb?token={lab.token}", timeout=START_SECONDS * 1000)
+    expect(page.get_by_role("button", name=re.compile(r"\| Idle$"))).to_be_visible(
+        timeout=START_SECONDS * 1000)  # the status bar: the kernel has started and waits
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    explorer = page.locator(".gamelib-explorer").first
+    picture = explorer.locator("svg.gamelib-tree").first
+    expect(picture).to_have_attribute("data-step", str(opened), timeout=RUN_SECONDS * 1000)
+    # the cells after the explorer's still run, and clicks wait for them: wait for the last one
+    expect(page.get_by_text("all checks pass", exact=True)).to_have_count(1, timeout=RUN_SECONDS * 1000)
+    explorer.scroll_into_view_if_needed()
+    assert "pruned" not in (picture.locator("#node-18").get_attribute("class") or "")
+
+    press_next_and_compare(explorer, picture, Replay(broeders, events), cut - opened)
+
+    assert "pruned" in picture.locator("#node-18").get_attribute("class")
+    assert "cut" in picture.locator("#edge-8-18").get_attribute("class")
+    expect(explorer.locator(".gamelib-event").first).to_have_text(
+        "pos 8: 3 <= alpha 4, cut: position 18 is never searched")  # seed 003's first cut
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    explorer.screenshot(path=str(SCREENSHOTS / "lesson_2_explorer.png"))
+
+
+def test_voila_app_explorer_and_quiz(voila: Server, page: Any, broeders: GameTree) -> None:
+    from playwright.sync_api import expect
+
+    events = alphabeta_events(broeders)
+    page.goto(f"{voila.url}?token={voila.token}", timeout=START_SECONDS * 1000)
+    explorer = page.locator(".gamelib-explorer")
+    picture = explorer.locator("svg.gamelib-tree").first
+    expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
+    press_next_and_compare(explorer, picture, Replay(broeders, events), step_after(events, Cutoff, "8"))
+    assert "pruned" in picture.locator("#node-18").get_attribute("class")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "voila_explorer.png"), full_page=True)
+
+    # The quiz opens on the classroom tree of seed 0: click what the trace prunes, then Check.
+    pruned = grade_pruning(classroom_tree(2, 4, seed=0), []).pruned
+    page.get_by_role("tab", name="Pruning quiz").click()
+    quiz = page.locator(".gamelib-quiz")
+    for node in pruned:
+        quiz.locator(f".gamelib-node-toggle[title='position {node}']").click()
+    quiz.get_by_role("button", name="Check", exact=True).click()
+    expect(quiz.locator(".gamelib-quiz-result")).to_contain_text("All right!", timeout=STEP_SECONDS * 1000)
+    rings = quiz.locator("svg.gamelib-tree g.mark-right").evaluate_all("rings => rings.map(r => r.dataset.node)")
+    assert sorted(rings) == sorted(pruned)
+    quiz.screenshot(path=str(SCREENSHOTS / "voila_quiz.png"))
