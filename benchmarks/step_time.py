@@ -1,12 +1,14 @@
-"""Per-step redraw time of the stepper's pictures on Broeders' 31-node tree (not a test).
+"""Per-step redraw time of the explorer and the stepper on Broeders' 31-node tree (not a test).
 
 Run from the repository root:  .venv/bin/python benchmarks/step_time.py
 
-Prints, in milliseconds of wall time (time.perf_counter), the mean and the maximum over all steps of
-alpha-beta's trace for: a replay snapshot; DOT text; Graphviz SVG (DOT piped through ``dot``);
-``Stepper.go(k)`` on first and later visits; and the matplotlib fallback as the stepper uses it
-when ``dot`` is missing (one figure drawn with networkx, repainted per step, saved as SVG text)
-and as ``show_tree`` uses it (a new figure per call).
+Prints, in milliseconds of wall time (time.perf_counter), the mean and the maximum over every step
+of alpha-beta's trace (MTD(f)'s for the last lines) for: a replay snapshot; the SVG picture
+written from the layout computed once (:class:`gamelib.painter.SvgPainter`); ``Stepper.go(k)``;
+``Explorer.go(k)`` with one search and with two side by side, which is what a click on Next costs
+in the kernel (replay, picture, words, and the widgets' new values handed to ipywidgets); and, for
+comparison, a picture laid out anew by Graphviz's ``dot`` at every step. The issue's budget is
+50 ms a step.
 """
 
 from __future__ import annotations
@@ -19,22 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-
 from gamelib.data import load_seed_tree  # noqa: E402
-from gamelib.render import (  # noqa: E402
-    FigurePainter,
-    figure_to_svg,
-    snapshot_to_dot,
-    snapshot_to_figure,
-    snapshot_to_svg,
-)
+from gamelib.explorer import Explorer  # noqa: E402
+from gamelib.painter import SvgPainter  # noqa: E402
+from gamelib.render import snapshot_to_svg  # noqa: E402
 from gamelib.replay import Replay  # noqa: E402
-from gamelib.search import alphabeta  # noqa: E402
-from gamelib.stepper import Stepper  # noqa: E402
-from gamelib.tracing import RecordingTracer  # noqa: E402
+from gamelib.stepper import Stepper, record  # noqa: E402
 
 
 def timed(label: str, steps: range, action: Callable[[int], object]) -> None:
@@ -44,29 +36,30 @@ def timed(label: str, steps: range, action: Callable[[int], object]) -> None:
         start = time.perf_counter()
         action(step)
         times.append(1000 * (time.perf_counter() - start))
-    print(f"{label:<36} mean {sum(times) / len(times):7.2f} ms   max {max(times):7.2f} ms   ({len(times)} steps)")
+    print(f"{label:<44} mean {sum(times) / len(times):7.2f} ms   max {max(times):7.2f} ms   ({len(times)} steps)")
 
 
 def main() -> None:
     tree = load_seed_tree("broeders31")
-    tracer = RecordingTracer()
-    alphabeta(tree, tracer=tracer)
-    replay = Replay(tree, tracer.events)
+    events = record(tree, "alphabeta")
+    replay = Replay(tree, events)
     steps = range(len(replay) + 1)
-    print(f"{tree.name}: alpha-beta, {len(replay)} events")
+    print(f"{tree.name}: {len(tree.nodes())} nodes, alpha-beta, {len(replay)} events")
     timed("replay snapshot", steps, replay.snapshot)
-    timed("DOT text", steps, lambda k: snapshot_to_dot(tree, replay.snapshot(k)))
+    painter = SvgPainter(tree)
+    timed("SVG from the layout computed once", steps, lambda k: painter.paint(replay.snapshot(k)))
+    stepper = Stepper(tree, events)
+    timed("Stepper.go(k)", steps, stepper.go)
+    one = Explorer(tree, ["alphabeta"])
+    timed("Explorer.go(k), alpha-beta", steps, one.go)
+    two = Explorer(tree, ["alphabeta", "minimax"])
+    timed("Explorer.go(k), alpha-beta beside minimax", range(two.controls.total + 1), two.go)
+    mtdf = Explorer(tree, ["mtdf"])
+    timed("Explorer.go(k), MTD(f)", range(mtdf.controls.total + 1), mtdf.go)
     if shutil.which("dot"):
-        timed("SVG via dot", steps, lambda k: snapshot_to_svg(tree, replay.snapshot(k)))
-        stepper = Stepper(tree, tracer.events)
-        timed("Stepper.go(k), first visit", steps, stepper.go)
-        timed("Stepper.go(k), again (kept)", steps, stepper.go)
+        timed("for comparison: Graphviz dot at every step", steps, lambda k: snapshot_to_svg(tree, replay.snapshot(k)))
     else:
-        print("graphviz's dot was not found: SVG timings skipped")
-    painter = FigurePainter(tree)
-    timed("fallback: repaint figure + SVG", steps, lambda k: figure_to_svg(painter.paint(replay.snapshot(k))))
-    timed("fallback: new figure each step + SVG", steps,
-          lambda k: figure_to_svg(snapshot_to_figure(tree, replay.snapshot(k))))
+        print("graphviz's dot was not found: the comparison is skipped")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ end, play with a speed, a slider) steps both searches together; each picture sho
 the edges, values and bounds, cuts and pruned subtrees, the current node, NegaScout's null-window
 tests and re-searches, MTD(f)'s pass and bounds and table hits; beside it, the event in words and
 the counters. "✎ Edit leaves" puts a number box under every leaf of the picture: change one and
-both searches are recorded again; "🎲 Random tree" draws a seeded random tree (branching, depth,
+both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
 seed), so a class can share one by its seed.
 
 >>> from gamelib.data import load_seed_tree

@@ -3,7 +3,7 @@
 A :class:`TraceView` shows one recorded trace at one step: the picture (:mod:`gamelib.painter`:
 the layout is computed once, each step only restyles it) and, beside it, the event in words and
 the running counters. :class:`StepControls` is the bar that moves any number of views together
-(⏮ start, ◀ back, next ▶, end ⏭, play at a chosen speed, a slider). A :class:`Stepper` is one bar
+(|◀ start, ◀ back, next ▶, end ▶|, play at a chosen speed, a slider). A :class:`Stepper` is one bar
 and one view; :func:`step_through` records a search and opens a stepper on it. Nothing here runs a
 search except :func:`step_through`, through :func:`gamelib.algorithms.run_search`: views only
 replay events (:mod:`gamelib.replay`). ipywidgets is imported only when a widget is built.
@@ -136,7 +136,7 @@ class TraceView:
 
 
 class StepControls:
-    """One bar that moves views together: ⏮ start, ◀ back, next ▶, end ⏭, play, a speed slider
+    """One bar that moves views together: |◀ start, ◀ back, next ▶, end ▶|, play, a speed slider
     (milliseconds per step) and a step slider from 0 to ``total``. ``on_step(k)`` is called with
     every new step. The buttons are at least 44 pixels square and need no keyboard.
     """
