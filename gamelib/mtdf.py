@@ -20,12 +20,12 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.game import INF, Game, Player, Value
 from gamelib.search import (
-    MoveOrder, SearchError, SearchResult, SearchTimeout, _alphabeta, _max_view_window, _Search, _start,
+    MoveOrder, SearchError, SearchResult, SearchTimeout, _max_view_window, _negamax, _Search, _start,
 )
 from gamelib.tracing import NULL_TRACER, Tracer
 from gamelib.ttable import TranspositionTable
@@ -59,7 +59,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     while lower < upper:
         number += 1
         beta = max(value, lower + 1)
-        value, line = _alphabeta(search, state, depth, beta - 1, beta, 0)
+        value, line = _negamax(search, state, depth, beta - 1, beta, 0)
         if value < beta:
             upper = value
         else:
@@ -80,13 +80,15 @@ def _trace_pass(search: _Search, root_player: Player, number: int, beta: Value, 
 class Deepening:
     """What iterative deepening found: ``result`` of the deepest finished search (None if not even
     depth 1 finished), ``depth`` that search's depth (0 if none), ``iterations`` one SearchResult per
-    finished depth, ``timed_out`` whether the deadline stopped it, and ``seconds`` of wall time."""
+    finished depth, ``timed_out`` whether the deadline stopped it, ``seconds`` of wall time, and
+    ``unfinished_nodes`` the nodes the search the deadline stopped had entered."""
 
     result: SearchResult | None
     depth: int
     iterations: tuple[SearchResult, ...]
     timed_out: bool
     seconds: float
+    unfinished_nodes: int = field(default=0, repr=False)
 
 
 Searcher = Callable[..., SearchResult]
@@ -113,19 +115,19 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     table = TranspositionTable() if table is None else table
     state = _start(game, state, 0)
     iterations: list[SearchResult] = []
-    timed_out = False
+    timed_out, unfinished = False, 0
     guesses = "first_guess" in inspect.signature(search).parameters
     for depth in range(1, max_depth + 1):
         options: dict[str, Any] = {"first_guess": iterations[-1].value} if iterations and guesses else {}
         try:
             result = search(game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
                             **options)
-        except SearchTimeout:
-            timed_out = True
+        except SearchTimeout as timeout:
+            timed_out, unfinished = True, timeout.nodes
             break
         iterations.append(result)
         tracer.iteration(depth, result.value, None if result.move is None else str(result.move), result.nodes)
         if result.complete:
             break
     best = iterations[-1] if iterations else None
-    return Deepening(best, len(iterations), tuple(iterations), timed_out, time.perf_counter() - start)
+    return Deepening(best, len(iterations), tuple(iterations), timed_out, time.perf_counter() - start, unfinished)

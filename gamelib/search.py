@@ -12,20 +12,40 @@ of view.
 SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 >>> minimax(broeders).nodes
 31
+
+Alpha-beta, NegaScout/PVS, AlphaBetaWithMemory and MTD(f)'s passes all run :func:`_negamax`, one
+skeleton whose options say how it treats the window. It calls the tracer's hooks only when a tracer
+is given, so an untraced search pays nothing for them. A game may offer three optional methods,
+which the skeleton uses when present (``gamelib.adjacency_lookahead.LookaheadGame`` has them; the
+course's trees, tic-tac-toe and the plain Adjacency game do not):
+
+* ``ordered_moves(state)``: the legal moves in the order to try them (else ``legal_moves``);
+* ``frontier_value(state)``: the exact value of a depth-1 search, for the side to move, computed
+  without generating the children (None where the game cannot tell); a depth-1 node then counts
+  as one node and one leaf, and its trace is an enter, a leaf and an exit;
+* ``move_bounds(state)``: at a depth-2 node, groups ``(bound, moves)`` covering every legal move,
+  bounds not increasing, each bound at least the depth-1 value (side to move's view) of the
+  position after any of its moves (None where the game cannot tell). Once a group's bound cannot
+  beat the value in hand, it and all later groups are skipped; no trace event records the skip.
+
+Both keep the value of a fixed-depth search exact: they only save work.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.game import INF, Game, Player, Value
 from gamelib.tracing import NULL_TRACER, Bound, Tracer
-from gamelib.ttable import TranspositionTable, TTEntry, deep_enough
+from gamelib.ttable import Record, TranspositionTable, TTEntry
 
 __all__ = ["SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
+
+CLOCK_MASK = 255
+"""The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
 
 
 class SearchError(ValueError):
@@ -33,12 +53,19 @@ class SearchError(ValueError):
 
 
 class SearchTimeout(Exception):
-    """The search's deadline passed; its unfinished result is discarded (iterative deepening keeps
-    the last finished depth)."""
+    """The search's deadline passed after ``nodes`` nodes; its unfinished result is discarded
+    (iterative deepening keeps the last finished depth)."""
+
+    def __init__(self, message: str, nodes: int = 0) -> None:
+        super().__init__(message)
+        self.nodes = nodes
 
 
 MoveOrder = Callable[[Any, Any, Sequence[Any]], Sequence[Any]]
 """``order(game, state, moves) -> moves``: the order to try moves in (best first)."""
+
+MoveGroups = Iterable[tuple[Value, Sequence[Any]]]
+"""Moves in groups ``(bound, moves)``: no move of a group can be worth more than its bound."""
 
 
 @dataclass(frozen=True)
@@ -60,8 +87,13 @@ class SearchResult:
     complete: bool = field(default=True, repr=False)
 
 
+def _record(entry: TTEntry | None) -> Record | None:
+    return None if entry is None else (entry.key, entry.depth, entry.value, entry.bound, entry.move)
+
+
 class _Search:
-    """The parts every algorithm shares: counting, evaluation, children, point of view, tracing."""
+    """The parts every algorithm shares: counting, evaluation, children, point of view, tracing,
+    the table, and the options that tell the skeleton which algorithm it runs."""
 
     def __init__(self, game: Game[Any, Any], tracer: Tracer, table: TranspositionTable | None = None,
                  order: MoveOrder | None = None, deadline: float | None = None) -> None:
@@ -74,22 +106,38 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.leaves = 0
-        self.fail_soft = self.strict = self.pvs = False
+        self.fail_soft = self.strict = self.scout = self.pvs = False
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
+        self.static = False  # whether the last node searched returned a static (exact) value
+        self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
+        self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
+            getattr(game, "move_groups", None) if order is None else None)
+        self.probe: Callable[[Hashable], Record | None] | None = None
+        self.save: Callable[[Hashable, int | None, Value, Bound, Any], None] | None = None
+        if table is not None:
+            self.probe = table.lookup if table.direct else lambda key: _record(table.probe(key))
+            self.save = table.save if table.direct else lambda *fields: table.store(TTEntry(*fields))
+
+    def check_clock(self) -> None:
+        """Raise SearchTimeout if the deadline has passed (the skeleton asks every 256 nodes)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout(f"the deadline passed after {self.nodes} nodes", self.nodes)
 
     def enter(self, state: Hashable, plies: int, alpha: Value | None, beta: Value | None) -> Player:
-        """Count and trace entering ``state`` with a side-to-move window; return the side to move.
-
-        Raises SearchTimeout when the deadline has passed (checked every 1024 nodes)."""
+        """Count and trace entering ``state`` with a side-to-move window; return the side to move."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
-            raise SearchTimeout(f"the deadline passed after {self.nodes} nodes")
+        if not self.nodes & CLOCK_MASK:
+            self.check_clock()
         player = self.game.to_move(state)
         if self.tracing:
-            if alpha is not None and beta is not None:
-                alpha, beta = _max_view_window(player, alpha, beta)
-            self.tracer.enter(self.game.node_id(state), plies, player, alpha, beta)
+            self.trace_enter(state, plies, player, alpha, beta)
         return player
+
+    def trace_enter(self, state: Hashable, plies: int, player: Player, alpha: Value | None,
+                    beta: Value | None) -> None:
+        if alpha is not None and beta is not None:
+            alpha, beta = _max_view_window(player, alpha, beta)
+        self.tracer.enter(self.game.node_id(state), plies, player, alpha, beta)
 
     def stops(self, state: Hashable, depth: int | None) -> bool:
         """True where the search evaluates instead of expanding: a terminal state or depth 0."""
@@ -105,10 +153,14 @@ class _Search:
         self.leaves += 1
         value = self.game.evaluate(state)
         if self.tracing:
-            node = self.game.node_id(state)
-            self.tracer.leaf(node, value)
-            self.tracer.exit(node, value, Bound.EXACT, None)
+            self.trace_leaf(state, value)
         return player.sign * value
+
+    def trace_leaf(self, state: Hashable, value: Value) -> None:
+        """Trace a static value (MAX's view) as a leaf and an exact exit."""
+        node = self.game.node_id(state)
+        self.tracer.leaf(node, value)
+        self.tracer.exit(node, value, Bound.EXACT, None)
 
     def moves(self, state: Hashable, first: Any = None) -> Sequence[Any]:
         """The legal moves in search order: the game's (or ``order``'s), with ``first`` (the table's
@@ -120,43 +172,54 @@ class _Search:
             moves = [first, *(move for move in moves if move != first)]
         return moves
 
-    def lookup(self, state: Hashable, depth: int | None, alpha: Value, beta: Value,
-               player: Player) -> tuple[Value | None, Value, Value, Any]:
-        """Consult the table: (the value if an entry settles the node else None, the window narrowed
-        by the entry's bounds, the entry's best move). After seed 004's AlphaBetaWithMemory, whose
-        lowerbound/upperbound are an entry's value read by its bound; an exact entry settles the node
-        at once. All values for the side to move."""
-        if self.table is None:
-            return None, alpha, beta, None
-        entry = self.table.probe(self.key(state))
-        if entry is None:
-            return None, alpha, beta, None
-        if not deep_enough(entry, depth):
-            return None, alpha, beta, entry.move
-        lower = -INF if entry.bound is Bound.UPPER else entry.value
-        upper = INF if entry.bound is Bound.LOWER else entry.value
+    def groups(self, state: Hashable, depth: int | None, first: Any) -> MoveGroups:
+        """The moves of an inner node in groups (bound, moves): the game's ``move_groups`` if it has
+        them and no ``order`` is given, else one unbounded group in :meth:`moves`' order; the
+        table's move ``first`` before all. A traced search gets lists it can name skipped moves
+        from; an untraced one gets them as the search asks for them."""
+        if self.move_groups is not None:
+            groups = self.move_groups(state, depth)
+            if first is not None:
+                groups = _first_then(first, groups)
+            return [(bound, list(moves)) for bound, moves in groups] if self.tracing else groups
+        if first is None or self.tracing:
+            return ((INF, self.moves(state, first)),)
+        return self._staged(state, first)
+
+    def _staged(self, state: Hashable, first: Any) -> Iterator[tuple[Value, Sequence[Any]]]:
+        """The table's move, then (only if it did not cut) the others in :meth:`moves`' order."""
+        yield INF, (first,)
+        yield INF, [move for move in self.moves(state) if move != first]
+
+    def read(self, entry: Record, depth: int | None, alpha: Value, beta: Value, state: Hashable,
+             player: Player) -> tuple[Value | None, Value, Value, Any]:
+        """What the table's ``entry`` for ``state`` says: (the value if it settles the node else
+        None, the window narrowed by the entry's bounds, the entry's best move). After seed 004's
+        AlphaBetaWithMemory, whose lowerbound/upperbound are an entry's value read by its bound; an
+        exact entry settles the node at once. All values for the side to move."""
+        _, stored, value, bound, move = entry
+        if stored is not None and (depth is None or stored < depth):  # not deep enough
+            return None, alpha, beta, move
+        lower = -INF if bound is Bound.UPPER else value
+        upper = INF if bound is Bound.LOWER else value
         settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
         if settled is not None:
+            assert self.table is not None
             self.table.stats.cutoffs += 1
-            self.horizons += entry.depth is not None
+            self.horizons += stored is not None
         if self.tracing:
-            bound = _SWAP_BOUND[entry.bound] if player is Player.MIN else entry.bound
-            self.tracer.tt_hit(self.game.node_id(state), entry.depth, player.sign * entry.value, bound,
-                               None if entry.move is None else str(entry.move), settled is not None)
-        return settled, max(alpha, lower), min(beta, upper), entry.move
+            traced = _SWAP_BOUND[bound] if player is Player.MIN else bound
+            self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
+                               None if move is None else str(move), settled is not None)
+        return settled, max(alpha, lower), min(beta, upper), move
 
-    def remember(self, state: Hashable, depth: int | None, value: Value, bound: Bound, move: Any) -> None:
-        """Store what the search found at ``state`` (side to move's view); depth None means the
-        search reached the end of the game below it."""
-        if self.table is not None:
-            self.table.store(TTEntry(self.key(state), depth, value, bound, move))
-
-    def leaf(self, state: Hashable, player: Player, depth: int | None) -> Value:
-        """Evaluate ``state`` and store its exact value (depth None for a terminal state, which
-        holds at any depth; 0 for the depth limit)."""
+    def leaf(self, state: Hashable, player: Player, key: Hashable, depth: int | None) -> Value:
+        """Evaluate ``state`` and store its exact value at ``depth`` (None for a terminal state,
+        which holds at any depth; 0 for the depth limit)."""
         value = self.evaluate(state, player)
-        if self.table is not None:
-            self.remember(state, None if self.game.is_terminal(state) else 0, value, Bound.EXACT, None)
+        if self.save is not None:
+            self.save(key, depth, value, Bound.EXACT, None)
+        self.static = True
         return value
 
     def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
@@ -196,16 +259,6 @@ class _Search:
         if self.tracing:
             self.tracer.research(self.game.node_id(state), str(move), _max_view_window(player, *null),
                                  _max_view_window(player, *window))
-
-    def finish(self, state: Hashable, player: Player, depth: int | None, value: Value, alpha: Value,
-               beta: Value, move: Any, horizons: int) -> Value:
-        """Leave an inner node: store its value with the bound it has for window (alpha, beta), trace
-        the exit, and return the value. ``horizons`` is the count when the node was entered: if no
-        depth limit was met below it, the entry holds for any depth (depth None)."""
-        bound = _bound(value, alpha, beta)
-        self.remember(state, None if self.horizons == horizons else depth, value, bound, move)
-        self.exit(state, player, value, bound, move)
-        return value
 
     def result(self, root: Hashable, value: Value, pv: tuple[Any, ...], depth: int | None) -> SearchResult:
         """The SearchResult for ``root``: value turned to MAX's view; with a table, ``pv`` extended
@@ -325,7 +378,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     alpha, beta = _root_window(game, root_player, window)
     search = _Search(game, tracer, table, order, deadline)
     search.fail_soft, search.strict = fail_soft, strict
-    value, pv = _alphabeta(search, state, depth, alpha, beta, 0)
+    value, pv = _negamax(search, state, depth, alpha, beta, 0)
     return search.result(state, value, pv, depth)
 
 
@@ -349,43 +402,6 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
                      deadline=deadline, tracer=tracer)
 
 
-def _alphabeta(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
-               plies: int) -> tuple[Value, tuple[Any, ...]]:
-    player = search.enter(state, plies, alpha, beta)
-    settled, narrowed_alpha, narrowed_beta, first = search.lookup(state, depth, alpha, beta, player)
-    if settled is not None:
-        search.exit(state, player, settled, _bound(settled, alpha, beta), first)
-        return settled, ()
-    if search.stops(state, depth):
-        return search.leaf(state, player, depth), ()
-    alpha, beta = narrowed_alpha, narrowed_beta
-    horizons = search.horizons
-    alpha_in = alpha
-    value: Value = -INF if search.fail_soft else alpha
-    best, pv = None, ()
-    moves = search.moves(state, first)
-    for index, move in enumerate(moves):
-        child, flips = search.child(state, player, move)
-        window = (-beta, -alpha) if flips else (alpha, beta)
-        reply, child_pv = _alphabeta(search, child, _child_depth(depth), *window, plies + 1)
-        if flips:
-            reply = -reply
-        if reply > value:
-            value, best, pv = reply, move, (move, *child_pv)
-            search.best_move(state, player, move, value)
-            alpha = max(alpha, value)
-        if value > beta or (value == beta and not search.strict):
-            search.cutoff(state, player, value, alpha_in, beta, moves[index + 1:])
-            break
-    return search.finish(state, player, depth, value, alpha_in, beta, best, horizons), pv
-
-
-def _bound(value: Value, alpha: Value, beta: Value) -> Bound:
-    """What a value returned for window (alpha, beta) says: an upper bound at or below alpha, a
-    lower bound at or above beta, exact in between (all for the side to move)."""
-    return Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT
-
-
 def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, pvs: bool = False,
               table: TranspositionTable | None = None, order: MoveOrder | None = None,
@@ -407,48 +423,147 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     root_player = game.to_move(state)
     alpha, beta = _root_window(game, root_player, window)
     search = _Search(game, tracer, table, order, deadline)
-    search.pvs = pvs
-    value, pv = _negascout(search, state, depth, alpha, beta, 0)
+    search.scout, search.pvs = True, pvs
+    value, pv = _negamax(search, state, depth, alpha, beta, 0)
     return search.result(state, value, pv, depth)
 
 
-def _negascout(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
-               plies: int) -> tuple[Value, tuple[Any, ...]]:
-    player = search.enter(state, plies, alpha, beta)
-    settled, narrowed_alpha, narrowed_beta, first = search.lookup(state, depth, alpha, beta, player)
-    if settled is not None:
-        search.exit(state, player, settled, _bound(settled, alpha, beta), first)
-        return settled, ()
-    if search.stops(state, depth):
-        return search.leaf(state, player, depth), ()
-    alpha, beta = narrowed_alpha, narrowed_beta
+def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
+             plies: int) -> tuple[Value, tuple[Any, ...]]:
+    """The skeleton: the value of ``state`` for the side to move, searched ``depth`` plies with the
+    side-to-move window (alpha, beta), and its principal variation.
+
+    ``search.fail_soft`` starts the value at -INF instead of alpha; ``search.strict`` cuts only
+    when the value passes beta; ``search.scout`` tests every move after the first with a null
+    window and searches it again if the test fails high inside the window (NegaScout, or PVS
+    with ``search.pvs``). With a table the node is looked up first and stored last.
+    """
+    search.nodes += 1
+    if not search.nodes & CLOCK_MASK:
+        search.check_clock()
+    game = search.game
+    player = game.to_move(state)
+    tracing = search.tracing
+    if tracing:
+        search.trace_enter(state, plies, player, alpha, beta)
+    if depth == 1 and plies and search.frontier is not None:
+        value = search.frontier(state)
+        if value is not None:  # a frontier node: exact, and faster than the table
+            search.leaves += 1
+            search.horizons += 1
+            if tracing:
+                search.trace_leaf(state, player.sign * value)
+            search.static = True
+            return value, ()
+    key, first = None, None
+    low, high = alpha, beta
+    if search.probe is not None:
+        key = search.key(state)
+        entry = search.probe(key)
+        if entry is not None:
+            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player)
+            if settled is not None:
+                if tracing:
+                    search.exit(state, player, settled, _bound(settled, alpha, beta), first)
+                search.static = False
+                return settled, ()
+    if game.is_terminal(state):
+        return search.leaf(state, player, key, None), ()
+    if depth == 0:
+        search.horizons += 1
+        return search.leaf(state, player, key, 0), ()
+    return _expand(search, state, player, key, depth, low, high, first, plies)
+
+
+def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequence[Any]]]:
+    """``first`` (the table's move) alone, then ``groups`` without it."""
+    yield INF, (first,)
+    for bound, moves in groups:
+        if first in moves:
+            moves = [move for move in moves if move != first]
+            if not moves:
+                continue
+        yield bound, moves
+
+
+def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
+            beta: Value, first: Any, plies: int) -> tuple[Value, tuple[Any, ...]]:
+    """Search the children of an inner node (see :func:`_negamax`), with the window narrowed by the
+    table; return its value and principal variation."""
+    game = search.game
     horizons = search.horizons
-    best_value, best, pv = alpha, None, ()
-    moves = search.moves(state, first)
-    for index, move in enumerate(moves):
-        child, flips = search.child(state, player, move)
-        low, high = (best_value, beta) if index == 0 else (best_value, best_value + 1)
-        if index > 0:
-            search.null_window(state, player, move, low, high)
-        reply, child_pv = _probe(search, child, depth, low, high, plies, flips)
-        if index > 0 and reply >= high:
-            search.fail_high(state, player, move, reply, low, high)
-            if reply < beta and not search.stops(child, _child_depth(depth)):
-                research = (best_value if search.pvs else reply, beta)
-                search.research(state, player, move, (low, high), research)
-                reply, child_pv = _probe(search, child, depth, *research, plies, flips)
-        if reply > best_value:
-            best_value, best, pv = reply, move, (move, *child_pv)
-            search.best_move(state, player, move, best_value)
-        if best_value >= beta:
-            search.cutoff(state, player, best_value, alpha, beta, moves[index + 1:])
+    scout, strict = search.scout, search.strict
+    child_depth = None if depth is None else depth - 1
+    value: Value = -INF if search.fail_soft else alpha
+    low = alpha  # the window's lower end for the children: max(alpha, value)
+    best, pv = None, ()
+    index = 0
+    groups = search.groups(state, depth, first)
+    for bound, moves in groups:
+        if bound <= low:
+            value = max(value, bound)  # every move left is worth at most bound: fail low at once
+            search.horizons += 1
             break
-    return search.finish(state, player, depth, best_value, alpha, beta, best, horizons), pv
+        for move in moves:
+            child = game.result(state, move)
+            flips = game.to_move(child) is not player
+            high = low + 1 if scout and index else beta
+            if scout and index and search.tracing:
+                search.null_window(state, player, move, low, high)
+            reply, child_pv = _negamax(search, child, child_depth, -high if flips else low,
+                                       -low if flips else high, plies + 1)
+            if flips:
+                reply = -reply
+            if scout and index and reply >= high:
+                if search.tracing:
+                    search.fail_high(state, player, move, reply, low, high)
+                if reply < beta and not _static(search, child, child_depth):
+                    research = (low if search.pvs else reply, beta)
+                    if search.tracing:
+                        search.research(state, player, move, (low, high), research)
+                    reply, child_pv = _negamax(search, child, child_depth, -beta if flips else research[0],
+                                               -research[0] if flips else beta, plies + 1)
+                    if flips:
+                        reply = -reply
+            index += 1
+            if reply > value:
+                value, best, pv = reply, move, (move, *child_pv)
+                if search.tracing:
+                    search.best_move(state, player, move, value)
+                if value > low:
+                    low = value
+            if value > beta or (value == beta and not strict):
+                if search.tracing:
+                    search.cutoff(state, player, value, alpha, beta, _skipped(groups, moves, move))
+                break
+        else:
+            continue
+        break
+    kind = Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT
+    if search.save is not None:
+        search.save(key, None if search.horizons == horizons else depth, value, kind, best)
+    if search.tracing:
+        search.exit(state, player, value, kind, best)
+    search.static = False
+    return value, pv
 
 
-def _probe(search: _Search, child: Any, depth: int | None, alpha: Value, beta: Value, plies: int,
-           flips: bool) -> tuple[Value, tuple[Any, ...]]:
-    """Search ``child`` with the side-to-move window (alpha, beta); the reply in the parent's view."""
-    window = (-beta, -alpha) if flips else (alpha, beta)
-    reply, pv = _negascout(search, child, _child_depth(depth), *window, plies + 1)
-    return (-reply if flips else reply), pv
+def _static(search: _Search, child: Any, depth: int | None) -> bool:
+    """Whether the child just searched got a static, exact value: a leaf (counted by
+    :meth:`_Search.stops` as NegaScout always has) or a frontier value."""
+    return search.stops(child, depth) or search.static
+
+
+def _skipped(groups: MoveGroups, moves: Sequence[Any], move: Any) -> list[Any]:
+    """The moves after ``move``: the rest of its group ``moves`` and all later groups (a traced
+    search's groups are lists)."""
+    assert isinstance(groups, Sequence)
+    index = next(number for number, group in enumerate(groups) if group[1] is moves)
+    position = list(moves).index(move)
+    return [*moves[position + 1:], *(later for _, group in groups[index + 1:] for later in group)]
+
+
+def _bound(value: Value, alpha: Value, beta: Value) -> Bound:
+    """What a value returned for window (alpha, beta) says: an upper bound at or below alpha, a
+    lower bound at or above beta, exact in between (all for the side to move)."""
+    return Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT

@@ -35,7 +35,7 @@ from typing import Any
 from gamelib.game import Value
 from gamelib.tracing import Bound
 
-__all__ = ["Replacement", "TTEntry", "TableStats", "TranspositionTable", "deep_enough"]
+__all__ = ["Record", "Replacement", "TTEntry", "TableStats", "TranspositionTable", "deep_enough"]
 
 
 class Replacement(str, Enum):
@@ -83,10 +83,15 @@ def deep_enough(entry: TTEntry, depth: int | None) -> bool:
     return depth is not None and entry.depth >= depth
 
 
-def _deeper_or_equal(new: TTEntry, old: TTEntry) -> bool:
-    if new.depth is None:
+def _deeper_or_equal(new: int | None, old: int | None) -> bool:
+    """True if a search ``new`` plies deep is at least as deep as one ``old`` deep (None: to the end)."""
+    if new is None:
         return True
-    return old.depth is not None and new.depth >= old.depth
+    return old is not None and new >= old
+
+
+Record = tuple[Hashable, int | None, Value, Bound, Any]
+"""An entry as the search core keeps it: (key, depth, value, bound, move), the fields of TTEntry."""
 
 
 @dataclass
@@ -95,7 +100,9 @@ class TranspositionTable:
 
     ``size`` is the number of slots (entries; two per slot with ``two-tier``); ``replacement`` one
     of :class:`Replacement` or its value. Raises ValueError for a size below 1 or an unknown
-    strategy.
+    strategy. Slots hold plain tuples (:data:`Record`); :meth:`probe` and :meth:`store` turn them
+    into TTEntry and back, and the search core calls :meth:`lookup` and :meth:`save`, which skip
+    that step (a subclass that overrides probe or store is called through them instead).
     """
 
     size: int = 1 << 16
@@ -111,7 +118,11 @@ class TranspositionTable:
             known = ", ".join(strategy.value for strategy in Replacement)
             raise ValueError(f"unknown replacement strategy {self.replacement!r}: use one of {known}") from None
         tiers = 2 if self.replacement is Replacement.TWO_TIER else 1
-        self._slots: list[list[TTEntry | None]] = [[None] * self.size for _ in range(tiers)]
+        self._slots: list[list[Record | None]] = [[None] * self.size for _ in range(tiers)]
+        self._always = self.replacement is Replacement.ALWAYS
+        self._two_tier = tiers == 2
+        self.direct = type(self).probe is TranspositionTable.probe and type(self).store is TranspositionTable.store
+        """True unless a subclass overrides probe or store: the search may then call lookup and save."""
 
     def _slot(self, key: Hashable) -> int:
         if isinstance(key, int):
@@ -120,40 +131,55 @@ class TranspositionTable:
 
     def probe(self, key: Hashable) -> TTEntry | None:
         """The entry stored for ``key``, or None; counts a probe and, if found, a hit."""
-        self.stats.probes += 1
-        slot = self._slot(key)
-        for tier in self._slots:
-            entry = tier[slot]
-            if entry is not None and entry.key == key:
-                self.stats.hits += 1
-                return entry
-        return None
+        record = self.lookup(key)
+        return None if record is None else TTEntry(*record)
+
+    def lookup(self, key: Hashable) -> Record | None:
+        """:meth:`probe` as a tuple (key, depth, value, bound, move), for the search core."""
+        stats = self.stats
+        stats.probes += 1
+        slot = key % self.size if type(key) is int else self._slot(key)
+        record = self._slots[0][slot]
+        if record is None or record[0] != key:
+            if not self._two_tier:
+                return None
+            record = self._slots[1][slot]
+            if record is None or record[0] != key:
+                return None
+        stats.hits += 1
+        return record
 
     def store(self, entry: TTEntry) -> None:
         """Keep ``entry`` if the replacement strategy lets it take its slot (an entry for the same key
         is always replaced)."""
+        self.save(entry.key, entry.depth, entry.value, entry.bound, entry.move)
+
+    def save(self, key: Hashable, depth: int | None, value: Value, bound: Bound, move: Any) -> None:
+        """:meth:`store` from the entry's fields, for the search core."""
         self.stats.stores += 1
-        slot = self._slot(entry.key)
+        slot = key % self.size if type(key) is int else self._slot(key)
+        record = (key, depth, value, bound, move)
         first = self._slots[0]
         old = first[slot]
-        if old is None or old.key == entry.key or self.replacement is Replacement.ALWAYS:
-            self._put(0, slot, entry)
-        elif _deeper_or_equal(entry, old):
-            if self.replacement is Replacement.TWO_TIER:
+        if old is None or old[0] == key or self._always:
+            self._put(0, slot, record)
+        elif _deeper_or_equal(depth, old[1]):
+            if self._two_tier:
                 self._put(1, slot, old)  # the displaced deep entry moves to the always-replace tier
-            self._put(0, slot, entry)
-        elif self.replacement is Replacement.TWO_TIER:
-            self._put(1, slot, entry)
+            self._put(0, slot, record)
+        elif self._two_tier:
+            self._put(1, slot, record)
 
-    def _put(self, tier: int, slot: int, entry: TTEntry) -> None:
-        old = self._slots[tier][slot]
-        if old is not None and old.key != entry.key:
+    def _put(self, tier: int, slot: int, record: Record) -> None:
+        slots = self._slots
+        old = slots[tier][slot]
+        if old is not None and old[0] != record[0]:
             self.stats.overwrites += 1
-        self._slots[tier][slot] = entry
-        if tier == 0 and len(self._slots) == 2:  # one key, one entry: drop a stale copy in tier 1
-            second = self._slots[1][slot]
-            if second is not None and second.key == entry.key:
-                self._slots[1][slot] = None
+        slots[tier][slot] = record
+        if tier == 0 and self._two_tier:  # one key, one entry: drop a stale copy in tier 1
+            second = slots[1][slot]
+            if second is not None and second[0] == record[0]:
+                slots[1][slot] = None
 
     def __len__(self) -> int:
         """The number of entries held."""
