@@ -1,4 +1,4 @@
-r"""Pictures of a game tree at one step of a recorded search: the styles, DOT text, a matplotlib figure.
+r"""Pictures of a game tree at one step of a recorded search: the styles, and DOT text.
 
 Rendering is a pure function returning text (STYLE.md, point 9; after python-chess's
 ``chess.svg.board`` and OpenSpiel's ``treeviz`` decorators): :func:`to_dot` replays the events
@@ -38,25 +38,19 @@ True
 
 from __future__ import annotations
 
-import io
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from gamelib.game import INF, Player, Value, format_value
 from gamelib.replay import Replay, Snapshot, Status, Visit, Window
 from gamelib.tracing import Bound, Event, TableHit
 from gamelib.trees import GameTree
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
 __all__ = [
     "DEFAULT_STYLE",
     "DOT_MISSING",
     "EdgeView",
-    "FigurePainter",
     "GraphvizMissingError",
     "NodeView",
     "Style",
@@ -65,7 +59,6 @@ __all__ = [
     "dot_to_svg",
     "edge_attrs",
     "edge_line",
-    "figure_to_svg",
     "graph_attrs",
     "node_colours",
     "node_label",
@@ -81,10 +74,8 @@ __all__ = [
     "node_xlabel",
     "show_tree",
     "snapshot_to_dot",
-    "snapshot_to_figure",
     "snapshot_to_svg",
     "to_dot",
-    "to_figure",
     "to_svg",
     "window_width",
 ]
@@ -295,8 +286,8 @@ class Style:
     """The small, replaceable functions that decide how a picture looks (defaults above).
 
     Each takes a :class:`NodeView`, an :class:`EdgeView` or the tree; use
-    ``dataclasses.replace(DEFAULT_STYLE, label=my_label)`` to change one. Colours must be
-    ``#rrggbb`` so that the matplotlib fallback understands them too.
+    ``dataclasses.replace(DEFAULT_STYLE, label=my_label)`` to change one. Colours are ``#rrggbb``,
+    which both DOT and SVG understand.
     """
 
     shape: Callable[[NodeView], str] = field(default=node_shape)
@@ -484,115 +475,6 @@ def layered_positions(tree: GameTree) -> dict[str, tuple[float, float]]:
 
     place(tree.root, 0)
     return positions
-
-
-def _networkx() -> Any:
-    """The networkx module, imported only when a matplotlib picture is drawn."""
-    import networkx  # type: ignore[import-untyped]
-
-    return networkx
-
-
-_MARKERS = {"box": "s", "square": "s", "circle": "o", "ellipse": "o", "diamond": "D", "triangle": "^"}
-_NODE_AREA = 750.0  # matplotlib marker size, points squared
-
-
-def _linestyle(look: Mapping[str, str]) -> str:
-    return "--" if "dashed" in look.get("style", "") else "-"
-
-
-class FigurePainter:
-    """The matplotlib fallback: draws ``tree`` once with networkx, then repaints it for any snapshot.
-
-    Squares for MAX and circles for MIN (each node's shape is taken from the bare tree and kept),
-    laid out top-down with leaves one unit apart in search order and parents centred over their
-    children. :meth:`paint` only recolours and relabels the artists, so a stepper redraws quickly.
-    """
-
-    def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE) -> None:
-        from matplotlib.figure import Figure
-
-        self.tree, self.style = tree, style
-        self._nodes, self._edges = tree.nodes(), tree_edges(tree)
-        self._at = layered_positions(tree)
-        width = max(x for x, _ in self._at.values()) + 1
-        depth = -min(y for _, y in self._at.values()) + 1
-        self.figure = Figure(figsize=(max(3.0, 0.6 * width), max(2.0, 0.95 * depth)))
-        self._ax = self.figure.add_axes((0.0, 0.0, 1.0, 1.0))
-        self._ax.set_xlim(-0.6, width - 0.4)
-        self._ax.set_ylim(-depth + 0.5, 0.7)
-        self._ax.set_axis_off()
-        self._draw()
-
-    def _draw(self) -> None:
-        nx, ax = _networkx(), self._ax
-        graph = nx.DiGraph(self._edges)
-        graph.add_nodes_from(self._nodes)
-        self._lines = nx.draw_networkx_edges(graph, self._at, edgelist=self._edges, ax=ax, arrows=False,
-                                             node_size=_NODE_AREA)
-        bare = Replay(self.tree, ()).snapshot(0)
-        marker_of = {n: _MARKERS.get(self.style.shape(node_view(self.tree, bare, n)), "o") for n in self._nodes}
-        self._groups = {marker: [n for n in self._nodes if marker_of[n] == marker]
-                        for marker in sorted(set(marker_of.values()))}
-        self._shapes = {marker: nx.draw_networkx_nodes(graph, self._at, nodelist=group, node_shape=marker,
-                                                       ax=ax, node_size=_NODE_AREA)
-                        for marker, group in self._groups.items()}
-        self._labels = {n: ax.text(*self._at[n], "", ha="center", va="center", fontsize=7.5)
-                        for n in self._nodes}
-        self._windows = {n: ax.text(self._at[n][0] + 0.35, self._at[n][1] + 0.3, "", ha="left", va="bottom",
-                                    fontsize=7, color=INK) for n in self._nodes}
-        self._marks = [ax.text(0.4 * self._at[p][0] + 0.6 * self._at[c][0],
-                               0.4 * self._at[p][1] + 0.6 * self._at[c][1], "", ha="center", va="center",
-                               fontsize=12) for p, c in self._edges]
-
-    def paint(self, picture: Snapshot) -> Figure:
-        """Restyle the figure for ``picture`` (same colours and labels as the DOT) and return it."""
-        views = {n: node_view(self.tree, picture, n) for n in self._nodes}
-        for marker, group in self._groups.items():
-            looks = [self.style.colours(views[n]) for n in group]
-            shapes = self._shapes[marker]
-            shapes.set_facecolor([look["fillcolor"] for look in looks])
-            shapes.set_edgecolor([look["color"] for look in looks])
-            shapes.set_linewidths([float(look["penwidth"]) for look in looks])
-            shapes.set_linestyle([_linestyle(look) for look in looks])
-        for node, view in views.items():
-            self._labels[node].set_text(self.style.label(view))
-            self._labels[node].set_color(self.style.colours(view)["fontcolor"])
-            self._windows[node].set_text(self.style.xlabel(view))
-        edges = [self.style.edge(edge_view(picture, *edge)) for edge in self._edges]
-        self._lines.set_color([look["color"] for look in edges])
-        self._lines.set_linewidth([float(look["penwidth"]) for look in edges])
-        self._lines.set_linestyle([_linestyle(look) for look in edges])
-        for mark, look in zip(self._marks, edges):
-            mark.set_text(look.get("headlabel", ""))
-            mark.set_color(look.get("labelfontcolor", CUT))
-        return self.figure
-
-
-def snapshot_to_figure(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT_STYLE) -> Figure:
-    """A new matplotlib Figure of ``picture``, drawn with networkx (no Graphviz needed).
-
-    The same shapes and colours as the DOT picture (squares for MAX, circles for MIN, grey dashed
-    pruned nodes, red cut marks); see :class:`FigurePainter`. The figure is not registered with
-    pyplot, so it is shown once, where it is returned.
-    """
-    return FigurePainter(tree, style).paint(picture)
-
-
-def to_figure(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
-              style: Style = DEFAULT_STYLE) -> Figure:
-    """:func:`to_dot`'s picture as a matplotlib Figure drawn with networkx (the fallback)."""
-    return snapshot_to_figure(tree, _picture(tree, events, step), style=style)
-
-
-def figure_to_svg(figure: Figure) -> str:
-    """SVG text of a matplotlib figure, text kept as text (for the fallback picture in an HTML widget)."""
-    import matplotlib
-
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
-        figure.savefig(buffer, format="svg")
-    return buffer.getvalue()
 
 
 @dataclass(frozen=True, repr=False)

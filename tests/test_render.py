@@ -1,4 +1,4 @@
-"""Pictures, tested on their text: DOT lines, SVG as XML, and the matplotlib fallback."""
+"""Pictures, tested on their text: DOT lines, and SVG as XML."""
 
 from __future__ import annotations
 
@@ -7,24 +7,20 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from typing import Any
 
-import matplotlib
 import pytest
 
-matplotlib.use("Agg")
-
-import gamelib.render as render  # noqa: E402
-from gamelib import GameTree, RecordingTracer, alphabeta, minimax  # noqa: E402
-from gamelib.render import (  # noqa: E402
+import gamelib.render as render
+from gamelib import GameTree, RecordingTracer, alphabeta, minimax
+from gamelib.render import (
     DEFAULT_STYLE,
     SvgPicture,
     edge_line,
     node_line,
     show_tree,
     to_dot,
-    to_figure,
     to_svg,
 )
-from gamelib.tracing import Cutoff, Enter, Event  # noqa: E402
+from gamelib.tracing import Cutoff, Enter, Event
 from tests.conftest import SEED_CUTS, step_after
 
 GREYED = 'style="filled,dashed"'
@@ -151,13 +147,3 @@ def test_show_tree_needs_no_graphviz(broeders: GameTree, events: tuple[Event, ..
     assert "pruned" in groups["node-18"].split() and "cut" in groups["edge-8-18"].split()
     with pytest.raises(render.GraphvizMissingError, match="apt-get install graphviz"):
         to_svg(broeders, events)
-
-
-def test_fallback_figure_has_shapes_and_greys(broeders: GameTree, events: tuple[Event, ...]) -> None:
-    figure = to_figure(broeders, events)
-    ax = figure.axes[0]
-    texts = {text.get_text(): text for text in ax.texts}
-    assert matplotlib.colors.to_hex(texts["18\n2"].get_color()) == "#b0b0b0"  # pruned: grey
-    assert matplotlib.colors.to_hex(texts["7\n4"].get_color()) == "#333333"
-    assert sum(text.get_text() == "✂" for text in ax.texts) == 5
-    assert len(ax.collections) >= 3  # squares, circles, edges

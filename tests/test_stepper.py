@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import matplotlib
 import pytest
 
-matplotlib.use("Agg")
-
-import gamelib.render as render  # noqa: E402
-from gamelib import GameTree, RecordingTracer, alphabeta  # noqa: E402
-from gamelib.replay import ReplayError  # noqa: E402
-from gamelib.stepper import Stepper, step_through  # noqa: E402
-
+import gamelib.render as render
+from gamelib import GameTree, RecordingTracer, alphabeta
+from gamelib.replay import ReplayError
+from gamelib.stepper import Stepper, step_through
 
 
 def step_after_cut_at_8(broeders: GameTree) -> int:
