@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from typing import Any
 
 from gamelib import GameTree, Player, Value
@@ -83,3 +84,46 @@ def test_stopping_early_is_reported(broeders: GameTree) -> None:
     assert not report.ok and report.step == 6 and report.node == "16"
     # it follows 0, 1, 3, 7, 15 and stops; minimax goes on to 15's sibling 16
     assert "your search stops, but minimax goes on to enter position 16" in report.message
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def rings_and_statuses(svg: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The ringed nodes with their ring's kind, and every node's status, from a report's picture."""
+    root = ET.fromstring(svg)
+    rings = {g.get("data-node", ""): g.get("class", "").split()[-1] for g in root.iter(f"{SVG}g")
+             if "mark" in g.get("class", "").split()}
+    statuses = {g.get("id", "")[5:]: g.get("data-status", "") for g in root.iter(f"{SVG}g")
+                if g.get("id", "").startswith("node-")}
+    return rings, statuses
+
+
+def test_picture_of_a_wrong_first_move(broeders: GameTree) -> None:
+    def right_to_left(tree: Any, node: str) -> Value:
+        if tree.is_terminal(node):
+            return tree.evaluate(node)  # type: ignore[no-any-return]
+        pick = max if tree.to_move(node) is Player.MAX else min
+        return pick(right_to_left(tree, child) for child in reversed(tree.children_of(node)))
+
+    rings, statuses = rings_and_statuses(check_minimax(right_to_left, broeders).picture())
+    assert rings == {"2": "mark-student", "1": "mark-reference"}
+    assert statuses["0"] == "open" and {statuses[p] for p in map(str, range(1, 31))} == {"unseen"}
+
+
+def test_picture_of_broeders_warning_shows_the_cut_that_removed_26(broeders: GameTree) -> None:
+    report = check_alphabeta(alphabeta_value_starts_at_minimum, broeders)
+    rings, statuses = rings_and_statuses(report.picture())
+    assert rings == {"26": "mark-student"}  # alpha-beta enters nothing after 25: no "next" ring
+    assert statuses["26"] == "pruned" and statuses["12"] == "open"  # just after 12's cutoff (seed 003)
+    assert statuses["6"] == "unseen"  # 2's cutoff comes later
+
+
+def test_picture_of_a_wrong_value_rings_the_root(broeders: GameTree) -> None:
+    def off_by_one(tree: Any, node: str) -> Value:
+        return student_minimax(tree, node) + (1 if node == tree.root else 0)
+
+    report = check_minimax(off_by_one, broeders)
+    rings, statuses = rings_and_statuses(report.picture())
+    assert rings == {"0": "mark-student"} and set(statuses.values()) == {"done"}
+    assert "you: 5" in report.picture() and "<svg" in report._repr_html_()
