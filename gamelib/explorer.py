@@ -72,36 +72,43 @@ class Explorer:
         self.options = {name: dict(values) for name, values in (options or {}).items()}
         self.views: list[TraceView] = []
         self.leaf_editors: dict[str, Any] = {}
+        self.message = widgets.HTML()
+        self.controls = StepControls(0, self._show)
+        self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
+        self.widget = widgets.VBox([style_sheet(), self._choices(algorithms), self._tree_controls(),
+                                    self.controls.widget, self.message, self.panels,
+                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
+        self.widget.add_class("gamelib-explorer")
+        self._reload()
+        self.go(step)
+
+    def _choices(self, algorithms: Sequence[str]) -> Any:
+        """The two drop-downs: the search, and the one beside it (or none)."""
+        widgets = ipywidgets()
         names = list(SEARCHES)
         self.first_choice = widgets.Dropdown(options=names, value=algorithms[0], description="search")
         self.second_choice = widgets.Dropdown(options=[NONE, *names], value=algorithms[1] if len(algorithms) > 1
                                               else NONE, description="beside it")
+        for choice in (self.first_choice, self.second_choice):
+            choice.observe(lambda _change: self._reload(), names="value")
+        return widgets.HBox([self.first_choice, self.second_choice], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _tree_controls(self) -> Any:
+        """Random tree (branching, depth, seed), Original tree, and the Edit leaves toggle."""
+        widgets = ipywidgets()
         self.branching = widgets.IntSlider(value=2, min=2, max=4, description="branching")
         self.depth = widgets.IntSlider(value=3, min=1, max=5, description="depth")
         self.seed = widgets.IntText(value=0, description="seed", layout=widgets.Layout(width="160px"))
         self.edit = widgets.ToggleButton(description="✎ Edit leaves", tooltip="a number box under every leaf",
                                          layout=widgets.Layout(width="auto", height="44px"))
         self.edit.add_class("gamelib-touch")
-        self.message = widgets.HTML()
-        self.controls = StepControls(0, self._show)
-        self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
-        self.widget = widgets.VBox([
-            style_sheet(),
-            widgets.HBox([self.first_choice, self.second_choice], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([touch_button("Random tree", "draw a random tree with this branching, depth and seed",
-                                       self._draw_from_controls),
-                          self.branching, self.depth, self.seed,
-                          touch_button("↺ Original tree", "back to the tree the explorer opened with",
-                                       self.reset_tree), self.edit],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            self.controls.widget, self.message, self.panels,
-            widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
-        self.widget.add_class("gamelib-explorer")
-        self.first_choice.observe(lambda _change: self._reload(), names="value")
-        self.second_choice.observe(lambda _change: self._reload(), names="value")
         self.edit.observe(lambda _change: self._lay_leaf_editors(), names="value")
-        self._reload()
-        self.go(step)
+        return widgets.HBox([touch_button("Random tree", "draw a random tree with this branching, depth and seed",
+                                          self._draw_from_controls),
+                             self.branching, self.depth, self.seed,
+                             touch_button("↺ Original tree", "back to the tree the explorer opened with",
+                                          self.reset_tree), self.edit],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
 
     @property
     def algorithms(self) -> list[str]:

@@ -201,24 +201,27 @@ class SvgPainter:
         return _text(px, py - 3 - 11.5 * (len(lines) - 1), "\n".join(lines), size=10, colour=colour,
                      anchor="end" if left else "start", cls="window")
 
+    def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
+        """The node's shape: a square (box), a diamond, or a circle, filled and stroked by ``looks``."""
+        x, y = self.geometry.centre[view.node]
+        r = self.geometry.radius
+        paint = f'fill="{looks.get("fillcolor", "#ffffff")}" {_stroke(looks)}'
+        shape = self.style.shape(view)
+        if shape in ("box", "square", "rect", "rectangle"):
+            return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {paint}/>'
+        if shape == "diamond":
+            return (f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} '
+                    f'{x - r:.1f},{y:.1f}" {paint}/>')
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
+
     def _node(self, view: NodeView) -> str:
         x, y = self.geometry.centre[view.node]
         r = self.geometry.radius
         looks = self.style.colours(view)
-        fill = f'fill="{looks.get("fillcolor", "#ffffff")}" {_stroke(looks)}'
-        shape = self.style.shape(view)
-        if shape in ("box", "square", "rect", "rectangle"):
-            outline = f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {fill}/>'
-        elif shape == "diamond":
-            outline = (f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} '
-                       f'{x - r:.1f},{y:.1f}" {fill}/>')
-        else:
-            outline = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {fill}/>'
         label = self.style.label(view)
-        lines = label.count("\n") + 1
         parts = [f'<g id="node-{escape(view.node)}" class="{svg_classes(view)}" data-status="{view.status.value}">',
-                 f"<title>{escape(self._tooltip(view))}</title>", outline,
-                 _text(x, y + 4 - 6 * (lines - 1), label, size=11, colour=looks.get("fontcolor", "#333333"),
+                 f"<title>{escape(self._tooltip(view))}</title>", self._outline(view, looks),
+                 _text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=looks.get("fontcolor", "#333333"),
                        cls="label")]
         badge = self.style.badge(view)
         if badge:
