@@ -252,10 +252,11 @@ def test_voila_app_explorer_and_quiz(voila: Server, page: Any, broeders: GameTre
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "voila_explorer.png"), full_page=True)
 
-    # The quiz opens on the classroom tree of seed 0: click what the trace prunes, then Check.
-    pruned = grade_pruning(classroom_tree(2, 4, seed=0), []).pruned
+    # The quiz shows the classroom tree of the seed in its box: click what the trace prunes, then Check.
     page.get_by_role("tab", name="Pruning quiz").click()
     quiz = page.locator(".gamelib-quiz")
+    seed = int(quiz.get_by_label("seed").input_value())
+    pruned = grade_pruning(classroom_tree(2, 4, seed=seed), []).pruned
     for node in pruned:
         quiz.locator(f".gamelib-node-toggle[title='position {node}']").click()
     quiz.get_by_role("button", name="Check", exact=True).click()
