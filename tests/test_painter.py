@@ -9,7 +9,6 @@ import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta
 from gamelib.algorithms import run_search
-from gamelib.mtdf import mtdf
 from gamelib.painter import Mark, SvgPainter
 from gamelib.random_trees import random_tree
 from gamelib.replay import Replay
@@ -108,7 +107,9 @@ def test_negascout_research_has_its_own_style() -> None:
 def test_mtdf_shows_its_pass_bounds_and_table_hits(broeders: GameTree) -> None:
     # Plaat et al. (1996): from the exact value (4, seed 003) as first guess, MTD(f) takes two passes;
     # the first proves value >= 4 (bounds [4, ∞]), the second value <= 4 (bounds [4, 4]).
-    events = traced(mtdf, broeders, first_guess=4)
+    tracer = RecordingTracer()
+    run_search("mtdf", broeders, tracer=tracer, first_guess=4)
+    events = tracer.events
     painter, replay = SvgPainter(broeders), Replay(broeders, events)
     first_pass = events.index(next(event for event in events if isinstance(event, MtdPass)))
     in_pass_2 = next(i + 1 for i in range(first_pass, len(events)) if isinstance(events[i], TableHit))
