@@ -179,8 +179,9 @@ class LookaheadGame(AdjacencyGame):
         mine, theirs, empty = self._sides(state)
         if state.plies_left <= 0:
             return iter(())
-        if depth in (2, 3) and state.plies_left > depth and empty.bit_count() > depth:
-            return self._two_ply(mine, theirs, empty) if depth == 2 else self._three_ply(mine, theirs, empty)
+        if depth in (2, 3, 4) and state.plies_left > depth and empty.bit_count() > depth:
+            bounded = self._two_ply if depth == 2 else self._three_ply if depth == 3 else self._four_ply
+            return bounded(mine, theirs, empty)
         return _by_gain(self._count(theirs), empty, INF)
 
     def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
@@ -215,8 +216,7 @@ class LookaheadGame(AdjacencyGame):
         after = self._count(theirs | spot | flipped)  # the mover's gains after r
         left = empty ^ spot
         best, at = _most(after, left)
-        top = _most(gains, empty)[1]
-        near = (_BOX[square] & empty) | top
+        near = (self._zone(square, theirs) & empty) | _most(gains, empty)[1]
         base = material + 1 + 2 * (best - reply)
         yield from _by_gain(gains, near, INF)
         far = empty & ~near
@@ -225,6 +225,48 @@ class LookaheadGame(AdjacencyGame):
         else:  # the mover's best square after r is unique: playing it first leaves the next best
             bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
             yield from _by_gain(gains, far ^ at, base, at, bound)
+
+
+    def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+        """Bounds of depth-3 values: after move m the opponent may reply on r, its best square now;
+        then the value is at most the best depth-2 bound of the position after r alone (as
+        :meth:`_two_ply` bounds it: the mover's best gain there minus the opponent's best reply
+        on another square), plus m's gain, if m is outside the 5x5 box around r and is not one of
+        the squares that decide the opponent's best reply there (playing one of those could lower
+        it). Those moves, the box and the moves of the highest gain come first, unbounded."""
+        gains = self._count(theirs)
+        reply, where = _most(self._count(mine), empty)
+        spot = where & -where
+        square = spot.bit_length() - 1
+        flipped = mine & self._masks[square]
+        mine, theirs, empty = mine ^ flipped, theirs | spot | flipped, empty ^ spot  # after r
+        material = mine.bit_count() - theirs.bit_count()
+        own, replies = self._count(theirs), self._count(mine)
+        best, top = _most(replies, empty)
+        if top & (top - 1):  # the opponent's best reply on two squares or more
+            special = top if (top & (top - 1)) & ((top & (top - 1)) - 1) == 0 else 0
+            most = _most(own, empty)[0] - best
+        else:  # one square: if the mover takes it, the next best remains
+            rest = empty ^ top
+            second, seconds = _most(replies, rest)
+            special = top | (seconds if seconds & (seconds - 1) == 0 else 0)
+            most = max(_most(own, rest)[0] - best, _count_at(own, top) - second)
+        near = self._zone(square, theirs) | _most(gains, empty | spot)[1] | special
+        yield from _by_gain(gains, near & (empty | spot), INF)
+        yield from _by_gain(gains, (empty | spot) & ~near, material + 2 * most + 1)
+
+    def _zone(self, square: Square, theirs: int) -> int:
+        """The squares where a move can change what the opponent's reply on ``square`` flips, or
+        what it leaves: ``square``, its neighbours, and the neighbours of the opponent's marks
+        (``theirs``) next to it."""
+        masks = self._masks
+        zone = masks[square] | 1 << square
+        beside = theirs & masks[square]
+        while beside:
+            low = beside & -beside
+            zone |= masks[low.bit_length() - 1]
+            beside ^= low
+        return zone
 
 
 def _by_gain(gains: Planes, squares: int, base: float, alone: int = 0,
@@ -249,13 +291,3 @@ def _count_at(planes: Planes, square: int) -> int:
     ones, twos, fours, eights = planes
     return (bool(ones & square) + 2 * bool(twos & square) + 4 * bool(fours & square)
             + 8 * bool(eights & square))
-
-
-def _box(square: Square) -> int:
-    """The squares at most 2 files and 2 ranks from ``square`` (its 5x5 box), as a bitboard."""
-    file, rank = square % 8, square // 8
-    return sum(1 << (f + 8 * r) for f in range(max(file - 2, 0), min(file + 3, 8))
-               for r in range(max(rank - 2, 0), min(rank + 3, 8)))
-
-
-_BOX = tuple(_box(square) for square in range(64))

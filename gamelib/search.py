@@ -15,20 +15,21 @@ SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 
 Alpha-beta, NegaScout/PVS, AlphaBetaWithMemory and MTD(f)'s passes all run :func:`_negamax`, one
 skeleton whose options say how it treats the window. It calls the tracer's hooks only when a tracer
-is given, so an untraced search pays nothing for them. A game may offer three optional methods,
-which the skeleton uses when present (``gamelib.adjacency_lookahead.LookaheadGame`` has them; the
+is given, so an untraced search pays nothing for them. A game may offer two optional methods, which
+the skeleton uses when present (:class:`gamelib.adjacency_lookahead.LookaheadGame` has them; the
 course's trees, tic-tac-toe and the plain Adjacency game do not):
 
-* ``ordered_moves(state)``: the legal moves in the order to try them (else ``legal_moves``);
-* ``frontier_value(state)``: the exact value of a depth-1 search, for the side to move, computed
-  without generating the children (None where the game cannot tell); a depth-1 node then counts
-  as one node and one leaf, and its trace is an enter, a leaf and an exit;
-* ``move_bounds(state)``: at a depth-2 node, groups ``(bound, moves)`` covering every legal move,
-  bounds not increasing, each bound at least the depth-1 value (side to move's view) of the
-  position after any of its moves (None where the game cannot tell). Once a group's bound cannot
-  beat the value in hand, it and all later groups are skipped; no trace event records the skip.
+* ``frontier_value(state)``: the exact value of a depth-1 search for the side to move, computed
+  without generating the children (None where the game cannot tell). A depth-1 node below the
+  root then counts as one node and one leaf, is traced as an enter, a leaf and an exit, and skips
+  the table.
+* ``move_groups(state, depth)``: the legal moves in the order to try them, in groups ``(bound,
+  moves)`` with bounds not increasing, each bound at least the value for the side to move of a
+  ``depth - 1`` search of the position after any move of its group (``INF`` when unknown). Once
+  a bound cannot beat the value in hand, that group and the rest are skipped; no event traces the
+  skip. An ``order`` given to a search replaces the game's groups.
 
-Both keep the value of a fixed-depth search exact: they only save work.
+Both leave the value of a fixed-depth search exact: they only save work.
 """
 
 from __future__ import annotations

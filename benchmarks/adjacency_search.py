@@ -1,0 +1,190 @@
+"""How fast the course's search core is on the Adjacency game, and the alpha-beta bot (not a test).
+
+Run from the repository root:  .venv/bin/python benchmarks/adjacency_search.py [--quick]
+
+From the opening and from a fixed midgame position (:data:`MIDGAME`, rule 8, X to move, 32 empty
+squares and 32 plies left), it prints, with wall times from time.perf_counter on whatever else the
+machine is running:
+
+1. Node rates. Plain fixed-depth alpha-beta (``gamelib.search.alphabeta``: no table, the engine's
+   move order a1..h8, window (-64, 64)) beside easyAI's Negamax on the same game through
+   ``benchmarks/easyai_adapter.py`` (same order, depth and window, no table): both must enter the
+   same nodes and find the same move, so their nodes per second compare the searches alone. easyAI
+   runs twice: with the adapter's ``unmake_move`` (its fast path) and, at the smallest depth,
+   without it (its default: a deep copy of the game for every move).
+2. Leaves against the minimal tree. The bot's search (NegaScout with a 2**20-slot table kept from
+   depth to depth, the lookahead of ``gamelib.adjacency_lookahead``) at each depth: nodes entered,
+   static evaluations (leaves, a depth-1 node valued by the lookahead counting as one) and
+   Knuth & Moore's minimal tree b^ceil(d/2) + b^floor(d/2) - 1 for b = the root's move count;
+   beside it plain alpha-beta's leaves where it finishes quickly.
+3. The bot's searches compared: the cumulative seconds each search the bot offers (NegaScout,
+   PVS, MTD(f), alpha-beta with memory) needs to finish depth 1, 2, ... (8 from the opening, 9 in
+   the midgame), each with a fresh table, and the value at each depth.
+4. The bot in 5 s from the opening, in a fresh process (imports and the table's allocation in the
+   first call): the depth it completed, its value and nodes, and the seconds of ``choose``.
+5. Time limits: the largest ``choose`` time as a share of the limit (it must stay under 1.05) over
+   every move of games against the hill-climbing bot at several limits, and over the first move of
+   fresh processes (whose start-up, not charged to any move, is printed apart).
+
+``--quick`` runs smaller depths and shorter games (about a minute instead of several).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from easyAI import Negamax  # type: ignore[import-untyped]  # noqa: E402
+from easyai_adapter import CopyingEasyAIAdjacency, EasyAIAdjacency  # noqa: E402
+
+from gamelib.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
+from gamelib.adjacency_lookahead import LookaheadGame  # noqa: E402
+from gamelib.arena import play_game  # noqa: E402
+from gamelib.bots.alphabeta import SEARCHES, AlphaBetaBot  # noqa: E402
+from gamelib.bots.hillclimb import HillClimbBot  # noqa: E402
+from gamelib.search import SearchResult, alphabeta  # noqa: E402
+from gamelib.ttable import TranspositionTable  # noqa: E402
+
+MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
+"""After 24 plies of the alpha-beta bot at depth 3 (X) against the hill-climbing bot seeded 4 (O)."""
+
+FIRST_CALL = """
+import sys, time
+start = time.perf_counter()
+from gamelib.adjacency import AdjacencyGame
+from gamelib.bots.alphabeta import AlphaBetaBot
+game, bot = AdjacencyGame(), AlphaBetaBot()
+ready = time.perf_counter()
+decision = bot.choose(game, game.root, float(sys.argv[1]))
+done = time.perf_counter()
+print(ready - start, done - ready, decision.depth, decision.value, decision.nodes)
+"""
+"""A fresh process's first move: prints the start-up seconds, the first choose's seconds (timed
+around the call, as the arena times it), its depth, value and nodes."""
+
+
+def positions() -> list[tuple[str, AdjacencyState]]:
+    game = AdjacencyGame()
+    return [("opening", game.root), ("midgame", game.from_notation(MIDGAME))]
+
+
+def timed(run: Callable[[], object]) -> tuple[object, float]:
+    start = time.perf_counter()
+    result = run()
+    return result, time.perf_counter() - start
+
+
+def node_rates(depths: dict[str, list[int]], copy_depth: int) -> None:
+    print("1. Plain alpha-beta (gamelib) against easyAI's Negamax, same tree, no table")
+    print(f"{'position':8} {'d':>2} {'nodes':>9} {'gamelib n/s':>12} {'easyAI n/s':>11} {'ratio':>6}   "
+          f"{'easyAI copying n/s':>18} {'ratio':>6}")
+    game = AdjacencyGame()
+    for name, state in positions():
+        for depth in depths[name]:
+            ours, ours_time = timed(lambda: alphabeta(game, state, depth))
+            assert isinstance(ours, SearchResult)
+            adapter = EasyAIAdjacency(game, state)
+            move, easy_time = timed(lambda: Negamax(depth, win_score=64)(adapter))
+            if adapter.nodes != ours.nodes or move != ours.move:
+                raise SystemExit(f"different trees: gamelib {ours.nodes} nodes, move {ours.move}; "
+                                 f"easyAI {adapter.nodes} nodes, move {move}")
+            line = (f"{name:8} {depth:>2} {ours.nodes:>9} {ours.nodes / ours_time:>12,.0f} "
+                    f"{adapter.nodes / easy_time:>11,.0f} {easy_time / ours_time:>6.2f}")
+            if depth <= copy_depth:
+                copying = CopyingEasyAIAdjacency(game, state)
+                _, copy_time = timed(lambda: Negamax(depth, win_score=64)(copying))
+                line += f"   {copying.nodes / copy_time:>18,.0f} {copy_time / ours_time:>6.2f}"
+            print(line)
+
+
+def minimal_tree(branching: int, depth: int) -> int:
+    """Knuth & Moore (1975): leaves of the minimal tree of a uniform tree."""
+    return branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1
+
+
+def leaves(max_depth: int, plain_depth: dict[str, int]) -> None:
+    print("\n2. The bot's search (NegaScout, table, lookahead) against the minimal tree")
+    print(f"{'position':8} {'d':>2} {'value':>5} {'nodes':>9} {'leaves':>8} {'minimal tree':>13} "
+          f"{'plain a-b leaves':>16} {'s':>6}")
+    for name, state in positions():
+        game = LookaheadGame()
+        table = TranspositionTable(1 << 20)
+        branching = len(game.legal_moves(state))
+        for depth in range(1, max_depth + 1):
+            result, seconds = timed(lambda: SEARCHES["negascout"](game, state, depth, table=table))
+            assert isinstance(result, SearchResult)
+            plain = str(alphabeta(AdjacencyGame(), state, depth).leaves) if depth <= plain_depth[name] else ""
+            print(f"{name:8} {depth:>2} {result.value:>+5} {result.nodes:>9} {result.leaves:>8} "
+                  f"{minimal_tree(branching, depth):>13,} {plain:>16} {seconds:>6.2f}")
+
+
+def searches(max_depth: dict[str, int]) -> None:
+    print("\n3. Cumulative seconds to finish each depth (a fresh table each), and the value")
+    for name, state in positions():
+        print(f"{name}: depth " + " ".join(f"{depth:>6}" for depth in range(1, max_depth[name] + 1)))
+        for search, run in SEARCHES.items():
+            game, table, total, cells, guess = LookaheadGame(), TranspositionTable(1 << 20), 0.0, [], 0
+            for depth in range(1, max_depth[name] + 1):
+                options = {"first_guess": guess} if search == "mtdf" else {}
+                result, seconds = timed(lambda: run(game, state, depth, table=table, **options))
+                assert isinstance(result, SearchResult)
+                total, guess = total + seconds, result.value
+                cells.append(f"{total:6.2f}")
+            print(f"  {search:>9}: " + " ".join(cells) + f"   value {guess:+}")
+
+
+def fresh_process(seconds: float) -> list[float]:
+    """Run :data:`FIRST_CALL` in a new interpreter; returns its printed numbers."""
+    output = subprocess.run([sys.executable, "-c", FIRST_CALL, str(seconds)], capture_output=True, text=True,
+                            check=True, cwd=Path(__file__).resolve().parent.parent).stdout
+    return [float(word) for word in output.split()]
+
+
+def bot_from_opening() -> None:
+    print("\n4. The bot in 5 s from the opening, first move of a fresh process")
+    startup, seconds, depth, value, nodes = fresh_process(5.0)
+    print(f"completed depth {depth:.0f}, value {value:+.0f}, {nodes:,.0f} nodes, choose took {seconds:.3f} s "
+          f"(start-up and imports before it: {startup:.3f} s)")
+
+
+def time_limits(limits: list[float], processes: int) -> None:
+    print("\n5. The largest choose time as a share of the limit (target: under 1.05)")
+    for limit in limits:
+        shares, depths = [], []
+        for index in range(2):
+            bot = AlphaBetaBot()
+            x, o = (bot, HillClimbBot(seed=index)) if index == 0 else (HillClimbBot(seed=index), bot)
+            record = play_game(AdjacencyGame(), x, o, seconds=limit, seed=index)
+            mine = range(index, len(record.moves), 2)  # the bot is X in game 0, O in game 1
+            shares += [record.seconds[ply] / limit for ply in mine]
+            depths += [record.depths[ply] or 0 for ply in mine]
+        firsts = [fresh_process(limit) for _ in range(processes)]
+        first_shares = [seconds / limit for _, seconds, *_ in firsts]
+        print(f"limit {limit:5.2f} s: {len(shares)} moves in 2 games, share mean {statistics.mean(shares):.3f} "
+              f"max {max(shares):.3f}, depth {min(depths)}-{max(depths)}; first move of {processes} fresh "
+              f"processes: share max {max(first_shares):.3f} (start-up {max(f[0] for f in firsts):.2f} s)")
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv[1:]
+    unknown = [argument for argument in sys.argv[1:] if argument != "--quick"]
+    if unknown:
+        print(f"unknown argument {unknown[0]!r}: give nothing or --quick", file=sys.stderr)
+        raise SystemExit(2)
+    node_rates({"opening": [3] if quick else [3, 4], "midgame": [3, 4] if quick else [3, 4, 5]}, copy_depth=3)
+    leaves(7 if quick else 8, {"opening": 3 if quick else 4, "midgame": 4 if quick else 5})
+    searches({"opening": 7, "midgame": 8} if quick else {"opening": 8, "midgame": 9})
+    bot_from_opening()
+    time_limits([0.1, 1.0] if quick else [0.05, 0.2, 1.0, 3.0], processes=2 if quick else 5)
+
+
+if __name__ == "__main__":
+    main()
