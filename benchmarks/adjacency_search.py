@@ -23,8 +23,9 @@ machine is running:
 4. The bot in 5 s from the opening, in a fresh process (imports and the table's allocation in the
    first call): the depth it completed, its value and nodes, and the seconds of ``choose``.
 5. Time limits: the largest ``choose`` time as a share of the limit (it must stay under 1.05) over
-   every move of games against the hill-climbing bot at several limits, and over the first move of
-   fresh processes (whose start-up, not charged to any move, is printed apart).
+   every move of games against the hill-climbing bot (the bot X in the first game, O in the
+   second) at limits from 0.05 s to 5 s, and over the first move of fresh processes (whose
+   start-up, not charged to any move, is printed apart).
 
 ``--quick`` runs smaller depths and shorter games (about a minute instead of several).
 """
@@ -155,11 +156,11 @@ def bot_from_opening() -> None:
           f"(start-up and imports before it: {startup:.3f} s)")
 
 
-def time_limits(limits: list[float], processes: int) -> None:
+def time_limits(limits: dict[float, int], processes: int) -> None:
     print("\n5. The largest choose time as a share of the limit (target: under 1.05)")
-    for limit in limits:
+    for limit, games in limits.items():
         shares, depths = [], []
-        for index in range(2):
+        for index in range(games):
             bot = AlphaBetaBot()
             x, o = (bot, HillClimbBot(seed=index)) if index == 0 else (HillClimbBot(seed=index), bot)
             record = play_game(AdjacencyGame(), x, o, seconds=limit, seed=index)
@@ -168,7 +169,7 @@ def time_limits(limits: list[float], processes: int) -> None:
             depths += [record.depths[ply] or 0 for ply in mine]
         firsts = [fresh_process(limit) for _ in range(processes)]
         first_shares = [seconds / limit for _, seconds, *_ in firsts]
-        print(f"limit {limit:5.2f} s: {len(shares)} moves in 2 games, share mean {statistics.mean(shares):.3f} "
+        print(f"limit {limit:5.2f} s: {len(shares)} moves in {games} games, share mean {statistics.mean(shares):.3f} "
               f"max {max(shares):.3f}, depth {min(depths)}-{max(depths)}; first move of {processes} fresh "
               f"processes: share max {max(first_shares):.3f} (start-up {max(f[0] for f in firsts):.2f} s)")
 
@@ -183,7 +184,7 @@ def main() -> None:
     leaves(7 if quick else 8, {"opening": 3 if quick else 4, "midgame": 4 if quick else 5})
     searches({"opening": 7, "midgame": 8} if quick else {"opening": 8, "midgame": 9})
     bot_from_opening()
-    time_limits([0.1, 1.0] if quick else [0.05, 0.2, 1.0, 3.0], processes=2 if quick else 5)
+    time_limits({0.1: 1, 1.0: 1} if quick else {0.05: 2, 0.2: 2, 1.0: 2, 5.0: 1}, processes=2 if quick else 5)
 
 
 if __name__ == "__main__":

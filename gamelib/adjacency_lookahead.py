@@ -201,19 +201,18 @@ class LookaheadGame(AdjacencyGame):
 
     def _three_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
         """Bounds of depth-2 values: after move m the opponent may reply on r, its best square now,
-        and the value is at most the depth-1 value after m and r. If m is at least 3 squares away
-        from r (outside the 5x5 box around r), m and its flips change nothing next to r: the
-        opponent's gain on r is at least its gain now, and the mover's best gain after m and r is
-        at most its best gain after r alone on a square other than m. Moves inside the box get an
-        infinite bound and come first, with the moves of the highest gain (where one good move is
-        all a search needs, it is most often one of these)."""
+        so the value is at most the depth-1 value after m and r. If m is outside r's
+        :meth:`_zone`, m changes nothing that r flips: the opponent's gain on r is at least its
+        gain now, and the mover's best gain after m and r is at most its best gain after r alone,
+        on a square other than m. Moves in the zone get an infinite bound and come first, with the
+        moves of the highest gain (where one good move is all a search needs, it is most often one
+        of these)."""
         material = mine.bit_count() - theirs.bit_count()
         gains = self._count(theirs)
         reply, where = _most(self._count(mine), empty)
         spot = where & -where
         square = spot.bit_length() - 1
-        flipped = mine & self._masks[square]
-        after = self._count(theirs | spot | flipped)  # the mover's gains after r
+        after = self._count(theirs | spot | mine & self._masks[square])  # the mover's gains after r
         left = empty ^ spot
         best, at = _most(after, left)
         near = (self._zone(square, theirs) & empty) | _most(gains, empty)[1]
@@ -226,39 +225,40 @@ class LookaheadGame(AdjacencyGame):
             bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
             yield from _by_gain(gains, far ^ at, base, at, bound)
 
-
     def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
         """Bounds of depth-3 values: after move m the opponent may reply on r, its best square now;
-        then the value is at most the best depth-2 bound of the position after r alone (as
-        :meth:`_two_ply` bounds it: the mover's best gain there minus the opponent's best reply
-        on another square), plus m's gain, if m is outside the 5x5 box around r and is not one of
-        the squares that decide the opponent's best reply there (playing one of those could lower
-        it). Those moves, the box and the moves of the highest gain come first, unbounded."""
+        if m is outside r's :meth:`_zone`, the value is then at most m's gain plus the best
+        :meth:`_two_ply` bound of the position after r alone (the mover's best gain there minus
+        the opponent's best reply on another square), unless m is one of the squares that decide
+        that reply (taking one could lower it). Those squares, the zone and the moves of the
+        highest gain come first, unbounded."""
         gains = self._count(theirs)
         reply, where = _most(self._count(mine), empty)
         spot = where & -where
         square = spot.bit_length() - 1
         flipped = mine & self._masks[square]
-        mine, theirs, empty = mine ^ flipped, theirs | spot | flipped, empty ^ spot  # after r
-        material = mine.bit_count() - theirs.bit_count()
-        own, replies = self._count(theirs), self._count(mine)
-        best, top = _most(replies, empty)
-        if top & (top - 1):  # the opponent's best reply on two squares or more
-            special = top if (top & (top - 1)) & ((top & (top - 1)) - 1) == 0 else 0
-            most = _most(own, empty)[0] - best
-        else:  # one square: if the mover takes it, the next best remains
-            rest = empty ^ top
+        mine_after, theirs_after, left = mine ^ flipped, theirs | spot | flipped, empty ^ spot
+        material = mine_after.bit_count() - theirs_after.bit_count()
+        own, replies = self._count(theirs_after), self._count(mine_after)
+        best, top = _most(replies, left)
+        if top & (top - 1):  # the opponent's best reply on two squares or more: no move takes all
+            special = top if top.bit_count() == 2 else 0  # but one move can take one of two
+            most = _most(own, left)[0] - best
+        else:  # one square: if the mover takes it, the next best reply remains
+            rest = left ^ top
             second, seconds = _most(replies, rest)
             special = top | (seconds if seconds & (seconds - 1) == 0 else 0)
             most = max(_most(own, rest)[0] - best, _count_at(own, top) - second)
-        near = self._zone(square, theirs) | _most(gains, empty | spot)[1] | special
-        yield from _by_gain(gains, near & (empty | spot), INF)
-        yield from _by_gain(gains, (empty | spot) & ~near, material + 2 * most + 1)
+        near = (self._zone(square, theirs) | _most(gains, empty)[1] | special) & empty
+        yield from _by_gain(gains, near, INF)
+        yield from _by_gain(gains, empty & ~near, material + 2 * most + 1)
 
     def _zone(self, square: Square, theirs: int) -> int:
-        """The squares where a move can change what the opponent's reply on ``square`` flips, or
-        what it leaves: ``square``, its neighbours, and the neighbours of the opponent's marks
-        (``theirs``) next to it."""
+        """The squares where a move of the side to move can change what the opponent's reply on
+        ``square`` flips: ``square``, its neighbours, and the neighbours of the opponent's marks
+        (``theirs``) next to it (a move there may flip one of them). Elsewhere the move only adds
+        the mover's marks where the reply does not reach, and takes away opponent marks the reply
+        does not touch."""
         masks = self._masks
         zone = masks[square] | 1 << square
         beside = theirs & masks[square]

@@ -88,8 +88,16 @@ class SearchResult:
     complete: bool = field(default=True, repr=False)
 
 
+_EXACT, _LOWER, _UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
+"""The bounds as the table's records hold them (see :data:`gamelib.ttable.Record`)."""
+
+
 def _record(entry: TTEntry | None) -> Record | None:
-    return None if entry is None else (entry.key, entry.depth, entry.value, entry.bound, entry.move)
+    return None if entry is None else (entry.key, entry.depth, entry.value, entry.bound.value, entry.move)
+
+
+def _entry(key: Hashable, depth: int | None, value: Value, bound: str, move: Any) -> TTEntry:
+    return TTEntry(key, depth, value, Bound(bound), move)
 
 
 class _Search:
@@ -114,10 +122,10 @@ class _Search:
         self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
             getattr(game, "move_groups", None) if order is None else None)
         self.probe: Callable[[Hashable], Record | None] | None = None
-        self.save: Callable[[Hashable, int | None, Value, Bound, Any], None] | None = None
+        self.save: Callable[[Hashable, int | None, Value, str, Any], None] | None = None
         if table is not None:
             self.probe = table.lookup if table.direct else lambda key: _record(table.probe(key))
-            self.save = table.save if table.direct else lambda *fields: table.store(TTEntry(*fields))
+            self.save = table.save if table.direct else lambda *fields: table.store(_entry(*fields))
 
     def check_clock(self) -> None:
         """Raise SearchTimeout if the deadline has passed (the skeleton asks every 256 nodes)."""
@@ -201,15 +209,15 @@ class _Search:
         _, stored, value, bound, move = entry
         if stored is not None and (depth is None or stored < depth):  # not deep enough
             return None, alpha, beta, move
-        lower = -INF if bound is Bound.UPPER else value
-        upper = INF if bound is Bound.LOWER else value
+        lower = -INF if bound == _UPPER else value
+        upper = INF if bound == _LOWER else value
         settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
         if settled is not None:
             assert self.table is not None
             self.table.stats.cutoffs += 1
             self.horizons += stored is not None
         if self.tracing:
-            traced = _SWAP_BOUND[bound] if player is Player.MIN else bound
+            traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
             self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
                                None if move is None else str(move), settled is not None)
         return settled, max(alpha, lower), min(beta, upper), move
@@ -219,7 +227,7 @@ class _Search:
         which holds at any depth; 0 for the depth limit)."""
         value = self.evaluate(state, player)
         if self.save is not None:
-            self.save(key, depth, value, Bound.EXACT, None)
+            self.save(key, depth, value, _EXACT, None)
         self.static = True
         return value
 
@@ -540,11 +548,11 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
         else:
             continue
         break
-    kind = Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT
+    kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
     if search.save is not None:
         search.save(key, None if search.horizons == horizons else depth, value, kind, best)
     if search.tracing:
-        search.exit(state, player, value, kind, best)
+        search.exit(state, player, value, Bound(kind), best)
     search.static = False
     return value, pv
 

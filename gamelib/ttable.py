@@ -90,8 +90,11 @@ def _deeper_or_equal(new: int | None, old: int | None) -> bool:
     return old is not None and new >= old
 
 
-Record = tuple[Hashable, int | None, Value, Bound, Any]
-"""An entry as the search core keeps it: (key, depth, value, bound, move), the fields of TTEntry."""
+Record = tuple[Hashable, int | None, Value, str, Any]
+"""An entry as the table keeps it: (key, depth, value, bound, move), the fields of TTEntry with the
+bound as its value ("exact", "lower", "upper"). A tuple of plain numbers and strings is one that
+Python's cyclic garbage collector stops tracking, so a table of a million entries adds nothing to
+its full collections (with enum members in them, one took 0.27 s in the middle of a bot's move)."""
 
 
 @dataclass
@@ -132,7 +135,7 @@ class TranspositionTable:
     def probe(self, key: Hashable) -> TTEntry | None:
         """The entry stored for ``key``, or None; counts a probe and, if found, a hit."""
         record = self.lookup(key)
-        return None if record is None else TTEntry(*record)
+        return None if record is None else TTEntry(record[0], record[1], record[2], Bound(record[3]), record[4])
 
     def lookup(self, key: Hashable) -> Record | None:
         """:meth:`probe` as a tuple (key, depth, value, bound, move), for the search core."""
@@ -154,11 +157,11 @@ class TranspositionTable:
         is always replaced)."""
         self.save(entry.key, entry.depth, entry.value, entry.bound, entry.move)
 
-    def save(self, key: Hashable, depth: int | None, value: Value, bound: Bound, move: Any) -> None:
-        """:meth:`store` from the entry's fields, for the search core."""
+    def save(self, key: Hashable, depth: int | None, value: Value, bound: str, move: Any) -> None:
+        """:meth:`store` from the entry's fields, for the search core; ``bound`` a Bound or its value."""
         self.stats.stores += 1
         slot = key % self.size if type(key) is int else self._slot(key)
-        record = (key, depth, value, bound, move)
+        record = (key, depth, value, bound if type(bound) is str else Bound(bound).value, move)
         first = self._slots[0]
         old = first[slot]
         if old is None or old[0] == key or self._always:

@@ -9,11 +9,11 @@ used. Each depth starts with the table's best moves from the one before; the tab
 move to move (and cleared when the game's rules change).
 
 Searches run on :class:`~gamelib.adjacency_lookahead.LookaheadGame` for the Adjacency game, so
-depth-1 nodes get their value without generating children and depth-2 and 3 nodes skip moves whose
-bound cannot matter; a fixed-depth search still returns the exact depth-d minimax value. Moves are
-tried table move first, then highest gain first, then in square order: the first of several equal
-moves wins, as in the seed's bot (its ``alpha < maxval`` keeps the first best), so there is no
-random tie-break and the seed only names the bot.
+depth-1 nodes get their value without generating children and nodes of depth 2 to 4 skip moves
+whose bound cannot matter; a fixed-depth search still returns the exact depth-d minimax value.
+Moves are tried table move first, then highest gain first, then in square order, and the first of
+several equal moves wins, as in the seed's bot (its ``alpha < maxval`` keeps the first best): there
+is no random tie-break, and the seed only names the bot.
 
 >>> from gamelib.adjacency import AdjacencyGame, square_name
 >>> from gamelib.search import alphabeta
