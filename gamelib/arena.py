@@ -158,23 +158,47 @@ def _record(game: AdjacencyGame, final: AdjacencyState, turns: Sequence[Turn], x
 
 
 def build_bot(spec: str, seed: int = 0) -> Bot:
-    """The bot named by ``spec``: a name of :data:`gamelib.bots.BOT_NAMES`, built with ``seed`` if
-    it takes one, or ``cmd:COMMAND LINE`` for an external engine (:class:`ExternalBot`, which is not
-    seeded). Raises ValueError for an unknown name or an empty command.
+    """The bot named by ``spec``: a name of :data:`gamelib.bots.BOT_NAMES`, optionally with options
+    after a colon (``alphabeta:evaluation=weighted,search=mtdf``; numbers become ints or floats),
+    built with ``seed`` if it takes one, or ``cmd:COMMAND LINE`` for an external engine
+    (:class:`ExternalBot`, which is not seeded). Raises ValueError for an unknown name, a malformed
+    option or an empty command.
 
     >>> build_bot("random", seed=3)
     RandomBot(seed=3)
+    >>> build_bot("alphabeta:evaluation=weighted").evaluation
+    'weighted'
     """
     if spec.startswith("cmd:"):
         from gamelib.engine_protocol import ExternalBot
 
         return ExternalBot(shlex.split(spec[len("cmd:"):]))
+    name, _, text = spec.partition(":")
+    options = _bot_options(spec, text)
     try:
-        return make_bot(spec, seed=seed)
+        return make_bot(name, seed=seed, **options)
     except TypeError as error:
         if "seed" not in str(error):
-            raise
-        return make_bot(spec)  # a bot without randomness takes no seed
+            raise ValueError(f"bot spec {spec!r}: {error}") from None
+        return make_bot(name, **options)  # a bot without randomness takes no seed
+
+
+def _bot_options(spec: str, text: str) -> dict[str, Any]:
+    """``key=value,key=value`` as keyword arguments; ValueError naming ``spec`` if malformed."""
+    options: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, equals, value = item.partition("=")
+        if not equals or not key.isidentifier():
+            raise ValueError(f"bot spec {spec!r}: write options as name=value, separated by commas")
+        options[key] = int(value) if value.lstrip("-").isdigit() else _number_or_text(value)
+    return options
+
+
+def _number_or_text(value: str) -> float | str:
+    try:
+        return float(value)
+    except ValueError:
+        return value
 
 
 def game_seed(match_seed: int, index: int) -> int:
