@@ -28,6 +28,7 @@ All values are for the side to move.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 from gamelib.adjacency import _BYTE_SQUARES, FULL, AdjacencyGame, AdjacencyState, Mark, Square, square_name
 from gamelib.game import INF
@@ -134,11 +135,6 @@ class LookaheadGame(AdjacencyGame):
     def __reduce__(self) -> tuple[type[AdjacencyGame], tuple[int, int, Mark]]:
         return type(self), (self.rounds, self.rule, self.first)
 
-    def _sides(self, state: AdjacencyState) -> tuple[int, int, int]:
-        """(the side to move's marks, the opponent's, the empty squares)."""
-        mine, theirs = (state.x, state.o) if state.to_move is _X else (state.o, state.x)
-        return mine, theirs, FULL ^ (mine | theirs)
-
     def frontier_value(self, state: AdjacencyState) -> int | None:
         """The value of a depth-1 search of ``state`` for the side to move with the material
         evaluation: own marks minus the opponent's plus the best gain. None if the game is over or
@@ -176,13 +172,16 @@ class LookaheadGame(AdjacencyGame):
         h6 flips 3 marks (+7), and X can then flip at least one mark (f7 and f8 are next to g8):
         -5 + 7 - 3 = -1 at most; the 2-flip moves: -5 + 5 - 3 = -3.
         """
-        mine, theirs, empty = self._sides(state)
-        if state.plies_left <= 0:
-            return iter(())
-        if depth in (2, 3, 4) and state.plies_left > depth and empty.bit_count() > depth:
-            bounded = self._two_ply if depth == 2 else self._three_ply if depth == 3 else self._four_ply
-            return bounded(mine, theirs, empty)
-        return _by_gain(self._count(theirs), empty, INF)
+        mine, theirs = (state.x, state.o) if state.to_move is _X else (state.o, state.x)
+        empty = FULL ^ (mine | theirs)
+        plies = state.plies_left
+        if depth == 2 and plies > 2 and empty.bit_count() > 2:
+            return self._two_ply(mine, theirs, empty)
+        if depth == 3 and plies > 3 and empty.bit_count() > 3:
+            return self._three_ply(mine, theirs, empty)
+        if depth == 4 and plies > 4 and empty.bit_count() > 4:
+            return self._four_ply(mine, theirs, empty)
+        return _by_gain(self._count(theirs), empty if plies > 0 else 0, INF)
 
     def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
         """Bounds of depth-1 values: after move m the value is own marks minus the opponent's, plus
@@ -217,13 +216,12 @@ class LookaheadGame(AdjacencyGame):
         best, at = _most(after, left)
         near = (self._zone(square, theirs) & empty) | _most(gains, empty)[1]
         base = material + 1 + 2 * (best - reply)
-        yield from _by_gain(gains, near, INF)
         far = empty & ~near
         if at & (at - 1) or not at & far:
-            yield from _by_gain(gains, far, base)
-        else:  # the mover's best square after r is unique: playing it first leaves the next best
-            bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
-            yield from _by_gain(gains, far ^ at, base, at, bound)
+            return chain(_by_gain(gains, near, INF), _by_gain(gains, far, base))
+        # the mover's best square after r is unique: playing it first leaves the next best
+        bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
+        return chain(_by_gain(gains, near, INF), _by_gain(gains, far ^ at, base, at, bound))
 
     def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
         """Bounds of depth-3 values: after move m the opponent may reply on r, its best square now;
@@ -250,8 +248,7 @@ class LookaheadGame(AdjacencyGame):
             special = top | (seconds if seconds & (seconds - 1) == 0 else 0)
             most = max(_most(own, rest)[0] - best, _count_at(own, top) - second)
         near = (self._zone(square, theirs) | _most(gains, empty)[1] | special) & empty
-        yield from _by_gain(gains, near, INF)
-        yield from _by_gain(gains, empty & ~near, material + 2 * most + 1)
+        return chain(_by_gain(gains, near, INF), _by_gain(gains, empty & ~near, material + 2 * most + 1))
 
     def _zone(self, square: Square, theirs: int) -> int:
         """The squares where a move of the side to move can change what the opponent's reply on
