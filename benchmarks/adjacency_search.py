@@ -14,9 +14,10 @@ machine is running:
    without it (its default: a deep copy of the game for every move).
 2. Leaves against the minimal tree. The bot's search (NegaScout with a 2**20-slot table kept from
    depth to depth, the lookahead of ``gamelib.adjacency_lookahead``) at each depth: nodes entered,
-   static evaluations (leaves, a depth-1 node valued by the lookahead counting as one) and
-   Knuth & Moore's minimal tree b^ceil(d/2) + b^floor(d/2) - 1 for b = the root's move count;
-   beside it plain alpha-beta's leaves where it finishes quickly.
+   static evaluations (leaves, a depth-1 node valued by the lookahead counting as one), the
+   leaves had every such node been searched in full ("expanded": the node counts as its moves),
+   Knuth & Moore's minimal tree b^ceil(d/2) + b^floor(d/2) - 1 for b = the root's move count,
+   and plain alpha-beta's leaves where it finishes quickly.
 3. The bot's searches compared: the cumulative seconds each search the bot offers (NegaScout,
    PVS, MTD(f), alpha-beta with memory) needs to finish depth 1, 2, ... (8 from the opening, 9 in
    the midgame), each with a fresh table, and the value at each depth.
@@ -39,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -51,8 +53,11 @@ from gamelib.adjacency_lookahead import LookaheadGame  # noqa: E402
 from gamelib.arena import play_game  # noqa: E402
 from gamelib.bots.alphabeta import SEARCHES, AlphaBetaBot  # noqa: E402
 from gamelib.bots.hillclimb import HillClimbBot  # noqa: E402
-from gamelib.search import SearchResult, alphabeta  # noqa: E402
+from gamelib.game import Value  # noqa: E402
+from gamelib.search import alphabeta  # noqa: E402
 from gamelib.ttable import TranspositionTable  # noqa: E402
+
+T = TypeVar("T")
 
 MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
 """After 24 plies of the alpha-beta bot at depth 3 (X) against the hill-climbing bot seeded 4 (O)."""
@@ -77,54 +82,87 @@ def positions() -> list[tuple[str, AdjacencyState]]:
     return [("opening", game.root), ("midgame", game.from_notation(MIDGAME))]
 
 
-def timed(run: Callable[[], object]) -> tuple[object, float]:
+def timed(run: Callable[[], T]) -> tuple[T, float]:
+    """``run()`` and the seconds it took."""
     start = time.perf_counter()
     result = run()
     return result, time.perf_counter() - start
 
 
+def best_of(repeats: int, run: Callable[[], T]) -> tuple[T, float]:
+    """The last result of ``repeats`` runs and the least seconds one took (the least disturbed)."""
+    times = []
+    for _ in range(repeats):
+        result, seconds = timed(run)
+        times.append(seconds)
+    return result, min(times)
+
+
+def easy_negamax(adapter: CopyingEasyAIAdjacency, depth: int) -> tuple[int, int]:
+    """easyAI's Negamax to ``depth`` with the window (-64, 64), as gamelib's alpha-beta uses it:
+    (the move it chose, the nodes it entered)."""
+    move: int = Negamax(depth, win_score=64)(adapter)
+    return move, adapter.nodes
+
+
 def node_rates(depths: dict[str, list[int]], copy_depth: int) -> None:
-    print("1. Plain alpha-beta (gamelib) against easyAI's Negamax, same tree, no table")
-    print(f"{'position':8} {'d':>2} {'nodes':>9} {'gamelib n/s':>12} {'easyAI n/s':>11} {'ratio':>6}   "
-          f"{'easyAI copying n/s':>18} {'ratio':>6}")
+    print("1. Plain alpha-beta (gamelib) against easyAI's Negamax, same tree, no table (best of 3 runs)")
+    print(f"{'position':8} {'d':>2} {'nodes':>9} {'gamelib n/s':>12} {'easyAI n/s':>11} {'gamelib/easyAI':>15}   "
+          f"{'easyAI copying n/s':>18} {'gamelib/copying':>16}")
     game = AdjacencyGame()
     for name, state in positions():
         for depth in depths[name]:
-            ours, ours_time = timed(lambda: alphabeta(game, state, depth))
-            assert isinstance(ours, SearchResult)
-            adapter = EasyAIAdjacency(game, state)
-            move, easy_time = timed(lambda: Negamax(depth, win_score=64)(adapter))
-            if adapter.nodes != ours.nodes or move != ours.move:
+            ours, ours_time = best_of(3, lambda: alphabeta(game, state, depth))
+            (move, nodes), easy_time = best_of(3, lambda: easy_negamax(EasyAIAdjacency(game, state), depth))
+            if nodes != ours.nodes or move != ours.move:
                 raise SystemExit(f"different trees: gamelib {ours.nodes} nodes, move {ours.move}; "
-                                 f"easyAI {adapter.nodes} nodes, move {move}")
+                                 f"easyAI {nodes} nodes, move {move}")
             line = (f"{name:8} {depth:>2} {ours.nodes:>9} {ours.nodes / ours_time:>12,.0f} "
-                    f"{adapter.nodes / easy_time:>11,.0f} {easy_time / ours_time:>6.2f}")
+                    f"{nodes / easy_time:>11,.0f} {easy_time / ours_time:>15.2f}")
             if depth <= copy_depth:
-                copying = CopyingEasyAIAdjacency(game, state)
-                _, copy_time = timed(lambda: Negamax(depth, win_score=64)(copying))
-                line += f"   {copying.nodes / copy_time:>18,.0f} {copy_time / ours_time:>6.2f}"
+                _, copy_time = timed(lambda: easy_negamax(CopyingEasyAIAdjacency(game, state), depth))
+                line += f"   {nodes / copy_time:>18,.0f} {copy_time / ours_time:>16.2f}"
             print(line)
 
 
 def minimal_tree(branching: int, depth: int) -> int:
     """Knuth & Moore (1975): leaves of the minimal tree of a uniform tree."""
-    return branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1
+    return int(branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1)
+
+
+class _CountingLookahead(LookaheadGame):
+    """The lookahead game counting the depth-1 nodes it values (``frontiers``) and the moves they
+    have (``covered``): the leaves depth-1 searches there would evaluate without cutoffs."""
+
+    __slots__ = ("covered", "frontiers")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.covered = self.frontiers = 0
+
+    def frontier_value(self, state: AdjacencyState) -> int | None:
+        value = super().frontier_value(state)
+        if value is not None:
+            self.frontiers += 1
+            self.covered += 64 - (state.x | state.o).bit_count()
+        return value
 
 
 def leaves(max_depth: int, plain_depth: dict[str, int]) -> None:
     print("\n2. The bot's search (NegaScout, table, lookahead) against the minimal tree")
-    print(f"{'position':8} {'d':>2} {'value':>5} {'nodes':>9} {'leaves':>8} {'minimal tree':>13} "
-          f"{'plain a-b leaves':>16} {'s':>6}")
+    print(f"{'position':8} {'d':>2} {'value':>5} {'nodes':>9} {'leaves':>8} {'expanded':>9} {'minimal tree':>13} "
+          f"{'plain a-b':>10} {'s':>6}")
     for name, state in positions():
-        game = LookaheadGame()
+        game = _CountingLookahead()
         table = TranspositionTable(1 << 20)
         branching = len(game.legal_moves(state))
         for depth in range(1, max_depth + 1):
+            game.covered = game.frontiers = 0
             result, seconds = timed(lambda: SEARCHES["negascout"](game, state, depth, table=table))
-            assert isinstance(result, SearchResult)
             plain = str(alphabeta(AdjacencyGame(), state, depth).leaves) if depth <= plain_depth[name] else ""
             print(f"{name:8} {depth:>2} {result.value:>+5} {result.nodes:>9} {result.leaves:>8} "
-                  f"{minimal_tree(branching, depth):>13,} {plain:>16} {seconds:>6.2f}")
+                  f"{result.leaves + game.covered - game.frontiers:>9} {minimal_tree(branching, depth):>13,} "
+                  f"{plain:>10} {seconds:>6.2f}")
 
 
 def searches(max_depth: dict[str, int]) -> None:
@@ -132,11 +170,11 @@ def searches(max_depth: dict[str, int]) -> None:
     for name, state in positions():
         print(f"{name}: depth " + " ".join(f"{depth:>6}" for depth in range(1, max_depth[name] + 1)))
         for search, run in SEARCHES.items():
-            game, table, total, cells, guess = LookaheadGame(), TranspositionTable(1 << 20), 0.0, [], 0
+            game, table, total, cells = LookaheadGame(), TranspositionTable(1 << 20), 0.0, []
+            guess: Value = 0
             for depth in range(1, max_depth[name] + 1):
                 options = {"first_guess": guess} if search == "mtdf" else {}
                 result, seconds = timed(lambda: run(game, state, depth, table=table, **options))
-                assert isinstance(result, SearchResult)
                 total, guess = total + seconds, result.value
                 cells.append(f"{total:6.2f}")
             print(f"  {search:>9}: " + " ".join(cells) + f"   value {guess:+}")

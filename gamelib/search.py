@@ -89,6 +89,7 @@ class SearchResult:
 
 
 _EXACT, _LOWER, _UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
+_MAX = Player.MAX
 """The bounds as the table's records hold them (see :data:`gamelib.ttable.Record`)."""
 
 
@@ -163,7 +164,7 @@ class _Search:
         value = self.game.evaluate(state)
         if self.tracing:
             self.trace_leaf(state, value)
-        return player.sign * value
+        return value if player is _MAX else -value
 
     def trace_leaf(self, state: Hashable, value: Value) -> None:
         """Trace a static value (MAX's view) as a leaf and an exact exit."""
@@ -221,15 +222,6 @@ class _Search:
             self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
                                None if move is None else str(move), settled is not None)
         return settled, max(alpha, lower), min(beta, upper), move
-
-    def leaf(self, state: Hashable, player: Player, key: Hashable, depth: int | None) -> Value:
-        """Evaluate ``state`` and store its exact value at ``depth`` (None for a terminal state,
-        which holds at any depth; 0 for the depth limit)."""
-        value = self.evaluate(state, player)
-        if self.save is not None:
-            self.save(key, depth, value, _EXACT, None)
-        self.static = True
-        return value
 
     def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
         """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
@@ -476,11 +468,15 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
                     search.exit(state, player, settled, _bound(settled, alpha, beta), first)
                 search.static = False
                 return settled, ()
-    if game.is_terminal(state):
-        return search.leaf(state, player, key, None), ()
-    if depth == 0:
-        search.horizons += 1
-        return search.leaf(state, player, key, 0), ()
+    terminal = game.is_terminal(state)
+    if terminal or depth == 0:  # a leaf: its exact value, stored for any depth if the game is over
+        if not terminal:
+            search.horizons += 1
+        value = search.evaluate(state, player)
+        if search.save is not None:
+            search.save(key, None if terminal else 0, value, _EXACT, None)
+        search.static = True
+        return value, ()
     return _expand(search, state, player, key, depth, low, high, first, plies)
 
 
