@@ -103,10 +103,12 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
 
     ``search`` is :func:`mtdf` (default), or any search taking ``table``, ``order`` and
     ``deadline`` (alpha-beta, NegaScout). ``seconds`` of wall time bound the whole call: a depth
-    that does not finish in time is thrown away, never half used, and the deepest finished depth
-    answers. It stops early after a depth whose search met no depth limit (``result.complete``: it
-    reached the end of the game everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration trace event. ``table`` defaults to a new
-    table shared by all depths. Raises SearchError for max_depth < 1.
+    that does not finish in time is thrown away, never half used, no depth after the first starts
+    once the time is up, and the deepest finished depth answers. It stops early after a depth
+    whose search met no depth limit (``result.complete``: it reached the end of the game
+    everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration
+    trace event. ``table`` defaults to a new table shared by all depths. Raises SearchError for
+    max_depth < 1.
     """
     if max_depth < 1:
         raise SearchError(f"max_depth is {max_depth}: give at least 1")
@@ -118,6 +120,9 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     timed_out, unfinished = False, 0
     guesses = "first_guess" in inspect.signature(search).parameters
     for depth in range(1, max_depth + 1):
+        if depth > 1 and deadline is not None and time.perf_counter() > deadline:
+            timed_out = True
+            break
         options: dict[str, Any] = {"first_guess": iterations[-1].value} if iterations and guesses else {}
         try:
             result = search(game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,

@@ -89,8 +89,8 @@ class SearchResult:
 
 
 _EXACT, _LOWER, _UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
-_MAX = Player.MAX
 """The bounds as the table's records hold them (see :data:`gamelib.ttable.Record`)."""
+_MAX = Player.MAX
 
 
 def _record(entry: TTEntry | None) -> Record | None:

@@ -232,7 +232,7 @@ def test_the_bot_answers_with_the_last_depth_that_finished(clock: FakeClock) -> 
     decision = AlphaBetaBot().choose(game, game.root, 1.0)
     assert clock.now - start <= 1.0
     assert decision.depth is not None and decision.depth >= 2
-    assert f"depth {decision.depth + 1} unfinished" in decision.note
+    assert f"no time to finish depth {decision.depth + 1}" in decision.note
     fixed = AlphaBetaBot(depth=decision.depth).choose(game, game.root, 1.0)
     assert (decision.move, decision.value) == (fixed.move, fixed.value)
     assert decision.nodes > fixed.nodes  # the unfinished depth's nodes count too

@@ -175,6 +175,6 @@ def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float
         move = game.legal_moves(state)[0]
         return Decision(move, None, found.depth or None, seconds, nodes,
                         f"{search}: no search finished in time, first move played")
-    unfinished = f"; depth {found.depth + 1} unfinished" if found.timed_out else ""
+    unfinished = f"; no time to finish depth {found.depth + 1}" if found.timed_out else ""
     note = f"{search} depth {found.depth}, value {result.value:+}, {nodes} nodes{unfinished}"
     return Decision(result.move, result.value, found.depth, seconds, nodes, note)
