@@ -147,6 +147,16 @@ def test_the_weighted_bot_equals_minimax_on_the_weighted_evaluation(
     assert decision.value == minimax(weighted, state, depth).value
 
 
+def test_the_weighted_window_covers_values_beyond_material() -> None:
+    """X holds 58 squares, O 2: the weighted value (at least 4 a mark of material) is far above 64,
+    where the material window ends, and the bot must still report it exactly."""
+    game = AdjacencyGame(rounds=28)
+    state = game.from_board("OO" + "X" * 58 + "....", "X", 4)
+    decision = AlphaBetaBot(evaluation="weighted", depth=2).choose(game, state, 1.0)
+    expected = minimax(WeightedGame(), state, 2).value
+    assert expected > 64 and decision.value == expected
+
+
 def test_the_same_seed_and_depth_give_the_same_moves() -> None:
     game = AdjacencyGame(rounds=6)
     first, second = AlphaBetaBot(seed=3, depth=3), AlphaBetaBot(seed=3, depth=3)
