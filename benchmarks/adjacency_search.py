@@ -107,8 +107,8 @@ def easy_negamax(adapter: CopyingEasyAIAdjacency, depth: int) -> tuple[int, int]
 
 def node_rates(depths: dict[str, list[int]], copy_depth: int) -> None:
     print("1. Plain alpha-beta (gamelib) against easyAI's Negamax, same tree, no table (best of 3 runs)")
-    print(f"{'position':8} {'d':>2} {'nodes':>9} {'gamelib n/s':>12} {'easyAI n/s':>11} {'gamelib/easyAI':>15}   "
-          f"{'easyAI copying n/s':>18} {'gamelib/copying':>16}")
+    print(f"{'position':8} {'d':>2} {'nodes':>9} {'gamelib n/s':>12} {'easyAI n/s':>11} "
+          f"{'gamelib/easyAI':>15}   {'easyAI copying n/s':>18} {'gamelib/copying':>16}")
     game = AdjacencyGame()
     for name, state in positions():
         for depth in depths[name]:
@@ -150,8 +150,8 @@ class _CountingLookahead(LookaheadGame):
 
 def leaves(max_depth: int, plain_depth: dict[str, int]) -> None:
     print("\n2. The bot's search (NegaScout, table, lookahead) against the minimal tree")
-    print(f"{'position':8} {'d':>2} {'value':>5} {'nodes':>9} {'leaves':>8} {'expanded':>9} {'minimal tree':>13} "
-          f"{'plain a-b':>10} {'s':>6}")
+    print(f"{'position':8} {'d':>2} {'value':>5} {'nodes':>9} {'leaves':>8} {'expanded':>9} "
+          f"{'minimal tree':>13} {'plain a-b':>10} {'s':>6}")
     for name, state in positions():
         game = _CountingLookahead()
         table = TranspositionTable(1 << 20)
@@ -207,7 +207,8 @@ def time_limits(limits: dict[float, int], processes: int) -> None:
             depths += [record.depths[ply] or 0 for ply in mine]
         firsts = [fresh_process(limit) for _ in range(processes)]
         first_shares = [seconds / limit for _, seconds, *_ in firsts]
-        print(f"limit {limit:5.2f} s: {len(shares)} moves in {games} games, share mean {statistics.mean(shares):.3f} "
+        print(f"limit {limit:5.2f} s: {len(shares)} moves in {games} games, "
+              f"share mean {statistics.mean(shares):.3f} "
               f"max {max(shares):.3f}, depth {min(depths)}-{max(depths)}; first move of {processes} fresh "
               f"processes: share max {max(first_shares):.3f} (start-up {max(f[0] for f in firsts):.2f} s)")
 

@@ -119,6 +119,8 @@ class LookaheadGame(AdjacencyGame):
 
     >>> LookaheadGame(rounds=8, rule=4) == AdjacencyGame(rounds=8, rule=4)
     True
+    >>> LookaheadGame.like(AdjacencyGame(rounds=8)).root == AdjacencyGame(rounds=8).root
+    True
     """
 
     __slots__ = ("_count",)
@@ -157,10 +159,11 @@ class LookaheadGame(AdjacencyGame):
     def move_groups(self, state: AdjacencyState, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
         """Every legal move, in groups (bound, moves) with bounds not increasing: each bound is at
         least the value, for the side to move, of a search ``depth - 1`` plies deep (material
-        evaluation) of the position after any move of its group. Bounds are finite for depth 2
-        and 3 (see :meth:`_two_ply` and :meth:`_three_ply`) when at least ``depth + 1`` plies and
-        empty squares are left, else infinite; within a bound, moves with the highest gain come
-        first, in square order. Groups are computed as they are asked for.
+        evaluation) of the position after any move of its group. Bounds are finite for depth 2,
+        3 and 4 (see :meth:`_two_ply`, :meth:`_three_ply` and :meth:`_four_ply`) when more than
+        ``depth`` plies and empty squares are left, else infinite; within a bound, moves with the
+        highest gain come first, in square order. Groups are computed as they are asked for. Any
+        other depth (None included) gets the moves highest gain first, unbounded.
 
         >>> game = LookaheadGame()
         >>> state = game.play(game.root, ["g6"])  # O to move, 5 marks behind

@@ -135,4 +135,5 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         if result.complete:
             break
     best = iterations[-1] if iterations else None
-    return Deepening(best, len(iterations), tuple(iterations), timed_out, time.perf_counter() - start, unfinished)
+    seconds_taken = time.perf_counter() - start
+    return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished)

@@ -124,7 +124,8 @@ class TranspositionTable:
         self._slots: list[list[Record | None]] = [[None] * self.size for _ in range(tiers)]
         self._always = self.replacement is Replacement.ALWAYS
         self._two_tier = tiers == 2
-        self.direct = type(self).probe is TranspositionTable.probe and type(self).store is TranspositionTable.store
+        kind = type(self)
+        self.direct = kind.probe is TranspositionTable.probe and kind.store is TranspositionTable.store
         """True unless a subclass overrides probe or store: the search may then call lookup and save."""
 
     def _slot(self, key: Hashable) -> int:
