@@ -19,8 +19,9 @@ machine is running:
    Knuth & Moore's minimal tree b^ceil(d/2) + b^floor(d/2) - 1 for b = the root's move count,
    and plain alpha-beta's leaves where it finishes quickly.
 3. The bot's searches compared: the cumulative seconds each search the bot offers (NegaScout,
-   PVS, MTD(f), alpha-beta with memory) needs to finish depth 1, 2, ... (8 from the opening, 9 in
-   the midgame), each with a fresh table, and the value at each depth.
+   PVS, MTD(f) guessing the previous depth's value, alpha-beta with memory) needs to finish depth
+   1, 2, ... (8 from the opening, 9 in the midgame), each with a fresh table, the CPU seconds of
+   the whole run, and the value at the last depth.
 4. The bot in 5 s from the opening, in a fresh process (imports and the table's allocation in the
    first call): the depth it completed, its value and nodes, and the seconds of ``choose``.
 5. Time limits: the largest ``choose`` time as a share of the limit (it must stay under 1.05) over
@@ -166,18 +167,21 @@ def leaves(max_depth: int, plain_depth: dict[str, int]) -> None:
 
 
 def searches(max_depth: dict[str, int]) -> None:
-    print("\n3. Cumulative seconds to finish each depth (a fresh table each), and the value")
+    print("\n3. Cumulative seconds to finish each depth (a fresh table each; wall time), the process's CPU")
+    print("   seconds for all of them (less disturbed by other work on the machine), and the last value")
     for name, state in positions():
-        print(f"{name}: depth " + " ".join(f"{depth:>6}" for depth in range(1, max_depth[name] + 1)))
+        print(f"{name}: depth " + " ".join(f"{depth:>6}" for depth in range(1, max_depth[name] + 1)) + "    CPU")
         for search, run in SEARCHES.items():
             game, table, total, cells = LookaheadGame(), TranspositionTable(1 << 20), 0.0, []
             guess: Value = 0
+            cpu = time.process_time()
             for depth in range(1, max_depth[name] + 1):
                 options = {"first_guess": guess} if search == "mtdf" else {}
                 result, seconds = timed(lambda: run(game, state, depth, table=table, **options))
                 total, guess = total + seconds, result.value
                 cells.append(f"{total:6.2f}")
-            print(f"  {search:>9}: " + " ".join(cells) + f"   value {guess:+}")
+            cpu = time.process_time() - cpu
+            print(f"  {search:>9}: " + " ".join(cells) + f" {cpu:6.2f}   value {guess:+}")
 
 
 def fresh_process(seconds: float) -> list[float]:
