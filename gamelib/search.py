@@ -374,11 +374,18 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
 
     Raises SearchError for a negative depth or a window with alpha >= beta.
     """
+    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
+                     fail_soft=fail_soft, strict=strict)
+
+
+def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple[Value, Value] | None,
+              search: _Search, *, fail_soft: bool = False, strict: bool = False, scout: bool = False,
+              pvs: bool = False) -> SearchResult:
+    """Run the negamax skeleton once from ``state`` with the root ``window`` (MAX's view) and the
+    skeleton's switches set on ``search``."""
     state = _start(game, state, depth)
-    root_player = game.to_move(state)
-    alpha, beta = _root_window(game, root_player, window)
-    search = _Search(game, tracer, table, order, deadline)
-    search.fail_soft, search.strict = fail_soft, strict
+    alpha, beta = _root_window(game, game.to_move(state), window)
+    search.fail_soft, search.strict, search.scout, search.pvs = fail_soft, strict, scout, pvs
     value, pv = _negamax(search, state, depth, alpha, beta, 0)
     return search.result(state, value, pv, depth)
 
@@ -420,13 +427,8 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     says "better", Research with both windows. Raises SearchError for a negative depth or an empty
     window.
     """
-    state = _start(game, state, depth)
-    root_player = game.to_move(state)
-    alpha, beta = _root_window(game, root_player, window)
-    search = _Search(game, tracer, table, order, deadline)
-    search.scout, search.pvs = True, pvs
-    value, pv = _negamax(search, state, depth, alpha, beta, 0)
-    return search.result(state, value, pv, depth)
+    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
+                     scout=True, pvs=pvs)
 
 
 def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
