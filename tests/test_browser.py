@@ -144,6 +144,15 @@ def start(command: list[str], tmp_path: Path, token: str, port: int) -> Server:
     return Server(f"http://127.0.0.1:{port}/", token, log, process)
 
 
+def serving(server: Server) -> Iterator[Server]:
+    """Wait for ``server``, hand it to the test, and stop it whatever happens."""
+    try:
+        wait_until_ready(server)
+        yield server
+    finally:
+        stop(server)
+
+
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[Server]:
     """JupyterLab on a copy of the notebooks."""
@@ -152,11 +161,7 @@ def lab(tmp_path: Path) -> Iterator[Server]:
                     f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={notebooks}",
                     *(["--allow-root"] if os.geteuid() == 0 else [])],  # JupyterLab refuses root otherwise
                    tmp_path, token, port)
-    try:
-        wait_until_ready(server)
-        yield server
-    finally:
-        stop(server)
+    yield from serving(server)
 
 
 @pytest.fixture
@@ -166,11 +171,7 @@ def voila(tmp_path: Path) -> Iterator[Server]:
     server = start([sys.executable, "-m", "voila", str(notebooks / "explorer_app.ipynb"), "--no-browser",
                     f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={token}"], tmp_path, token, port)
     server.ready = None
-    try:
-        wait_until_ready(server)
-        yield server
-    finally:
-        stop(server)
+    yield from serving(server)
 
 
 @pytest.fixture
