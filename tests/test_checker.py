@@ -55,13 +55,15 @@ def test_minimax_used_for_alphabeta_is_caught_at_the_first_prune(broeders: GameT
     assert "at position 8 the value reached 3 <= alpha 4" in report.message
 
 
-def test_wrong_order_is_reported(broeders: GameTree) -> None:
-    def right_to_left(tree: Any, node: str) -> Value:
-        if tree.is_terminal(node):
-            return tree.evaluate(node)  # type: ignore[no-any-return]
-        pick = max if tree.to_move(node) is Player.MAX else min
-        return pick(right_to_left(tree, child) for child in reversed(tree.children_of(node)))
+def right_to_left(tree: Any, node: str) -> Value:
+    """A student's minimax that tries the moves from the last to the first."""
+    if tree.is_terminal(node):
+        return tree.evaluate(node)  # type: ignore[no-any-return]
+    pick = max if tree.to_move(node) is Player.MAX else min
+    return pick(right_to_left(tree, child) for child in reversed(tree.children_of(node)))
 
+
+def test_wrong_order_is_reported(broeders: GameTree) -> None:
     report = check_minimax(right_to_left, broeders)
     assert not report.ok and report.step == 2 and "enters position 2, but minimax enters position 1 next" in report.message
 
@@ -100,12 +102,6 @@ def rings_and_statuses(svg: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def test_picture_of_a_wrong_first_move(broeders: GameTree) -> None:
-    def right_to_left(tree: Any, node: str) -> Value:
-        if tree.is_terminal(node):
-            return tree.evaluate(node)  # type: ignore[no-any-return]
-        pick = max if tree.to_move(node) is Player.MAX else min
-        return pick(right_to_left(tree, child) for child in reversed(tree.children_of(node)))
-
     rings, statuses = rings_and_statuses(check_minimax(right_to_left, broeders).picture())
     assert rings == {"2": "mark-student", "1": "mark-reference"}
     assert statuses["0"] == "open" and {statuses[p] for p in map(str, range(1, 31))} == {"unseen"}
