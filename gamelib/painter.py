@@ -70,15 +70,17 @@ def _geometry(tree: GameTree, unit: float, ply: float, radius: float) -> _Geomet
     return _Geometry(2 * margin + leaves * unit, top + depth * ply + radius + 36, centre, radius)
 
 
+_VISIT_CLASS: dict[Visit | None, tuple[str, ...]] = {Visit.NULL_WINDOW: ("null-window",),
+                                                     Visit.RESEARCH: ("research",)}
+"""The extra class of a node or edge NegaScout reached by a null-window test or a re-search."""
+
+
 def svg_classes(view: NodeView) -> str:
     """The class list of a node's group: ``node``, its player, its status, and what else it shows."""
     classes = ["node", view.player.value, view.status.value]
     if view.current:
         classes.append("current")
-    if view.visit is Visit.NULL_WINDOW:
-        classes.append("null-window")
-    elif view.visit is Visit.RESEARCH:
-        classes.append("research")
+    classes.extend(_VISIT_CLASS.get(view.visit, ()))
     if view.table_hit is not None:
         classes.append("table-hit")
     return " ".join(classes)
@@ -90,10 +92,7 @@ def _edge_classes(view: EdgeView) -> str:
         classes.append("cut")
     elif view.status is Status.PRUNED:
         classes.append("pruned")
-    if view.visit is Visit.NULL_WINDOW:
-        classes.append("null-window")
-    elif view.visit is Visit.RESEARCH:
-        classes.append("research")
+    classes.extend(_VISIT_CLASS.get(view.visit, ()))
     if view.best:
         classes.append("best")
     return " ".join(classes)
