@@ -6,12 +6,15 @@
 #   WORKERS=2 GAMES=40 bash scripts/tournament.sh
 #
 # Each finished game is appended to its file at once; if the run is stopped, run the same
-# command again and it resumes where it stopped. Takes about an hour and a half with 2 workers.
+# command again and it resumes where it stopped. The time limits are wall time, so the default is
+# one game at a time, on a machine doing nothing else: a game that shares the CPU with another
+# process can overrun its limit through no fault of the bot. That takes about 75 minutes on the
+# 2-core course machine.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
 GAMES=${GAMES:-40}
-WORKERS=${WORKERS:-2}
+WORKERS=${WORKERS:-1}
 OUT=data/tournaments
 # The alpha-beta bot plays with the weighted evaluation (gamelib.adjacency_eval): in trial games it
 # beat the hill climber by wider margins than with the seed's material count.
