@@ -38,6 +38,7 @@ from tests.conftest import step_after
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "browser"
+SOLUTION_ALPHABETA = ROOT / "solutions" / "lesson_02_alpha_beta.py"
 START_SECONDS = 90    # a server's start, on a busy 2-core machine
 RUN_SECONDS = 180     # running every cell of lesson 2 in the browser
 STEP_SECONDS = 20     # one click's round trip through the kernel
@@ -240,7 +241,7 @@ def test_lesson_2_explorer_in_jupyterlab(lab: Server, page: Any, broeders: GameT
     explorer.screenshot(path=str(SCREENSHOTS / "lesson_2_explorer.png"))
 
 
-def test_voila_app_explorer_and_quiz(voila: Server, page: Any, broeders: GameTree) -> None:
+def test_voila_app_explorer_quiz_and_checker(voila: Server, page: Any, broeders: GameTree) -> None:
     from playwright.sync_api import expect
 
     events = alphabeta_events(broeders)
@@ -265,3 +266,16 @@ def test_voila_app_explorer_and_quiz(voila: Server, page: Any, broeders: GameTre
     rings = quiz.locator("svg.gamelib-tree g.mark-right").evaluate_all("rings => rings.map(r => r.dataset.node)")
     assert sorted(rings) == sorted(pruned)
     quiz.screenshot(path=str(SCREENSHOTS / "voila_quiz.png"))
+
+    # The checker: the instructors' alpha-beta typed into the box passes; a loaded mistake fails
+    # where seed 003's printout prunes (position 18).
+    page.get_by_role("tab", name="Checker").click()
+    checker = page.locator(".gamelib-checker")
+    checker.locator("textarea").fill(SOLUTION_ALPHABETA.read_text())
+    checker.get_by_role("button", name="Check", exact=True).click()
+    expect(checker).to_contain_text("alphabeta: right on all 5 trees.", timeout=STEP_SECONDS * 1000)
+    checker.get_by_label("load").select_option(label="alphabeta forgets to raise alpha")
+    expect(checker.locator("textarea")).to_have_value(re.compile("def my_alphabeta"), timeout=STEP_SECONDS * 1000)
+    checker.get_by_role("button", name="Check", exact=True).click()
+    expect(checker).to_contain_text("position 18", timeout=STEP_SECONDS * 1000)
+    checker.screenshot(path=str(SCREENSHOTS / "voila_checker.png"))

@@ -1,0 +1,105 @@
+"""The app's code box: code typed as text is checked like the function itself, and every way the
+text can go wrong gives a message naming the line, not a traceback."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import solutions.lesson_01_minimax
+import solutions.lesson_02_alpha_beta
+from gamelib.app import CodeChecker
+from gamelib.code_check import (
+    check_source,
+    function_name,
+    source_as_exercise,
+    starter_code,
+)
+from gamelib.exercises import EXERCISES, UnknownExerciseError
+from gamelib.mistakes import MISTAKES
+
+SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
+                  "alphabeta": solutions.lesson_02_alpha_beta}
+
+
+@pytest.mark.parametrize("exercise", sorted(EXERCISES))
+def test_the_solution_files_pass_as_text(exercise: str) -> None:
+    verdict = check_source(exercise, inspect.getsource(SOLUTION_FILES[exercise]))
+    assert verdict.ok and verdict.message == ""
+    assert str(verdict) == f"{exercise}: right on all {len(EXERCISES[exercise].trees())} trees."
+
+
+def test_the_mistakes_as_text_fail_where_the_seed_says() -> None:
+    # Seed 003: starting value at 0 no longer prunes position 26; without raising alpha, position
+    # 18 (pruned in AlphaBeta0's printout) is entered.
+    where = {name: check_source("alphabeta", source_as_exercise(mistake, "alphabeta")).report
+             for name, mistake in MISTAKES["alphabeta"].items()}
+    assert {name: report.failure.node for name, report in where.items() if report and report.failure} == {
+        "alphabeta_value_starts_at_minimum": "26", "alphabeta_forgets_to_raise_alpha": "18"}
+    for exercise in ("minimax", "negamax"):
+        for mistake in MISTAKES[exercise].values():
+            verdict = check_source(exercise, source_as_exercise(mistake, exercise))
+            assert verdict.report is not None and not verdict.ok
+
+
+def test_a_mistake_is_renamed_recursive_calls_included() -> None:
+    mistake = MISTAKES["alphabeta"]["alphabeta_forgets_to_raise_alpha"]
+    text = source_as_exercise(mistake, "alphabeta")
+    assert mistake.__name__ not in text and text.count("my_alphabeta(") >= 2
+
+
+def test_a_syntax_error_names_its_line() -> None:
+    verdict = check_source("minimax", "def my_minimax(tree, node):\n    return max(\n\nx = 1\n")
+    assert verdict.report is None and not verdict.ok
+    assert verdict.message.startswith("line 2: ")
+
+
+def test_an_error_while_the_code_runs_names_its_line() -> None:
+    verdict = check_source("negamax", "import math\nlimit = math.inf\nstart = 1 / 0\n")
+    assert verdict.message.splitlines() == ["your code raised an error as it ran:", "ZeroDivisionError: division by zero",
+                                            "  line 3, in <module>: start = 1 / 0"]
+
+
+def test_a_missing_function_is_named_with_what_the_code_defines() -> None:
+    verdict = check_source("minimax", "def minimax(tree, node):\n    return 0\n")
+    assert verdict.message == "define a function my_minimax: the code has none; it defines minimax"
+
+
+def test_the_starter_code_runs_and_says_it_is_not_written() -> None:
+    for exercise in EXERCISES:
+        verdict = check_source(exercise, starter_code(exercise))
+        first, second, where = verdict.message.splitlines()
+        assert first == f"{function_name(exercise)} raised an error while it was checked:"
+        assert second == "NotImplementedError"
+        assert where.startswith(f"  line {starter_code(exercise).count(chr(10))}, in {function_name(exercise)}: raise")
+
+
+def test_an_error_inside_the_function_points_into_the_student_code() -> None:
+    source = ("def my_minimax(tree, node):\n"
+              "    children = tree.children_of(node)\n"
+              "    return max(my_minimax(tree, child) for child in children)\n")
+    message = check_source("minimax", source).message
+    assert "ValueError: max() arg is an empty sequence" in message
+    assert "  line 3, in my_minimax: return max(my_minimax(tree, child) for child in children)" in message
+
+
+def test_an_unknown_exercise_is_refused() -> None:
+    with pytest.raises(UnknownExerciseError, match="use one of minimax, negamax, alphabeta"):
+        check_source("negascout", "")
+
+
+def test_the_app_tab_loads_examples_and_checks_the_box() -> None:
+    checker = CodeChecker()
+    assert checker.exercise.value == "alphabeta" and checker.code.value == starter_code("alphabeta")
+    assert [label for label, _ in checker.examples.options] == [
+        "starter code", "alphabeta value starts at minimum", "alphabeta forgets to raise alpha"]
+    checker.examples.value = "alphabeta_value_starts_at_minimum"
+    verdict = checker.check()
+    assert verdict.report is not None and verdict.report.failure is not None and verdict.report.failure.node == "26"
+    assert "26" in checker.report.value
+    checker.code.value = inspect.getsource(solutions.lesson_02_alpha_beta)
+    assert checker.check().ok and "right on all 5 trees" in checker.report.value
+    checker.exercise.value = "negamax"
+    assert checker.examples.value == "starter code" and checker.code.value == starter_code("negamax")
+    assert "my_negamax" in checker.report.value
