@@ -18,9 +18,11 @@ and gives each depth's value to the next as MTD(f)'s first guess.
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gamelib.game import INF, Game, Player, Value
@@ -81,7 +83,10 @@ class Deepening:
     """What iterative deepening found: ``result`` of the deepest finished search (None if not even
     depth 1 finished), ``depth`` that search's depth (0 if none), ``iterations`` one SearchResult per
     finished depth, ``timed_out`` whether the deadline stopped it, ``seconds`` of wall time, and
-    ``unfinished_nodes`` the nodes the search the deadline stopped had entered."""
+    ``unfinished_nodes`` the nodes the search the deadline stopped had entered. With aspiration
+    windows, ``failed_windows`` has one (depth, alpha, beta, value) per aspiration search whose
+    value fell outside its window (MAX's view), and ``failed_window_nodes`` the nodes those
+    searches entered (not counted in ``iterations``)."""
 
     result: SearchResult | None
     depth: int
@@ -89,6 +94,8 @@ class Deepening:
     timed_out: bool
     seconds: float
     unfinished_nodes: int = field(default=0, repr=False)
+    failed_windows: tuple[tuple[int, Value, Value, Value], ...] = field(default=(), repr=False)
+    failed_window_nodes: int = field(default=0, repr=False)
 
 
 Searcher = Callable[..., SearchResult]
@@ -97,7 +104,7 @@ Searcher = Callable[..., SearchResult]
 def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int = 64, *,
                         search: Searcher = mtdf, seconds: float | None = None,
                         table: TranspositionTable | None = None, order: MoveOrder | None = None,
-                        tracer: Tracer = NULL_TRACER) -> Deepening:
+                        aspiration: Value | None = None, tracer: Tracer = NULL_TRACER) -> Deepening:
     """Search depth 1, 2, ... ``max_depth``; each depth starts from the previous depth's value
     (MTD(f)'s first guess) and the table's best moves (tried first).
 
@@ -107,26 +114,51 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     once the time is up, and the deepest finished depth answers. It stops early after a depth
     whose search met no depth limit (``result.complete``: it reached the end of the game
     everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration
-    trace event. ``table`` defaults to a new table shared by all depths. Raises SearchError for
-    max_depth < 1.
+    trace event. ``table`` defaults to a new table shared by all depths.
+
+    ``aspiration`` (a search taking ``window``: alpha-beta, NegaScout) searches each depth after
+    the first with the **aspiration window** (v - aspiration, v + aspiration) around the previous
+    depth's value v, MAX's view; a value outside it is only a bound, so that depth is searched
+    again with the full window (after Marsland 1986's aspiration search). The answer is the same
+    as without; the narrow window cuts more when the value stays inside it. An infinite previous
+    value gets the full window.
+
+    Raises SearchError for max_depth < 1, an aspiration below 1, or an aspiration with a search
+    that takes no window (MTD(f)).
     """
     if max_depth < 1:
         raise SearchError(f"max_depth is {max_depth}: give at least 1")
+    windows = "window" in inspect.signature(search).parameters
+    if aspiration is not None and (aspiration < 1 or not windows):
+        raise SearchError(f"aspiration {aspiration}: give a half-width of at least 1, to a search that takes a "
+                          f"window (alpha-beta, NegaScout; MTD(f) makes its own windows)")
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     table = TranspositionTable() if table is None else table
     state = _start(game, state, 0)
     iterations: list[SearchResult] = []
     timed_out, unfinished = False, 0
+    failed: list[tuple[int, Value, Value, Value]] = []
+    failed_nodes = 0
     guesses = "first_guess" in inspect.signature(search).parameters
     for depth in range(1, max_depth + 1):
         if depth > 1 and deadline is not None and time.perf_counter() > deadline:
             timed_out = True
             break
         options: dict[str, Any] = {"first_guess": iterations[-1].value} if iterations and guesses else {}
+        run = partial(search, game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
+                      **options)
         try:
-            result = search(game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
-                            **options)
+            if aspiration is not None and iterations and math.isfinite(iterations[-1].value):
+                guess = iterations[-1].value
+                alpha, beta = guess - aspiration, guess + aspiration
+                result = run(window=(alpha, beta))
+                if not alpha < result.value < beta:
+                    failed.append((depth, alpha, beta, result.value))
+                    failed_nodes += result.nodes
+                    result = run()
+            else:
+                result = run()
         except SearchTimeout as timeout:
             timed_out, unfinished = True, timeout.nodes
             break
@@ -136,4 +168,5 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
             break
     best = iterations[-1] if iterations else None
     seconds_taken = time.perf_counter() - start
-    return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished)
+    return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished,
+                     tuple(failed), failed_nodes)

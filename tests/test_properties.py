@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +17,10 @@ from gamelib import (
     minimax,
     visited_nodes,
 )
+from gamelib.mtdf import iterative_deepening, mtdf
 from gamelib.random_trees import random_tree
-from gamelib.search import negascout
+from gamelib.search import SearchError, alphabeta_with_memory, negascout
+from gamelib.ttable import TranspositionTable
 from tests.strategies import trees
 
 
@@ -113,3 +117,31 @@ def test_best_first_ordering_searches_the_minimal_tree(b: int, d: int, seed: int
     assert alphabeta(random_tree(b, d, high=10**12, seed=seed, order="best_first")).leaves == minimal
     for order in ("random", "worst_first"):
         assert minimal <= alphabeta(random_tree(b, d, high=10**12, seed=seed, order=order)).leaves <= b**d
+
+
+WINDOWED = {"alphabeta": alphabeta, "negascout": negascout, "pvs": partial(negascout, pvs=True),
+            "alphabeta_with_memory": alphabeta_with_memory}
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), st.integers(1, 4), st.data())
+def test_aspiration_windows_keep_every_depths_value(tree: GameTree, width: int, data: st.DataObject) -> None:
+    # Inner nodes get static values too, so the value changes from depth to depth.
+    inner = [node for node in tree.nodes() if not tree.is_terminal(node)]
+    tree = tree.with_values({node: data.draw(st.integers(0, 9)) for node in inner})
+    for name, search in WINDOWED.items():
+        found = iterative_deepening(tree, max_depth=6, search=search, aspiration=width, table=TranspositionTable(8))
+        expected = [minimax(tree, depth=depth).value for depth in range(1, found.depth + 1)]
+        assert [result.value for result in found.iterations] == expected, name
+        # A window fails exactly when minimax's value at that depth is outside (v - width, v + width).
+        outside = [depth for depth in range(2, found.depth + 1)
+                   if not expected[depth - 2] - width < expected[depth - 1] < expected[depth - 2] + width]
+        assert [depth for depth, *_ in found.failed_windows] == outside, name
+
+
+def test_aspiration_needs_a_positive_width_and_a_search_with_a_window() -> None:
+    tree = random_tree(2, 3, seed=1)
+    with pytest.raises(SearchError, match="aspiration 0"):
+        iterative_deepening(tree, search=alphabeta, aspiration=0)
+    with pytest.raises(SearchError, match="MTD"):
+        iterative_deepening(tree, search=mtdf, aspiration=2)
