@@ -46,6 +46,10 @@ __all__ = [
     "play_game", "play_task", "read_records", "run_match",
 ]
 
+SETTINGS = ("index", "seed", "x", "o", "rule", "rounds", "time_limit")
+"""The fields a game is asked to be played with, shared by GameTask and GameRecord: a resumed
+match file must hold records with the same settings as the match's tasks."""
+
 
 class MatchFileError(ValueError):
     """A match file that cannot be read, or whose games were played with other settings."""
@@ -97,8 +101,7 @@ class GameRecord:
 
     def settings(self) -> dict[str, Any]:
         """What the game was asked to be: index, seed, bots, rule, rounds and time limit."""
-        return {"index": self.index, "seed": self.seed, "x": self.x, "o": self.o, "rule": self.rule,
-                "rounds": self.rounds, "time_limit": self.time_limit}
+        return {name: getattr(self, name) for name in SETTINGS}
 
 
 @dataclass(frozen=True)
@@ -214,7 +217,8 @@ def game_seed(match_seed: int, index: int) -> int:
 @dataclass(frozen=True)
 class GameTask:
     """One game of a match, picklable, for a worker process: its ``index`` and ``seed``, the bot
-    specs playing ``x`` and ``o``, and the ``rule``, ``rounds`` and ``seconds`` a move."""
+    specs playing ``x`` and ``o``, and the ``rule``, ``rounds`` and ``time_limit`` (seconds a
+    move)."""
 
     index: int
     seed: int
@@ -222,12 +226,11 @@ class GameTask:
     o: str
     rule: int
     rounds: int
-    seconds: float
+    time_limit: float
 
     def settings(self) -> dict[str, Any]:
         """The settings a record of this game must have (see :meth:`GameRecord.settings`)."""
-        return {"index": self.index, "seed": self.seed, "x": self.x, "o": self.o, "rule": self.rule,
-                "rounds": self.rounds, "time_limit": self.seconds}
+        return {name: getattr(self, name) for name in SETTINGS}
 
 
 def match_tasks(a: str, b: str, games: int, rounds: int, rule: int, seconds: float, seed: int) -> list[GameTask]:
@@ -238,7 +241,7 @@ def match_tasks(a: str, b: str, games: int, rounds: int, rule: int, seconds: flo
     [('random', 'alphabeta'), ('alphabeta', 'random'), ('random', 'alphabeta')]
     """
     return [GameTask(index=i, seed=game_seed(seed, i), x=a if i % 2 == 0 else b, o=b if i % 2 == 0 else a,
-                     rule=rule, rounds=rounds, seconds=seconds) for i in range(games)]
+                     rule=rule, rounds=rounds, time_limit=seconds) for i in range(games)]
 
 
 def play_task(task: GameTask) -> GameRecord:
@@ -248,7 +251,7 @@ def play_task(task: GameTask) -> GameRecord:
     with ExitStack() as stack:
         x_bot = _closing_bot(stack, build_bot(task.x, task.seed))
         o_bot = _closing_bot(stack, build_bot(task.o, task.seed + 1))
-        record = play_game(game, x_bot, o_bot, task.seconds, task.seed, index=task.index)
+        record = play_game(game, x_bot, o_bot, task.time_limit, task.seed, index=task.index)
     return replace(record, x=task.x, o=task.o)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from gamelib.exercises import (
     EXERCISES,
+    Exercise,
     ExerciseReport,
     UnknownExerciseError,
     check_exercise,
@@ -41,32 +42,24 @@ __all__ = ["FILENAME", "SourceVerdict", "check_source", "function_name", "source
 FILENAME = "<your code>"
 """The file name the student's code is compiled under; tracebacks are cut down to its lines."""
 
-_STARTERS: dict[str, str] = {
-    "minimax": "def my_minimax(tree, node):\n"
-               "    \"\"\"The value of node for MAX.\"\"\"\n",
-    "negamax": "def my_negamax(tree, node):\n"
-               "    \"\"\"The value of node for the side to move.\"\"\"\n",
-    "alphabeta": "def my_alphabeta(tree, node, alpha, beta):\n"
-                 "    \"\"\"The value of node for MAX, fail-hard; alpha and beta from MAX's point of view.\"\"\"\n",
-}
-
 _TREE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX or\n"
              "    # Player.MIN, with .sign +1 or -1), tree.children_of(node) (in search order)\n"
              "    raise NotImplementedError\n")
 
 
 def function_name(exercise: str) -> str:
-    """The name of the function exercise ``exercise`` asks for: ``my_`` and the exercise's name.
-    Raises UnknownExerciseError for an unknown exercise."""
-    _exercise(exercise)
-    return f"my_{exercise}"
+    """The name of the function exercise ``exercise`` asks for (``my_minimax``, from its
+    :attr:`~gamelib.exercises.Exercise.function`). Raises UnknownExerciseError for an unknown
+    exercise."""
+    return _exercise(exercise).function.split("(")[0]
 
 
 def starter_code(exercise: str) -> str:
-    """The text the code box starts with: the function's signature, its docstring and the tree API
-    in a comment. Raises UnknownExerciseError for an unknown exercise."""
-    _exercise(exercise)
-    return _STARTERS[exercise] + _TREE_API
+    """The text the code box starts with: the function's signature and what it returns (from the
+    exercise's :attr:`~gamelib.exercises.Exercise.function`) and the tree API in a comment. Raises
+    UnknownExerciseError for an unknown exercise."""
+    signature, returns = _exercise(exercise).function.split(" -> ")
+    return f'def {signature}:\n    """Returns the {returns}."""\n' + _TREE_API
 
 
 def source_as_exercise(function: Callable[..., Value], exercise: str) -> str:
@@ -135,9 +128,10 @@ def check_source(exercise: str, source: str) -> SourceVerdict:
 _PROVIDED = frozenset({"Any", "Player", "Value", "math"})
 
 
-def _exercise(exercise: str) -> None:
+def _exercise(exercise: str) -> Exercise:
     if exercise not in EXERCISES:
         raise UnknownExerciseError(f"no exercise {exercise!r}: use one of {', '.join(EXERCISES)}")
+    return EXERCISES[exercise]
 
 
 def _syntax_message(error: SyntaxError) -> str:
