@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
 
 
 def perft(game: AdjacencyGame, state: AdjacencyState, depth: int) -> tuple[int, int]:

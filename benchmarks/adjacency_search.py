@@ -6,14 +6,14 @@ From the opening and from a fixed midgame position (:data:`MIDGAME`, rule 8, X t
 squares and 32 plies left), it prints, with wall times from time.perf_counter on whatever else the
 machine is running:
 
-1. Node rates. Plain fixed-depth alpha-beta (``gamelib.search.alphabeta``: no table, the engine's
+1. Node rates. Plain fixed-depth alpha-beta (``gamelib.search.negamax.alphabeta``: no table, the engine's
    move order a1..h8, window (-64, 64)) beside easyAI's Negamax on the same game through
    ``benchmarks/easyai_adapter.py`` (same order, depth and window, no table): both must enter the
    same nodes and find the same move, so their nodes per second compare the searches alone. easyAI
    runs twice: with the adapter's ``unmake_move`` (its fast path) and, at the smallest depth,
    without it (its default: a deep copy of the game for every move).
 2. Leaves against the minimal tree. The bot's search (NegaScout with a 2**20-slot table kept from
-   depth to depth, the lookahead of ``gamelib.adjacency_lookahead``) at each depth: nodes entered,
+   depth to depth, the lookahead of ``gamelib.games.adjacency_lookahead``) at each depth: nodes entered,
    static evaluations (leaves, a depth-1 node valued by the lookahead counting as one), the
    leaves had every such node been searched in full ("expanded": the node counts as its moves),
    Knuth & Moore's minimal tree b^ceil(d/2) + b^floor(d/2) - 1 for b = the root's move count,
@@ -49,14 +49,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from easyAI import Negamax  # type: ignore[import-untyped]  # noqa: E402
 from easyai_adapter import CopyingEasyAIAdjacency, EasyAIAdjacency  # noqa: E402
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
-from gamelib.adjacency_lookahead import LookaheadGame  # noqa: E402
-from gamelib.arena import play_game  # noqa: E402
-from gamelib.bots.alphabeta import SEARCHES, AlphaBetaBot  # noqa: E402
-from gamelib.bots.hillclimb import HillClimbBot  # noqa: E402
-from gamelib.game import Value  # noqa: E402
-from gamelib.search import alphabeta  # noqa: E402
-from gamelib.ttable import TranspositionTable  # noqa: E402
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
+from gamelib.games.adjacency_lookahead import LookaheadGame  # noqa: E402
+from gamelib.play.arena import play_game  # noqa: E402
+from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot  # noqa: E402
+from gamelib.play.bots.hillclimb import HillClimbBot  # noqa: E402
+from gamelib.games.game import Value  # noqa: E402
+from gamelib.search.negamax import alphabeta  # noqa: E402
+from gamelib.search.ttable import TranspositionTable  # noqa: E402
 
 T = TypeVar("T")
 
@@ -66,8 +66,8 @@ MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
 FIRST_CALL = """
 import sys, time
 start = time.perf_counter()
-from gamelib.adjacency import AdjacencyGame
-from gamelib.bots.alphabeta import AlphaBetaBot
+from gamelib.games.adjacency import AdjacencyGame
+from gamelib.play.bots.alphabeta import AlphaBetaBot
 game, bot = AdjacencyGame(), AlphaBetaBot()
 ready = time.perf_counter()
 decision = bot.choose(game, game.root, float(sys.argv[1]))

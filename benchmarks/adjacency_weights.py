@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, Mark  # noqa: E402
-from gamelib.adjacency_eval import material, value_bound, weighted  # noqa: E402
-from gamelib.search import alphabeta  # noqa: E402
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark  # noqa: E402
+from gamelib.games.adjacency_eval import material, value_bound, weighted  # noqa: E402
+from gamelib.search.negamax import alphabeta  # noqa: E402
 
 Evaluation = Callable[[AdjacencyGame, AdjacencyState], int]
 

@@ -19,11 +19,11 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gamelib.adjacency import AdjacencyGame  # noqa: E402
-from gamelib.arena import run_match  # noqa: E402
-from gamelib.bots.base import Bot  # noqa: E402
-from gamelib.bots.random_bot import RandomBot  # noqa: E402
-from gamelib.engine_protocol import ExternalBot  # noqa: E402
+from gamelib.games.adjacency import AdjacencyGame  # noqa: E402
+from gamelib.play.arena import run_match  # noqa: E402
+from gamelib.play.bots.base import Bot  # noqa: E402
+from gamelib.play.bots.random_bot import RandomBot  # noqa: E402
+from gamelib.play.engine_protocol import ExternalBot  # noqa: E402
 
 
 class Inline(Executor):

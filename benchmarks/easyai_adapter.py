@@ -9,7 +9,7 @@ enters: each call either scores the position (a leaf or a finished game) or asks
 exactly once.
 
 >>> from easyAI import Negamax
->>> from gamelib.adjacency import AdjacencyGame
+>>> from gamelib.games.adjacency import AdjacencyGame
 >>> adapter = EasyAIAdjacency(AdjacencyGame(rounds=4))
 >>> Negamax(1, win_score=64)(adapter), adapter.nodes  # g6 (square 46) flips g7 and h7; 56 leaves + root
 (46, 57)
@@ -21,8 +21,8 @@ from typing import Any
 
 from easyAI import AI_Player, TwoPlayerGame  # type: ignore[import-untyped]
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, Square
-from gamelib.game import Player
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square
+from gamelib.games.game import Player
 
 __all__ = ["CopyingEasyAIAdjacency", "EasyAIAdjacency"]
 

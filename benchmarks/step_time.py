@@ -4,7 +4,7 @@ Run from the repository root:  .venv/bin/python benchmarks/step_time.py
 
 Prints, in milliseconds of wall time (time.perf_counter), the mean and the maximum over every step
 of alpha-beta's trace (MTD(f)'s for the last lines) for: a replay snapshot; the SVG picture
-written from the layout computed once (:class:`gamelib.painter.SvgPainter`); ``Stepper.go(k)``;
+written from the layout computed once (:class:`gamelib.view.painter.SvgPainter`); ``Stepper.go(k)``;
 ``Explorer.go(k)`` with one search and with two side by side, which is what a click on Next costs
 in the kernel (replay, picture, words, and the widgets' new values handed to ipywidgets); and, for
 comparison, a picture laid out anew by Graphviz's ``dot`` at every step. The issue's budget is
@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gamelib.data import load_seed_tree  # noqa: E402
-from gamelib.explorer import Explorer  # noqa: E402
-from gamelib.painter import SvgPainter  # noqa: E402
-from gamelib.render import snapshot_to_svg  # noqa: E402
-from gamelib.replay import Replay  # noqa: E402
-from gamelib.stepper import Stepper, record  # noqa: E402
+from gamelib.games.data import load_seed_tree  # noqa: E402
+from gamelib.view.explorer import Explorer  # noqa: E402
+from gamelib.view.painter import SvgPainter  # noqa: E402
+from gamelib.view.dot import snapshot_to_svg  # noqa: E402
+from gamelib.view.replay import Replay  # noqa: E402
+from gamelib.view.stepper import Stepper, record  # noqa: E402
 
 
 def timed(label: str, steps: range, action: Callable[[int], object]) -> None:

@@ -1,17 +1,25 @@
 """gamelib: the code behind a course in game-tree search.
 
-Explicit game trees and board games share one :class:`~gamelib.game.Game` protocol; minimax and
-alpha-beta share one negamax skeleton and report what they do to a tracer. Values are from MAX's
-point of view throughout.
+Explicit game trees and board games share one :class:`~gamelib.games.game.Game` protocol; minimax,
+alpha-beta, NegaScout and MTD(f) share one negamax core and report what they do to a tracer.
+Values are from MAX's point of view throughout. The package has five rooms, each a layer that
+imports only from the layers below it::
+
+    teach    checker, exercises, typed code, quiz, app         (5)
+    view     replay, picture, painter, explorer, figures       (4)
+    play     bots, arena, records, match stats, engines        (3)
+    search   negamax core, MTD(f), table, tracing              (2)
+    games    Game protocol, trees, tic-tac-toe, Adjacency      (1)
+
+with the command line (``gamelib.cli``) on top. This module re-exports the names lessons use most.
 """
 
-from gamelib.data import load_reference, load_seed_tree
-from gamelib.game import INF, Game, IllegalMoveError, Player, Value, format_value
-from gamelib.random_trees import random_tree
-from gamelib.render import DEFAULT_STYLE, Style, show_tree, to_dot, to_svg
-from gamelib.replay import Replay, Snapshot, Status, describe, snapshot
-from gamelib.search import SearchError, SearchResult, alphabeta, minimax
-from gamelib.tracing import (
+from gamelib.games.data import load_reference, load_seed_tree
+from gamelib.games.game import INF, Game, IllegalMoveError, Player, Value, format_value
+from gamelib.games.trees import GameTree, TreeFormatError, load_tree, tree_from_dict
+from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax
+from gamelib.search.random_trees import random_tree
+from gamelib.search.tracing import (
     BestMove,
     Bound,
     Cutoff,
@@ -25,8 +33,11 @@ from gamelib.tracing import (
     pruned_nodes,
     visited_nodes,
 )
-from gamelib.stepper import Stepper, step_through
-from gamelib.trees import GameTree, TreeFormatError, load_tree, tree_from_dict
+from gamelib.view.dot import to_dot, to_svg
+from gamelib.view.painter import show_tree
+from gamelib.view.picture import DEFAULT_STYLE, Style
+from gamelib.view.replay import Replay, Snapshot, Status, describe, snapshot
+from gamelib.view.stepper import Stepper, step_through
 
 __all__ = [
     "DEFAULT_STYLE", "INF", "BestMove", "Bound", "Cutoff", "Enter", "Event", "Exit", "Game", "GameTree",

@@ -2,7 +2,7 @@
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
 with ``--text``, the trace as Broeders' programs print it. ``match``, ``engine`` and ``play`` play
-the Adjacency game (see :mod:`gamelib.cli_games`). Bad input gets one line on stderr and exit
+the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, NoReturn
 
-from gamelib.algorithms import SEARCHES, run_search
-from gamelib.cli_games import add_game_commands, run_engine, run_match_command, run_play
-from gamelib.printouts import alphabeta0_text, minmax_table, root_line
-from gamelib.search import SearchError, SearchResult
-from gamelib.tracing import (
+from gamelib.games.trees import GameTree, TreeFormatError, load_tree
+from gamelib.play.commands import add_game_commands, run_engine, run_match_command, run_play
+from gamelib.search.algorithms import SEARCHES, run_search
+from gamelib.search.negamax import SearchError, SearchResult
+from gamelib.search.tracing import (
     MtdPass,
     RecordingTracer,
     Research,
@@ -30,8 +30,8 @@ from gamelib.tracing import (
     to_jsonable,
     visited_nodes,
 )
-from gamelib.trees import GameTree, TreeFormatError, load_tree
-from gamelib.ttable import TranspositionTable
+from gamelib.search.ttable import TranspositionTable
+from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
 __all__ = ["main"]
 

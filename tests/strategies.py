@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from gamelib import GameTree, tree_from_dict
-from gamelib.random_trees import random_tree
+from gamelib.search.random_trees import random_tree
 
 
 @st.composite

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gamelib.adjacency import (
+from gamelib.games.adjacency import (
     ZOBRIST,
     AdjacencyGame,
     AdjacencyState,
@@ -19,7 +19,7 @@ from gamelib.adjacency import (
     parse_square,
     square_name,
 )
-from gamelib.game import IllegalMoveError, Player
+from gamelib.games.game import IllegalMoveError, Player
 
 # Random games: a rule, who moves first, a round limit, and move choices taken modulo the moves left.
 rules = st.sampled_from([8, 4])

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, Mark
-from gamelib.adjacency_eval import DEFAULT_WEIGHTS, FEATURES, Weights, features, material, value_bound, weighted
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark
+from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, FEATURES, Weights, features, material, value_bound, weighted
 from tests.test_adjacency import choices, firsts, neighbours, playout, rules
 
 CORNERS = {(0, 0), (7, 0), (0, 7), (7, 7)}

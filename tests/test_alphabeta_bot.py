@@ -15,20 +15,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gamelib.bots.alphabeta as bot_module
-import gamelib.mtdf as mtdf_module
-import gamelib.search as search_module
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask
-from gamelib.adjacency_lookahead import LookaheadGame, gain_counts
-from gamelib.arena import play_game
-from gamelib.bots.alphabeta import SEARCHES, AlphaBetaBot, WeightedGame
-from gamelib.bots.random_bot import RandomBot
-from gamelib.game import INF
-from gamelib.mtdf import mtdf
-from gamelib.random_trees import random_tree
-from gamelib.search import SearchError, alphabeta, minimax, negascout
-from gamelib.tracing import RecordingTracer
-from gamelib.ttable import TranspositionTable
+import gamelib.play.bots.alphabeta as bot_module
+import gamelib.search.mtdf as mtdf_module
+import gamelib.search.negamax as search_module
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask
+from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
+from gamelib.games.game import INF
+from gamelib.play.arena import play_game
+from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot, WeightedGame
+from gamelib.play.bots.random_bot import RandomBot
+from gamelib.search.mtdf import mtdf
+from gamelib.search.negamax import SearchError, alphabeta, minimax, negascout
+from gamelib.search.random_trees import random_tree
+from gamelib.search.tracing import RecordingTracer
+from gamelib.search.ttable import TranspositionTable
 
 
 @st.composite

@@ -11,22 +11,13 @@ from typing import Any, Callable
 
 import pytest
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, parse_square
-from gamelib.arena import (
-    GameRecord,
-    MatchFileError,
-    Turn,
-    build_bot,
-    game_seed,
-    match_tasks,
-    play_game,
-    read_records,
-    run_match,
-)
-from gamelib.bots.base import Decision
-from gamelib.bots.random_bot import RandomBot
-from gamelib.game import IllegalMoveError
-from gamelib.match_stats import score_interval, summarise, summarise_file
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square
+from gamelib.games.game import IllegalMoveError
+from gamelib.play.arena import build_bot, game_seed, match_tasks, play_game, run_match
+from gamelib.play.bots.base import Decision
+from gamelib.play.bots.random_bot import RandomBot
+from gamelib.play.match_stats import score_interval, summarise, summarise_file
+from gamelib.play.records import GameRecord, MatchFileError, Turn, read_records
 
 
 class Script:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, Mark, NotationError, parse_square
-from gamelib.board_model import BoardModel, TurnError, board_html
-from gamelib.board_widget import AdjacencyBoard
-from gamelib.bots.base import Decision
-from gamelib.bots.genetic import GeneticBot
-from gamelib.game import IllegalMoveError
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, NotationError, parse_square
+from gamelib.games.game import IllegalMoveError
+from gamelib.play.bots.base import Decision
+from gamelib.play.bots.genetic import GeneticBot
+from gamelib.view.board_model import BoardModel, TurnError, board_html
+from gamelib.view.board_widget import AdjacencyBoard
 
 
 class LowestSquareBot:

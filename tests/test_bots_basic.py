@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, parse_square, square_name
-from gamelib.bots import make_bot
-from gamelib.bots.human import HumanPlayer
-from gamelib.bots.random_bot import RandomBot
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square, square_name
+from gamelib.play.bots import make_bot
+from gamelib.play.bots.human import HumanPlayer
+from gamelib.play.bots.random_bot import RandomBot
 
 GAME = AdjacencyGame(rounds=6)
 

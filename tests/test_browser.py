@@ -30,9 +30,10 @@ from typing import Any
 import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta
-from gamelib.quiz import classroom_tree, grade_pruning
-from gamelib.replay import Replay, Status
-from gamelib.tracing import Cutoff, Enter, Event
+from gamelib.search.random_trees import classroom_tree
+from gamelib.search.tracing import Cutoff, Enter, Event
+from gamelib.teach.quiz import grade_pruning
+from gamelib.view.replay import Replay, Status
 from tests.conftest import step_after
 
 CHROMIUM = "/usr/bin/chromium"

@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from gamelib import GameTree, Player, Value
-from gamelib.checker import check_alphabeta, check_minimax
-from gamelib.mistakes import alphabeta_value_starts_at_minimum
-from gamelib.random_trees import random_tree
+from gamelib.search.random_trees import random_tree
+from gamelib.teach.checker import check_alphabeta, check_minimax
+from gamelib.teach.mistakes import alphabeta_value_starts_at_minimum
 
 
 def student_minimax(tree: Any, node: str) -> Value:

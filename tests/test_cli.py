@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gamelib.cli import main
-from gamelib.data import DATA_DIR
+from gamelib.games.data import DATA_DIR
 from tests.conftest import words
 
 BROEDERS = str(DATA_DIR / "trees" / "broeders31.json")

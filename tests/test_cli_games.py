@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gamelib.arena import read_records
 from gamelib.cli import main
+from gamelib.play.records import read_records
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

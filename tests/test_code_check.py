@@ -9,15 +9,15 @@ import pytest
 
 import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
-from gamelib.app import CodeChecker
-from gamelib.code_check import (
+from gamelib.teach.app import CodeChecker
+from gamelib.teach.code_check import (
     check_source,
     function_name,
     source_as_exercise,
     starter_code,
 )
-from gamelib.exercises import EXERCISES, UnknownExerciseError
-from gamelib.mistakes import MISTAKES
+from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
+from gamelib.teach.mistakes import MISTAKES
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
                   "alphabeta": solutions.lesson_02_alpha_beta}

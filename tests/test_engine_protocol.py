@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib.adjacency import AdjacencyGame
-from gamelib.arena import play_game
-from gamelib.bots.random_bot import RandomBot
-from gamelib.engine_protocol import EngineError, EngineSession, ExternalBot, serve
+from gamelib.games.adjacency import AdjacencyGame
+from gamelib.play.arena import play_game
+from gamelib.play.bots.random_bot import RandomBot
+from gamelib.play.engine_protocol import EngineError, EngineSession, ExternalBot, serve
 
 # The start position as the task's protocol description writes it: rank 8 first, files a..h.
 START = "......OO......OO" + "." * 32 + "XX......XX......"

@@ -8,15 +8,16 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from gamelib import GameTree, minimax
-from gamelib.exercises import EXERCISES, UnknownExerciseError, check_exercise
-from gamelib.mistakes import (
+from gamelib.search.random_trees import classroom_tree
+from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, check_exercise
+from gamelib.teach.mistakes import (
     MISTAKES,
     alphabeta_forgets_to_raise_alpha,
     alphabeta_value_starts_at_minimum,
     minimax_always_max,
     negamax_without_negation,
 )
-from gamelib.quiz import classroom_tree, grade_pruning
+from gamelib.teach.quiz import grade_pruning
 from solutions.lesson_01_minimax import PREDICTION, my_minimax, my_negamax
 from solutions.lesson_02_alpha_beta import QUIZ_SEED_22, my_alphabeta
 

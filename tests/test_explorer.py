@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta, minimax
-from gamelib.algorithms import SEARCHES
-from gamelib.explorer import Explorer, explore
-from gamelib.replay import ReplayError, Status
-from gamelib.search import SearchError
-from gamelib.tracing import Cutoff, Enter
-from gamelib.trees import TreeFormatError
+from gamelib.games.trees import TreeFormatError
+from gamelib.search.algorithms import SEARCHES
+from gamelib.search.negamax import SearchError
+from gamelib.search.tracing import Cutoff, Enter
+from gamelib.view.explorer import Explorer, explore
+from gamelib.view.replay import ReplayError, Status
 from tests.conftest import step_after
 
 

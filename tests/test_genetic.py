@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, parse_square
-from gamelib.bots import make_bot
-from gamelib.bots.genetic import Evolution, GeneticBot
-from gamelib.bots.reservation import ReservationError, ReservationTree
-from gamelib.game import Game, IllegalMoveError, Player, Value
-from gamelib.random_trees import random_tree
-from gamelib.search import SearchError
-from gamelib.trees import GameTree, tree_from_dict
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square
+from gamelib.games.game import Game, IllegalMoveError, Player, Value
+from gamelib.games.trees import GameTree, tree_from_dict
+from gamelib.play.bots import make_bot
+from gamelib.play.bots.genetic import Evolution, GeneticBot
+from gamelib.play.bots.reservation import ReservationError, ReservationTree
+from gamelib.search.negamax import SearchError
+from gamelib.search.random_trees import random_tree
 
 # Brute force, written independently of the tree: minimax over a set of sequences.
 

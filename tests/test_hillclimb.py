@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib.adjacency import AdjacencyGame, AdjacencyState, parse_square
-from gamelib.bots import make_bot
-from gamelib.bots.hillclimb import HillClimbBot
-from gamelib.search import SearchError
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square
+from gamelib.play.bots import make_bot
+from gamelib.play.bots.hillclimb import HillClimbBot
+from gamelib.search.negamax import SearchError
 
 
 def names(*squares: str) -> set[int]:

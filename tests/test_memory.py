@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamelib import GameTree, RecordingTracer, minimax
-from gamelib.algorithms import run_search
-from gamelib.mtdf import iterative_deepening, mtdf
-from gamelib.search import SearchTimeout, alphabeta, alphabeta_with_memory, negascout
-from gamelib.tictactoe import TicTacToe, TicTacToeState
-from gamelib.tracing import Bound, MtdPass, TableHit
-from gamelib.ttable import Replacement, TableStats, TranspositionTable, TTEntry
+from gamelib.games.tictactoe import TicTacToe, TicTacToeState
+from gamelib.search.algorithms import run_search
+from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.negamax import SearchTimeout, alphabeta, alphabeta_with_memory, negascout
+from gamelib.search.tracing import Bound, MtdPass, TableHit
+from gamelib.search.ttable import Replacement, TableStats, TranspositionTable, TTEntry
 from tests.strategies import trees
 
 GAME = TicTacToe()

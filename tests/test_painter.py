@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta
-from gamelib.algorithms import run_search
-from gamelib.painter import Mark, SvgPainter
-from gamelib.random_trees import random_tree
-from gamelib.replay import Replay
-from gamelib.search import negascout
-from gamelib.tracing import Cutoff, Enter, Event, MtdPass, Research, TableHit
+from gamelib.search.algorithms import run_search
+from gamelib.search.negamax import negascout
+from gamelib.search.random_trees import random_tree
+from gamelib.search.tracing import Cutoff, Enter, Event, MtdPass, Research, TableHit
+from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.replay import Replay
 from tests.conftest import SEED_CUTS, step_after
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -17,10 +17,10 @@ from gamelib import (
     minimax,
     visited_nodes,
 )
-from gamelib.mtdf import iterative_deepening, mtdf
-from gamelib.random_trees import random_tree
-from gamelib.search import SearchError, alphabeta_with_memory, negascout
-from gamelib.ttable import TranspositionTable
+from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.negamax import SearchError, alphabeta_with_memory, negascout
+from gamelib.search.random_trees import random_tree
+from gamelib.search.ttable import TranspositionTable
 from tests.strategies import trees
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from gamelib import GameTree
-from gamelib.quiz import PruningQuiz, QuizError, classroom_tree, grade_pruning
+from gamelib.search.random_trees import classroom_tree
+from gamelib.teach.quiz import PruningQuiz, QuizError, grade_pruning
 
 SVG = "{http://www.w3.org/2000/svg}"
 

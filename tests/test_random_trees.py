@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gamelib import Exit, Player, RecordingTracer, minimax
-from gamelib.random_trees import random_tree
+from gamelib.search.random_trees import random_tree
 
 
 def test_same_seed_same_tree_and_shape() -> None:

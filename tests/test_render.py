@@ -9,18 +9,12 @@ from typing import Any
 
 import pytest
 
-import gamelib.render as render
+import gamelib.view.dot as render
 from gamelib import GameTree, RecordingTracer, alphabeta, minimax
-from gamelib.render import (
-    DEFAULT_STYLE,
-    SvgPicture,
-    edge_line,
-    node_line,
-    show_tree,
-    to_dot,
-    to_svg,
-)
-from gamelib.tracing import Cutoff, Enter, Event
+from gamelib.search.tracing import Cutoff, Enter, Event
+from gamelib.view.dot import edge_line, node_line, to_dot, to_svg
+from gamelib.view.painter import SvgPicture, show_tree
+from gamelib.view.picture import DEFAULT_STYLE
 from tests.conftest import SEED_CUTS, step_after
 
 GREYED = 'style="filled,dashed"'

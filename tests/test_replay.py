@@ -10,12 +10,23 @@ from typing import Any
 import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta, minimax, tree_from_dict
-from gamelib.game import Player
-from gamelib.replay import Replay, ReplayError, Status, Visit, cutoff_that_pruned, describe, snapshot
-from gamelib.tracing import (
-    BestMove, Bound, Cutoff, Enter, Event, Exit, FailHigh, Leaf, MtdPass, NullWindow, Research, TableHit)
+from gamelib.games.game import Player
+from gamelib.search.tracing import (
+    BestMove,
+    Bound,
+    Cutoff,
+    Enter,
+    Event,
+    Exit,
+    FailHigh,
+    Leaf,
+    MtdPass,
+    NullWindow,
+    Research,
+    TableHit,
+)
+from gamelib.view.replay import Replay, ReplayError, Status, Visit, cutoff_that_pruned, describe, snapshot
 from tests.conftest import SEED_CUTS, step_after
-
 
 
 def alphabeta_events(tree: GameTree) -> tuple[Event, ...]:
@@ -124,10 +135,10 @@ def test_replay_never_runs_a_search(broeders: GameTree, monkeypatch: pytest.Monk
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("replay ran a search")
 
-    import gamelib.search
+    import gamelib.search.negamax
 
-    monkeypatch.setattr(gamelib.search, "alphabeta", refuse)
-    monkeypatch.setattr(gamelib.search, "minimax", refuse)
+    monkeypatch.setattr(gamelib.search.negamax, "alphabeta", refuse)
+    monkeypatch.setattr(gamelib.search.negamax, "minimax", refuse)
     assert snapshot(broeders, events, len(events)).value["0"] == 4
 
 

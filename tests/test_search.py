@@ -5,12 +5,23 @@ from __future__ import annotations
 import pytest
 
 from gamelib import (
-    INF, Bound, Cutoff, Exit, GameTree, RecordingTracer, SearchError, TreeFormatError, alphabeta, describe, minimax,
-    tree_from_dict, visited_nodes,
+    INF,
+    Bound,
+    Cutoff,
+    Exit,
+    GameTree,
+    RecordingTracer,
+    SearchError,
+    TreeFormatError,
+    alphabeta,
+    describe,
+    minimax,
+    tree_from_dict,
+    visited_nodes,
 )
-from gamelib.algorithms import SEARCHES, run_search
-from gamelib.search import negascout
-from gamelib.tracing import FailHigh, NullWindow, Research
+from gamelib.search.algorithms import SEARCHES, run_search
+from gamelib.search.negamax import negascout
+from gamelib.search.tracing import FailHigh, NullWindow, Research
 
 
 def two_min_levels() -> GameTree:
@@ -119,7 +130,7 @@ def test_run_search_knows_every_search_by_name() -> None:
 def test_events_round_trip_through_json(name: str) -> None:
     import json
 
-    from gamelib.tracing import event_from_dict
+    from gamelib.search.tracing import event_from_dict
     tracer = RecordingTracer()
     run_search(name, research_tree(), tracer=tracer)  # unbounded windows: infinities in the JSON
     again = [event_from_dict(data) for data in json.loads(json.dumps(tracer.to_json(), allow_nan=False))]

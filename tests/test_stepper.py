@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import gamelib.render as render
+import gamelib.view.dot as render
 from gamelib import GameTree, RecordingTracer, alphabeta
-from gamelib.replay import ReplayError
-from gamelib.stepper import Stepper, step_through
+from gamelib.view.replay import ReplayError
+from gamelib.view.stepper import Stepper, step_through
 
 
 def step_after_cut_at_8(broeders: GameTree) -> int:

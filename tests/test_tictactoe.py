@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib import IllegalMoveError, Player, minimax
-from gamelib.tictactoe import TicTacToe, TicTacToeState
-from gamelib.zobrist import ZobristKeys
+from gamelib.games.tictactoe import TicTacToe, TicTacToeState
+from gamelib.games.zobrist import ZobristKeys
 
 GAME = TicTacToe()
 

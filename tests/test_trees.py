@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gamelib import GameTree, IllegalMoveError, Player, TreeFormatError, load_tree, tree_from_dict
-from gamelib.data import DATA_DIR, seed_tree_names
+from gamelib.games.data import DATA_DIR, seed_tree_names
 
 
 def tiny(**changes: Any) -> dict[str, Any]:

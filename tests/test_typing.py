@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from gamelib.data import DATA_DIR
+from gamelib.games.data import DATA_DIR
 
 
 def test_mypy_strict_on_gamelib() -> None:

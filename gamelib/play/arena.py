@@ -1,0 +1,274 @@
+"""The arena: bots play Adjacency games (seed 002) against each other, in parallel, resumably.
+
+:func:`play_game` plays one game between two bots and returns its :class:`~gamelib.play.records.GameRecord`.
+:func:`run_match` plays a match of N games between bots A and B: colours alternate (A is X in the
+even-numbered games), each game has its own seed derived from the match seed and its index, games
+run in parallel through any :class:`concurrent.futures.Executor` (a process pool by default), and
+the parent process appends each game to a JSON-lines file as soon as it ends. Running the same
+match again skips the games already in the file, so a killed tournament resumes where it stopped.
+The summary (wins, draws and losses, scores with a 95% interval, move times) is in
+:mod:`gamelib.play.match_stats`.
+
+A bot is named by a spec: a name of :data:`gamelib.play.bots.BOT_NAMES` (``random``, ``alphabeta``, ...)
+or ``cmd:`` and a command line of a program speaking the engine line protocol
+(``cmd:python -m gamelib engine --bot random``; see ``docs/engine_protocol.md``).
+
+>>> from gamelib.play.bots.random_bot import RandomBot
+>>> record = play_game(AdjacencyGame(rounds=4), RandomBot(seed=1), RandomBot(seed=2), seconds=1.0, seed=5)
+>>> len(record.moves), sum(record.counts), record.result in ("X", "O", "draw")
+(8, 16, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm  # type: ignore[import-untyped]
+
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
+from gamelib.games.game import IllegalMoveError, Value
+from gamelib.play.bots.base import Bot, Decision, make_bot
+from gamelib.play.match_stats import MatchSummary, summarise
+from gamelib.play.records import SETTINGS, GameRecord, Turn, append_record, resume_records
+from gamelib.search.tracing import to_jsonable
+
+__all__ = ["GameTask", "build_bot", "game_seed", "match_tasks", "play_game", "play_task", "run_match"]
+
+def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed: int, *,
+              index: int = 0, on_move: Callable[[Turn], None] | None = None) -> GameRecord:
+    """Play ``game`` from its start, ``x_bot`` as X and ``o_bot`` as O, giving each move a limit of
+    ``seconds`` of wall time (the arena measures, it does not interrupt). ``seed`` and ``index`` are
+    only recorded; build seeded bots with :func:`build_bot`. ``on_move`` is called after each move.
+
+    Raises IllegalMoveError, naming the bot, if a bot plays an illegal move; a bot's own errors
+    propagate.
+    """
+    state, turns = game.initial_state(), list[Turn]()
+    while not game.is_terminal(state):
+        side = state.to_move
+        bot = x_bot if side is Mark.X else o_bot
+        start = time.perf_counter()
+        decision = bot.choose(game, state, seconds)
+        elapsed = time.perf_counter() - start
+        state = _apply(game, state, decision.move, bot)
+        turns.append(Turn(len(turns), side, decision, elapsed, state))
+        if on_move is not None:
+            on_move(turns[-1])
+    return _record(game, state, turns, x_bot, o_bot, seconds, seed, index)
+
+
+def _apply(game: AdjacencyGame, state: AdjacencyState, move: Any, bot: Bot) -> AdjacencyState:
+    """The state after ``bot``'s ``move``; re-raises an illegal move with the bot's name."""
+    try:
+        return game.result(state, move)
+    except IllegalMoveError as error:
+        raise IllegalMoveError(f"bot {bot.name} played an illegal move as {state.to_move.value}: {error}") from None
+
+
+def _record(game: AdjacencyGame, final: AdjacencyState, turns: Sequence[Turn], x_bot: Bot, o_bot: Bot,
+            seconds: float, seed: int, index: int) -> GameRecord:
+    """The record of a finished game ending in ``final`` after ``turns``."""
+    winner = game.winner(final)
+    return GameRecord(
+        index=index, seed=seed, x=x_bot.name, o=o_bot.name, rule=game.rule, rounds=game.rounds,
+        time_limit=seconds, moves=tuple(square_name(turn.decision.move) for turn in turns),
+        counts=game.counts(final), result="draw" if winner is None else winner.value,
+        seconds=tuple(turn.seconds for turn in turns), depths=tuple(turn.decision.depth for turn in turns),
+        values=tuple(turn.decision.value for turn in turns), nodes=tuple(turn.decision.nodes for turn in turns))
+
+
+def build_bot(spec: str, seed: int = 0) -> Bot:
+    """The bot named by ``spec``: a name of :data:`gamelib.play.bots.BOT_NAMES`, optionally with options
+    after a colon (``alphabeta:evaluation=weighted,search=mtdf``; numbers become ints or floats),
+    built with ``seed`` if it takes one, or ``cmd:COMMAND LINE`` for an external engine
+    (:class:`ExternalBot`, which is not seeded). Raises ValueError for an unknown name, a malformed
+    option or an empty command.
+
+    >>> build_bot("random", seed=3)
+    RandomBot(seed=3)
+    >>> build_bot("alphabeta:evaluation=weighted").evaluation
+    'weighted'
+    """
+    if spec.startswith("cmd:"):
+        from gamelib.play.engine_protocol import ExternalBot
+
+        return ExternalBot(shlex.split(spec[len("cmd:"):]))
+    name, _, text = spec.partition(":")
+    options = _bot_options(spec, text)
+    try:
+        return make_bot(name, seed=seed, **options)
+    except TypeError as error:
+        if "seed" not in str(error):
+            raise ValueError(f"bot spec {spec!r}: {error}") from None
+        return make_bot(name, **options)  # a bot without randomness takes no seed
+
+
+def _bot_options(spec: str, text: str) -> dict[str, Any]:
+    """``key=value,key=value`` as keyword arguments; ValueError naming ``spec`` if malformed."""
+    options: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, equals, value = item.partition("=")
+        if not equals or not key.isidentifier():
+            raise ValueError(f"bot spec {spec!r}: write options as name=value, separated by commas")
+        options[key] = int(value) if value.lstrip("-").isdigit() else _number_or_text(value)
+    return options
+
+
+def _number_or_text(value: str) -> float | str:
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The seed of game ``index`` in a match seeded ``match_seed``: 32 bits from
+    ``random.Random`` seeded with the text "match_seed/index" (stable across runs and machines).
+
+    >>> game_seed(0, 1) == game_seed(0, 1) != game_seed(0, 2)
+    True
+    """
+    return random.Random(f"{match_seed}/{index}").getrandbits(32)
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a match, picklable, for a worker process: its ``index`` and ``seed``, the bot
+    specs playing ``x`` and ``o``, and the ``rule``, ``rounds`` and ``time_limit`` (seconds a
+    move)."""
+
+    index: int
+    seed: int
+    x: str
+    o: str
+    rule: int
+    rounds: int
+    time_limit: float
+
+    def settings(self) -> dict[str, Any]:
+        """The settings a record of this game must have (see :meth:`GameRecord.settings`)."""
+        return {name: getattr(self, name) for name in SETTINGS}
+
+
+def match_tasks(a: str, b: str, games: int, rounds: int, rule: int, seconds: float, seed: int) -> list[GameTask]:
+    """The ``games`` games of a match between bot specs ``a`` and ``b``: A is X in game i when i
+    is even, and game i is seeded :func:`game_seed` (seed, i).
+
+    >>> [(task.x, task.o) for task in match_tasks("random", "alphabeta", 3, 28, 8, 1.0, 0)]
+    [('random', 'alphabeta'), ('alphabeta', 'random'), ('random', 'alphabeta')]
+    """
+    return [GameTask(index=i, seed=game_seed(seed, i), x=a if i % 2 == 0 else b, o=b if i % 2 == 0 else a,
+                     rule=rule, rounds=rounds, time_limit=seconds) for i in range(games)]
+
+
+def play_task(task: GameTask) -> GameRecord:
+    """Play one game of a match (in a worker process): build both bots with the task's seed (O's
+    with seed + 1, so self-play is not a mirror), play, and close any external engine."""
+    game = AdjacencyGame(rounds=task.rounds, rule=task.rule)
+    with ExitStack() as stack:
+        x_bot = _closing_bot(stack, build_bot(task.x, task.seed))
+        o_bot = _closing_bot(stack, build_bot(task.o, task.seed + 1))
+        record = play_game(game, x_bot, o_bot, task.time_limit, task.seed, index=task.index)
+    return replace(record, x=task.x, o=task.o)
+
+
+def _closing_bot(stack: ExitStack, bot: Bot) -> Bot:
+    """``bot``, closed when ``stack`` closes if it has a ``close`` method (external engines do)."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        stack.callback(close)
+    return bot
+
+
+def run_match(a: str, b: str, games: int, rounds: int = 28, *, rule: int = 8, seconds: float = 1.0,
+              out: str | Path | None = None, workers: int = 2, seed: int = 0,
+              executor: Executor | None = None, progress: bool = True) -> MatchSummary:
+    """Play ``games`` games between bot specs ``a`` and ``b`` (see :func:`match_tasks`) and return
+    the summary of every game of the match, including those already in ``out``.
+
+    Each game runs as :func:`play_task` on ``executor`` (any concurrent.futures Executor, e.g. a
+    dask ``Client.get_executor()``), or on a process pool of ``workers`` processes. Finished games
+    are appended to the JSON-lines file ``out`` as they complete; games already there are skipped
+    (resume). ``progress`` shows a tqdm bar on stderr. Raises ValueError for bad settings,
+    MatchFileError if ``out`` holds games with other settings; a game's error propagates after the
+    remaining games are cancelled.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(1) as pool:
+    ...     summary = run_match("random", "random", 2, rounds=2, executor=pool, progress=False)
+    >>> summary.games
+    2
+    """
+    _check_settings(a, b, games, rounds, rule, seconds, workers)
+    tasks = match_tasks(a, b, games, rounds, rule, seconds, seed)
+    path = None if out is None else Path(out)
+    records = [] if path is None else resume_records(path, [task.settings() for task in tasks])
+    done = {record.index for record in records}
+    pending = [task for task in tasks if task.index not in done]
+    with _executor(executor, workers) as pool, tqdm(total=games, initial=len(done), disable=not progress,
+                                                   desc=f"{a} vs {b}", unit="game") as bar:
+        for record in _completed(pool, pending):
+            if path is not None:
+                append_record(path, record)
+            records.append(record)
+            bar.update()
+    return summarise(sorted(records, key=lambda record: record.index))
+
+
+def _check_settings(a: str, b: str, games: int, rounds: int, rule: int, seconds: float, workers: int) -> None:
+    """Raise ValueError, saying which, for a setting out of range or a human in a match."""
+    AdjacencyGame(rounds=rounds, rule=rule)  # checks rounds and rule
+    if games < 1 or workers < 1:
+        raise ValueError(f"games is {games} and workers {workers}: give at least 1 of each")
+    if not seconds > 0:
+        raise ValueError(f"the time limit is {seconds} seconds: give a positive number")
+    if "human" in (a, b):
+        raise ValueError("a human cannot play in a match: use `python -m gamelib play`")
+
+
+@contextmanager
+def _executor(given: Executor | None, workers: int) -> Iterator[Executor]:
+    """``given`` as it is (the caller shuts it down), or a process pool of ``workers`` whose
+    workers ignore Ctrl-C (the parent handles it and stops them)."""
+    if given is not None:
+        yield given
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=signal.signal,
+                               initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down now: cancel its queued games and end the running ones."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)  # forgets its processes: take them first
+    for process in processes:
+        process.terminate()
+        process.join()
+
+
+def _completed(pool: Executor, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
+    """The records of ``tasks`` played on ``pool``, as they complete. On an error (or Ctrl-C) the
+    games not yet started are cancelled and the error propagates."""
+    futures: list[Future[GameRecord]] = [pool.submit(play_task, task) for task in tasks]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()

@@ -1,0 +1,182 @@
+"""The alpha-beta bot of seed 002, on the course's search core, with a clock it always beats.
+
+Seed 002's ``BotAlphaBetaPrune`` searches a fixed depth (8 at first) and, when 4.5 of its 5
+seconds pass, is interrupted: its ``minimax`` then returns whatever it has, so the move comes from
+a half-searched tree (the "fallback"), and the next round searches shallower. This bot instead
+deepens one ply at a time (:func:`gamelib.search.mtdf.iterative_deepening`) under a hard deadline and
+answers with the deepest search that finished: an unfinished depth is thrown away, never half
+used. Each depth starts with the table's best moves from the one before; the table is kept from
+move to move (and cleared when the game's rules change).
+
+Searches run on :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` for the Adjacency game, so
+depth-1 nodes get their value without generating children and nodes of depth 2 to 4 skip moves
+whose bound cannot matter; a fixed-depth search still returns the exact depth-d minimax value.
+Moves are tried table move first, then highest gain first, then in square order, and the first of
+several equal moves wins, as in the seed's bot (its ``alpha < maxval`` keeps the first best): there
+is no random tie-break, and the seed only names the bot.
+
+>>> from gamelib.games.adjacency import AdjacencyGame, square_name
+>>> from gamelib.search.negamax import alphabeta
+>>> game = AdjacencyGame(rounds=4)
+>>> decision = AlphaBetaBot(depth=3).choose(game, game.root, 1.0)
+>>> square_name(decision.move), decision.value, decision.depth
+('g6', 5, 3)
+>>> alphabeta(game, game.root, 3).value  # plain alpha-beta, every move generated
+5
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Square
+from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, Weights, value_bound, weighted
+from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.game import Game
+from gamelib.play.bots.base import Decision
+from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
+from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
+from gamelib.search.ttable import TranspositionTable
+
+__all__ = ["EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES", "AlphaBetaBot", "WeightedGame"]
+
+SEARCHES: dict[str, Callable[..., SearchResult]] = {
+    "negascout": negascout,
+    "pvs": partial(negascout, pvs=True),
+    "mtdf": mtdf,
+    "alphabeta": alphabeta_with_memory,
+}
+"""The searches the bot can deepen, by name: NegaScout, PVS, MTD(f) and fail-soft alpha-beta with
+the table. NegaScout is the default: ``benchmarks/adjacency_search.py`` measured it fastest to depth
+8 from the opening (2.7 s of CPU against 2.8 for PVS and alpha-beta and 3.7 for MTD(f)) and within
+10% of the others to depth 9 in its midgame position."""
+
+EVALUATIONS = ("material", "weighted")
+"""``material`` is seed 002's objective (marks minus the opponent's); ``weighted`` is
+:func:`gamelib.games.adjacency_eval.weighted` with its default weights."""
+
+MARGIN_SHARE = 0.04
+"""The share of each move's ``seconds`` kept back from the search for answering."""
+
+MARGIN_SECONDS = 0.01
+"""Seconds kept back as well: a timed-out search needs a few milliseconds to unwind."""
+
+
+class WeightedGame(LookaheadGame):
+    """The Adjacency game valued by :func:`~gamelib.games.adjacency_eval.weighted` (``weights``), from
+    MAX's point of view, with ``value_range`` widened to the weights' bound. Moves come highest
+    gain first; no frontier values or bounds, which hold for material only."""
+
+    __slots__ = ("_weights",)
+
+    def __init__(self, rounds: int = 28, rule: int = 8, first: Mark | str = Mark.X,
+                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+        super().__init__(rounds, rule, first)
+        self._weights = weights
+
+    @property
+    def value_range(self) -> tuple[int, int]:
+        """(-bound, bound), the bound of :func:`~gamelib.games.adjacency_eval.value_bound`."""
+        bound = value_bound(self._weights)
+        return (-bound, bound)
+
+    def evaluate(self, state: AdjacencyState) -> int:
+        """The weighted features of ``state``, from MAX's (X's) point of view."""
+        return weighted(self, state, self._weights)
+
+    def frontier_value(self, state: AdjacencyState) -> int | None:
+        """None: the frontier value is material's."""
+        return None
+
+    def move_groups(self, state: AdjacencyState, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
+        """All moves highest gain first, bounds infinite (the finite ones are material's)."""
+        return super().move_groups(state, None)
+
+
+class AlphaBetaBot:
+    """Iterative deepening with a transposition table, after seed 002's alpha-beta bot.
+
+    ``search`` names one of :data:`SEARCHES`; ``evaluation`` one of :data:`EVALUATIONS`;
+    ``table_size`` is the table's slot count (depth-preferred, kept between moves); ``depth``, if
+    given, searches exactly that depth whatever the clock says (for tests and lessons), else the
+    bot deepens up to ``max_depth`` until ``seconds`` less :data:`MARGIN_SHARE` and
+    :data:`MARGIN_SECONDS` have passed. ``seed`` is kept for the interface: the bot has no
+    randomness. Plays any :class:`~gamelib.games.game.Game`; the Adjacency game gets the lookahead.
+    Raises SearchError (a ValueError) naming the bad option.
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, seed: int = 0, search: str = "negascout", evaluation: str = "material",
+                 table_size: int = 1 << 20, depth: int | None = None, max_depth: int = 64) -> None:
+        if search not in SEARCHES:
+            raise SearchError(f"unknown search {search!r}: use one of {', '.join(SEARCHES)}")
+        if evaluation not in EVALUATIONS:
+            raise SearchError(f"unknown evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
+        if depth is not None and depth < 1 or max_depth < 1 or table_size < 1:
+            raise SearchError(f"depth {depth}, max_depth {max_depth} and table_size {table_size} must be >= 1")
+        self.seed, self.search, self.evaluation = seed, search, evaluation
+        self.table_size, self.depth, self.max_depth = table_size, depth, max_depth
+        self._table: TranspositionTable | None = None
+        self._game: Game[Any, Any] | None = None
+        self._rules: object = None
+
+    def choose(self, game: Game[Any, Any], state: Any, seconds: float) -> Decision:
+        """The best move in ``state`` found by the deepest search that finished in ``seconds`` of
+        wall time (or at the fixed ``depth``). The Decision's ``value`` is that search's value from
+        MAX's point of view, ``depth`` its depth, ``nodes`` the nodes of every search it started.
+
+        Raises SearchError if ``seconds`` is not positive or ``state`` is terminal.
+        """
+        start = time.perf_counter()
+        if seconds <= 0:
+            raise SearchError(f"seconds is {seconds}: give a positive time limit")
+        if game.is_terminal(state) or not game.legal_moves(state):
+            raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
+        searched, table = self._prepare(game)
+        budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
+        found = iterative_deepening(searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
+                                    seconds=None if self.depth else max(budget, 0.0), table=table)
+        return _decision(game, state, found, time.perf_counter() - start, self.search)
+
+    def _prepare(self, game: Game[Any, Any]) -> tuple[Game[Any, Any], TranspositionTable]:
+        """The game to search (the lookahead or weighted Adjacency game for an Adjacency game) and
+        the table, both kept while the rules stay the same."""
+        rules = (game.rounds, game.rule, game.first) if isinstance(game, AdjacencyGame) else game
+        if self._table is None or self._game is None or rules != self._rules:
+            self._rules, self._table = rules, TranspositionTable(self.table_size)
+            self._game = _search_game(game, self.evaluation)
+        return self._game, self._table
+
+    def __repr__(self) -> str:
+        return (f"AlphaBetaBot(seed={self.seed}, search={self.search!r}, evaluation={self.evaluation!r}, "
+                f"table_size={self.table_size}, depth={self.depth}, max_depth={self.max_depth})")
+
+
+def _search_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
+    """``game`` as the bot searches it: an Adjacency game with lookahead (material) or the weighted
+    evaluation; any other game as it is (the weighted evaluation is the Adjacency game's)."""
+    if not isinstance(game, AdjacencyGame):
+        if evaluation != "material":
+            raise SearchError(f"the {evaluation} evaluation is for the Adjacency game only")
+        return game
+    if evaluation == "weighted":
+        return WeightedGame(game.rounds, game.rule, game.first)
+    return LookaheadGame.like(game)
+
+
+def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float, search: str) -> Decision:
+    """The Decision for the deepest finished search in ``found``; if none finished (or it has no
+    move), the first move in the game's order, with no value."""
+    result = found.result
+    nodes = sum(iteration.nodes for iteration in found.iterations) + found.unfinished_nodes
+    if result is None or result.move is None:
+        move = game.legal_moves(state)[0]
+        return Decision(move, None, found.depth or None, seconds, nodes,
+                        f"{search}: no search finished in time, first move played")
+    unfinished = f"; no time to finish depth {found.depth + 1}" if found.timed_out else ""
+    note = f"{search} depth {found.depth}, value {result.value:+}, {nodes} nodes{unfinished}"
+    return Decision(result.move, result.value, found.depth, seconds, nodes, note)

@@ -1,0 +1,69 @@
+"""What every bot offers: ``choose(game, state, seconds) -> Decision``, and bots by name.
+
+A bot is a player for any :class:`~gamelib.games.game.Game`. The arena, the command line, the engine
+protocol and the notebook board all pick bots by name through :func:`make_bot`, so the names are
+the same everywhere: ``alphabeta``, ``hillclimb``, ``genetic``, ``random``, ``human``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from gamelib.games.game import Game, Value
+
+__all__ = ["BOT_NAMES", "Bot", "Decision", "make_bot"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's move and what it knows about it.
+
+    ``value`` is the bot's estimate of the position after its search, from MAX's point of view
+    (None if the bot has none); ``depth`` the plies it searched to completion (None if it does not
+    search by depth); ``seconds`` the wall time it took; ``nodes`` the positions it examined;
+    ``note`` a short human-readable summary ("depth 7, value +3").
+    """
+
+    move: Any
+    value: Value | None = None
+    depth: int | None = None
+    seconds: float = 0.0
+    nodes: int = 0
+    note: str = ""
+
+
+class Bot(Protocol):
+    """A player: ``name`` (one of :data:`BOT_NAMES`) and ``choose``."""
+
+    name: str
+
+    def choose(self, game: Game[Any, Any], state: Any, seconds: float) -> Decision:
+        """The move to play in ``state`` (which must not be terminal), within ``seconds`` of wall time."""
+        ...
+
+
+_FACTORIES: dict[str, str] = {
+    "alphabeta": "gamelib.play.bots.alphabeta:AlphaBetaBot",
+    "hillclimb": "gamelib.play.bots.hillclimb:HillClimbBot",
+    "genetic": "gamelib.play.bots.genetic:GeneticBot",
+    "random": "gamelib.play.bots.random_bot:RandomBot",
+    "human": "gamelib.play.bots.human:HumanPlayer",
+}
+
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+"""The names a bot can be chosen by, on the command line, in the arena and in the notebooks."""
+
+
+def make_bot(name: str, **options: Any) -> Bot:
+    """The bot called ``name`` built with ``options`` (``seed=`` for the seeded ones).
+
+    Raises ValueError naming the known bots for an unknown name.
+    """
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)}")
+    module_name, class_name = _FACTORIES[name].split(":")
+    factory = getattr(importlib.import_module(module_name), class_name)
+    bot: Bot = factory(**options)
+    return bot

@@ -1,0 +1,165 @@
+"""The game commands of ``python -m gamelib``: ``match``, ``engine`` and ``play``.
+
+``match A B`` plays a tournament (:func:`gamelib.play.arena.run_match`) and prints its summary;
+``engine --bot NAME`` serves a bot over the engine line protocol on stdin/stdout
+(:mod:`gamelib.play.engine_protocol`); ``play`` plays one game in the terminal, printing the board, the
+scores and each bot's thinking. Each runner returns the exit status; bad input raises ValueError
+(the caller prints it as one line and exits 2). Ctrl-C and the end of input stop with a one-line
+message and status 130 or 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gamelib.games.adjacency import RULES, AdjacencyGame, square_name
+from gamelib.games.game import format_value
+from gamelib.play.arena import build_bot, play_game, run_match
+from gamelib.play.bots.base import BOT_NAMES
+from gamelib.play.engine_protocol import serve
+from gamelib.play.records import Turn
+
+__all__ = ["add_game_commands", "run_engine", "run_match_command", "run_play"]
+
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def add_game_commands(commands: Any) -> None:
+    """Add ``match``, ``engine`` and ``play`` to ``commands`` (argparse sub-parsers)."""
+    bots = f"a bot: {', '.join(BOT_NAMES)}, or cmd:COMMAND for an engine speaking docs/engine_protocol.md"
+    match = commands.add_parser("match", help="play a tournament between two bots and print its summary")
+    match.add_argument("a", metavar="BOT_A", help=bots)
+    match.add_argument("b", metavar="BOT_B", help="the other bot, named the same way")
+    match.add_argument("--games", type=_count, default=10, metavar="N", help="games to play (default 10)")
+    match.add_argument("--out", metavar="FILE.jsonl", help="append each game here; rerun to resume")
+    match.add_argument("--workers", type=_count, default=2, metavar="K", help="processes (default 2)")
+    match.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_game_options(match, seconds=1.0)
+    engine = commands.add_parser("engine", help="serve a bot over the engine line protocol on stdin/stdout")
+    engine.add_argument("--bot", required=True, choices=[n for n in BOT_NAMES if n != "human"], help="the bot")
+    engine.add_argument("--seed", type=_seed, default=0, metavar="S", help="the bot's seed (default 0)")
+    play = commands.add_parser("play", help="play one game in the terminal")
+    play.add_argument("--x", default="human", metavar="BOT", help=f"X's player, {bots} (default human)")
+    play.add_argument("--o", default="alphabeta", metavar="BOT", help="O's player (default alphabeta)")
+    _add_game_options(play, seconds=5.0)
+
+
+def _add_game_options(parser: argparse.ArgumentParser, seconds: float) -> None:
+    """--rounds, --rule, --time and --seed, shared by match and play."""
+    parser.add_argument("--rounds", type=_count, default=28, metavar="R", help="rounds a game, 2 to 28 (default 28)")
+    parser.add_argument("--rule", type=int, choices=RULES, default=8, help="neighbours that flip: 8 or 4 (default 8)")
+    parser.add_argument("--time", type=_positive, default=seconds, metavar="S",
+                        help=f"seconds a move (default {seconds:g})")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S", help="the seed (default 0)")
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    """``match``: play the games not yet in --out and print the summary table."""
+    try:
+        summary = run_match(args.a, args.b, args.games, args.rounds, rule=args.rule, seconds=args.time,
+                            out=args.out, workers=args.workers, seed=args.seed, progress=not args.quiet)
+    except KeyboardInterrupt:
+        kept = f"the finished games are in {args.out}; run the same command to resume" if args.out else "no --out file"
+        return _stopped(f"match stopped: {kept}")
+    print(summary.table())
+    return 0
+
+
+def run_engine(args: argparse.Namespace) -> int:
+    """``engine``: answer protocol commands on stdin until ``quit`` or the end of input."""
+    try:
+        serve(build_bot(args.bot, args.seed), sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except BrokenPipeError:  # the client went away: nobody is left to answer
+        return 0
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``play``: one game in the terminal, X's bot built with --seed and O's with --seed + 1."""
+    game = AdjacencyGame(rounds=args.rounds, rule=args.rule)
+    names = {"X": args.x, "O": args.o}
+    x_bot, o_bot = build_bot(args.x, args.seed), build_bot(args.o, args.seed + 1)
+    print(f"X: {args.x}, O: {args.o}; {args.rounds} rounds, rule {args.rule}, {args.time:g} s a move")
+    print(game.render_text(game.root))
+    try:
+        record = play_game(game, x_bot, o_bot, args.time, args.seed, on_move=lambda turn: _show(game, names, turn))
+    except KeyboardInterrupt:
+        return _stopped("game stopped (Ctrl-C)")
+    except EOFError:
+        print()  # ends the prompt's line
+        print("game stopped: the input ended", file=sys.stderr)
+        return 1
+    finally:
+        for bot in (x_bot, o_bot):
+            getattr(bot, "close", lambda: None)()
+    x, o = record.counts
+    print(f"{'draw' if record.result == 'draw' else record.result + ' (' + names[record.result] + ') wins'}, {x} to {o}")
+    return 0
+
+
+def _show(game: AdjacencyGame, names: dict[str, str], turn: Turn) -> None:
+    """Print a move, what the bot thought of it, and the board after it."""
+    print()
+    print(f"{turn.side.value} ({names[turn.side.value]}) plays {square_name(turn.decision.move)}: {thinking(turn)}")
+    print(game.render_text(turn.after))
+    rounds_left = (turn.after.plies_left + 1) // 2
+    if not game.is_terminal(turn.after):
+        print(f"{rounds_left} round{'s' * (rounds_left != 1)} left; "
+              f"{turn.after.to_move.value} ({names[turn.after.to_move.value]}) to move")
+
+
+def thinking(turn: Turn) -> str:
+    """What a bot said about its move: depth, value (for X), nodes, the arena's seconds, note.
+
+    >>> from gamelib.games.adjacency import Mark
+    >>> from gamelib.play.bots.base import Decision
+    >>> decision = Decision(18, value=3, depth=5, nodes=900, note="iterative")
+    >>> thinking(Turn(0, Mark.X, decision, 0.25, AdjacencyGame().root))
+    'depth 5, value +3 for X, 900 nodes, 0.25 s, iterative'
+    """
+    decision = turn.decision
+    parts = [] if decision.depth is None else [f"depth {decision.depth}"]
+    if decision.value is not None:
+        sign = "+" if decision.value > 0 else ""
+        parts.append(f"value {sign}{format_value(decision.value)} for X")
+    if decision.nodes:
+        parts.append(f"{decision.nodes} nodes")
+    parts.append(f"{turn.seconds:.2f} s")
+    if decision.note:
+        parts.append(decision.note)
+    return ", ".join(parts)
+
+
+def _stopped(message: str) -> int:
+    """Print ``message`` as the one line after Ctrl-C and return the status for it."""
+    print()  # ends the line the terminal's ^C is on
+    print(message, file=sys.stderr)
+    return INTERRUPTED

@@ -1,0 +1,293 @@
+"""The engine line protocol: a bot behind a text pipe, one command a line, one answer a line.
+
+Any program that reads these commands on its standard input and answers on its standard output
+can play in gamelib's arena, and gamelib's bots can play in anyone's (``docs/engine_protocol.md``
+is the full description; the design follows the UCI chess protocol, made strictly one answer per
+command so a client never has to guess how many lines to read):
+
+==============================  ======================================  ========================
+command                         answer                                  effect
+==============================  ======================================  ========================
+``rule 8`` / ``rule 4``         ``ok``                                  the neighbourhood
+``position BOARD SIDE PLIES``   ``ok``                                  set the position
+``play SQUARE``                 ``ok``                                  the side to move plays
+``board``                       ``BOARD SIDE PLIES XCOUNT OCOUNT``      none
+``go MILLISECONDS``             ``move SQUARE``                         none (the move is not played)
+``quit``                        ``ok``                                  the engine exits
+==============================  ======================================  ========================
+
+Anything wrong gets ``error MESSAGE`` and changes nothing. :class:`EngineSession` answers single
+lines (the server, testable in-process), :func:`serve` runs it over streams (``python -m gamelib
+engine --bot NAME``), and :class:`ExternalBot` runs a program speaking the protocol as a
+:class:`~gamelib.play.bots.base.Bot`.
+
+>>> from gamelib.play.bots.random_bot import RandomBot
+>>> session = EngineSession(RandomBot(seed=1))
+>>> session.handle("play c3")
+'ok'
+>>> session.handle("board")
+'......OO......OO................................X.......XX......XX...... O 55 5 4'
+>>> session.handle("play c3")
+'error c3 is occupied by X'
+"""
+
+from __future__ import annotations
+
+import queue
+import shlex
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import IO, Any, TextIO
+
+from gamelib.games.adjacency import RULES, AdjacencyGame, AdjacencyState, parse_square, square_name
+from gamelib.play.bots.base import Bot, Decision
+
+__all__ = ["EngineError", "EngineSession", "ExternalBot", "ProtocolError", "serve"]
+
+COMMANDS = ("rule", "position", "play", "board", "go", "quit")
+"""The protocol's commands, in the order the documentation gives them."""
+
+
+class ProtocolError(ValueError):
+    """A command the engine cannot carry out; the engine answers ``error`` and this message."""
+
+
+class EngineError(ValueError):
+    """An external engine that cannot be started, answers ``error``, answers nonsense, takes too
+    long or exits; the message names the engine and the command."""
+
+
+class EngineSession:
+    """The server side: the position, the rule and a bot, changed only by commands that succeed.
+
+    Starts at the initial position of a 28-round game (56 plies left), rule 8, X to move.
+    ``handle`` answers one line; ``finished`` is True after ``quit``.
+    """
+
+    def __init__(self, bot: Bot, rule: int = 8) -> None:
+        self.bot = bot
+        self.game = AdjacencyGame(rule=rule)
+        self.state: AdjacencyState = self.game.initial_state()
+        self.finished = False
+        self._commands: dict[str, Callable[[list[str]], str]] = {
+            "rule": self._rule, "position": self._position, "play": self._play, "board": self._board,
+            "go": self._go, "quit": self._quit,
+        }
+
+    def handle(self, line: str) -> str:
+        """The one-line answer to the command ``line`` (without its newline): ``ok``, the board,
+        ``move SQUARE``, or ``error MESSAGE`` (and nothing changes) for anything wrong."""
+        try:
+            return self._dispatch(line.split())
+        except ValueError as error:  # ProtocolError, NotationError, IllegalMoveError, a bot's ValueError
+            return "error " + " ".join(str(error).split())
+
+    def _dispatch(self, words: list[str]) -> str:
+        """Run the command ``words[0]`` with arguments ``words[1:]``."""
+        if not words:
+            raise ProtocolError(f"empty line: give a command ({', '.join(COMMANDS)})")
+        command = self._commands.get(words[0])
+        if command is None:
+            raise ProtocolError(f"unknown command {words[0]!r}: use {', '.join(COMMANDS)}")
+        return command(words[1:])
+
+    def _rule(self, args: list[str]) -> str:
+        _arguments("rule", args, "8|4")
+        if args[0] not in {str(rule) for rule in RULES}:
+            raise ProtocolError(f"rule {args[0]!r} is unknown: give 8 (all neighbours) or 4 (orthogonal only)")
+        self.game = AdjacencyGame(rule=int(args[0]))  # a state holds no rule, so the position stays
+        return "ok"
+
+    def _position(self, args: list[str]) -> str:
+        _arguments("position", args, "BOARD SIDE PLIES")
+        board, side, plies = args
+        if not plies.isdigit():
+            raise ProtocolError(f"plies left {plies!r} is not a number: give 0 to 56")
+        self.state = self.game.from_board(board, side, int(plies))
+        return "ok"
+
+    def _play(self, args: list[str]) -> str:
+        _arguments("play", args, "SQUARE")
+        self.state = self.game.result(self.state, parse_square(args[0]))
+        return "ok"
+
+    def _board(self, args: list[str]) -> str:
+        _arguments("board", args, "")
+        x, o = self.game.counts(self.state)
+        return f"{self.game.board_string(self.state)} {self.state.to_move.value} {self.state.plies_left} {x} {o}"
+
+    def _go(self, args: list[str]) -> str:
+        _arguments("go", args, "MILLISECONDS")
+        if not args[0].isdigit() or int(args[0]) == 0:
+            raise ProtocolError(f"time {args[0]!r} is not a positive whole number of milliseconds")
+        if self.game.is_terminal(self.state):
+            raise ProtocolError("the game is over: there is no move to make")
+        decision = self.bot.choose(self.game, self.state, int(args[0]) / 1000)
+        return f"move {square_name(decision.move)}"
+
+    def _quit(self, args: list[str]) -> str:
+        _arguments("quit", args, "")
+        self.finished = True
+        return "ok"
+
+
+def _arguments(command: str, args: Sequence[str], usage: str) -> None:
+    """Raise ProtocolError unless ``args`` has one word for each word of ``usage`` (with "8|4"
+    one word)."""
+    wanted = len(usage.split())
+    if len(args) != wanted:
+        shown = f"{command} {usage}".strip()
+        raise ProtocolError(f"{command} takes {wanted} argument{'s' * (wanted != 1)}, got {len(args)}: "
+                            f"give '{shown}'")
+
+
+def serve(bot: Bot, input: TextIO, output: TextIO) -> None:
+    """Answer the commands read from ``input`` on ``output``, one line each, flushed at once,
+    until ``quit`` or the end of ``input``.
+
+    >>> import io
+    >>> from gamelib.play.bots.random_bot import RandomBot
+    >>> out = io.StringIO()
+    >>> serve(RandomBot(), io.StringIO("rule 4\\nfly\\nquit\\nboard\\n"), out)
+    >>> out.getvalue().splitlines()
+    ['ok', "error unknown command 'fly': use rule, position, play, board, go, quit", 'ok']
+    """
+    session = EngineSession(bot)
+    for line in iter(input.readline, ""):
+        output.write(session.handle(line) + "\n")
+        output.flush()
+        if session.finished:
+            return
+
+
+class ExternalBot:
+    """A bot played by another program speaking the protocol, run as a subprocess.
+
+    ``command`` is the program and its arguments (e.g. ``["python", "-m", "gamelib", "engine",
+    "--bot", "random"]``). It sends ``board`` once at the start, to wait until the engine is ready
+    (not charged to its first move). Each ``choose`` sends ``rule`` (when it changes), ``position`` and ``go``
+    and reads the ``move``; the engine gets ``seconds`` as milliseconds and ``grace`` more seconds
+    to answer (any other command gets ``grace`` seconds). The engine's stderr goes to ours.
+    Call :meth:`close` (or use ``with``) to end it; a collected ExternalBot ends it too.
+    Raises EngineError if the program cannot be started.
+    """
+
+    def __init__(self, command: Sequence[str], *, name: str | None = None, grace: float = 10.0) -> None:
+        if not command:
+            raise EngineError("the engine command is empty: give a program and its arguments")
+        self.command = list(command)
+        self.name = name or "cmd:" + shlex.join(self.command)
+        self.grace = grace
+        self._rule: int | None = None
+        self._process = _start(self.command)
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader = threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines), daemon=True)
+        self._reader.start()
+        self._finalizer = weakref.finalize(self, _end, self._process, self._reader)
+        self._wait_until_ready()
+
+    def _wait_until_ready(self) -> None:
+        """Ask ``board`` once, so the engine's start-up time is not charged to its first move.
+        Ends the engine and raises EngineError if it does not answer within ``grace`` seconds."""
+        try:
+            answer = self._ask("board", self.grace)
+            if len(answer.split()) != 5 or len(answer.split()[0]) != 64:
+                raise EngineError(f"engine {self.name} answered board with {answer!r}, not "
+                                  "'BOARD SIDE PLIES XCOUNT OCOUNT': does it speak the engine line protocol?")
+        except EngineError:
+            self.close()
+            raise
+
+    def choose(self, game: Any, state: AdjacencyState, seconds: float) -> Decision:
+        """The engine's move in ``state`` of ``game`` (an AdjacencyGame), asked with ``go`` and
+        ``seconds`` as milliseconds. Raises EngineError if the engine fails to answer properly."""
+        start = time.perf_counter()
+        if self._rule != game.rule:
+            self._ask(f"rule {game.rule}", self.grace)
+            self._rule = game.rule
+        self._ask(f"position {game.board_string(state)} {state.to_move.value} {state.plies_left}", self.grace)
+        answer = self._ask(f"go {max(1, round(seconds * 1000))}", seconds + self.grace)
+        words = answer.split()
+        if len(words) != 2 or words[0] != "move":
+            raise EngineError(f"engine {self.name} answered go with {answer!r}, not 'move SQUARE'")
+        try:
+            move = parse_square(words[1])
+        except ValueError as error:
+            raise EngineError(f"engine {self.name} answered go with {answer!r}: {error}") from None
+        return Decision(move=move, seconds=time.perf_counter() - start, note=f"engine: {answer}")
+
+    def _ask(self, command: str, timeout: float) -> str:
+        """Send ``command`` and return the engine's one-line answer. Raises EngineError on an
+        ``error`` answer, on no answer within ``timeout`` seconds, or if the engine has exited."""
+        try:
+            assert self._process.stdin is not None
+            self._process.stdin.write(command + "\n")
+            self._process.stdin.flush()
+            answer = self._lines.get(timeout=timeout)
+        except (OSError, ValueError):  # a broken pipe, or the bot was closed
+            answer = None
+        except queue.Empty:
+            raise EngineError(f"engine {self.name} did not answer {command!r} within {timeout:g} s") from None
+        if answer is None:
+            raise EngineError(f"engine {self.name} exited (status {self._process.poll()}) at {command!r}")
+        if answer.startswith("error"):
+            raise EngineError(f"engine {self.name} answered {command!r} with {answer!r}")
+        return answer
+
+    def close(self) -> None:
+        """Send ``quit``, wait up to ``grace`` seconds for the engine to exit, then kill it. Safe
+        to call twice."""
+        if self._finalizer.detach() is not None:
+            _end(self._process, self._reader, self.grace)
+
+    def __enter__(self) -> ExternalBot:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ExternalBot({self.command!r})"
+
+
+def _start(command: list[str]) -> subprocess.Popen[str]:
+    """The engine process, with pipes for its stdin and stdout, line-buffered text."""
+    try:
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    except OSError as error:
+        raise EngineError(f"cannot start engine {shlex.join(command)}: {error.strerror}") from None
+
+
+def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
+    """Put each line of ``stream`` (without its newline) on ``lines``, then None at its end."""
+    assert stream is not None
+    try:
+        for line in iter(stream.readline, ""):
+            lines.put(line.rstrip("\r\n"))
+    except (OSError, ValueError):  # the stream was closed under us
+        pass
+    lines.put(None)
+
+
+def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float = 5.0) -> None:
+    """Ask ``process`` to quit, kill it if it has not exited within ``wait`` seconds, and close
+    its pipes."""
+    try:
+        assert process.stdin is not None
+        process.stdin.write("quit\n")
+        process.stdin.close()
+    except (OSError, ValueError):
+        pass
+    try:
+        process.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    reader.join(timeout=5)
+    if process.stdout is not None:
+        process.stdout.close()

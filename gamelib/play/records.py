@@ -1,0 +1,162 @@
+"""Game records: one finished Adjacency game as a line of JSON, and the match files made of them.
+
+A match file holds one :class:`GameRecord` per line, appended the moment its game ends
+(:func:`append_record`); :func:`read_records` reads one back, leaving out a last line cut short by a
+kill, and :func:`resume_records` checks a file against the games a match asks for before the match
+goes on. Both the arena (:mod:`gamelib.play.arena`), which writes the files, and the match
+statistics (:mod:`gamelib.play.match_stats`), which read them, import this module. Records name
+bots by their specs (``"alphabeta"``, ``"cmd:..."``), never by module paths, so files outlive a
+change of layout.
+
+>>> line = GameRecord(0, 1, "random", "alphabeta", 8, 4, 1.0, ("a1",), (1, 0), "X", (0.1,), (None,),
+...                   (None,), (0,)).to_json()
+>>> GameRecord.from_json(line).moves
+('a1',)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from gamelib.games.adjacency import AdjacencyState, Mark
+from gamelib.games.game import Value
+from gamelib.play.bots.base import Decision
+from gamelib.search.tracing import to_jsonable
+
+__all__ = ["SETTINGS", "GameRecord", "MatchFileError", "Turn", "append_record", "read_records",
+           "resume_records"]
+
+SETTINGS = ("index", "seed", "x", "o", "rule", "rounds", "time_limit")
+"""The fields a game is asked to be played with, shared by GameTask and GameRecord: a resumed
+match file must hold records with the same settings as the match's tasks."""
+
+
+class MatchFileError(ValueError):
+    """A match file that cannot be read, or whose games were played with other settings."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game, as a line of a match file.
+
+    ``index`` is the game's number in its match (0, 1, ...), ``seed`` the seed its bots were built
+    with, ``x`` and ``o`` the bot specs that played X and O, ``rule`` (8 or 4), ``rounds`` and
+    ``time_limit`` (seconds a move) the settings. ``moves`` are square names in the order played
+    (X first); ``counts`` is (X marks, O marks) at the end; ``result`` "X", "O" or "draw".
+    ``seconds[i]`` is move i's wall time measured by the arena; ``depths[i]``, ``values[i]`` (from
+    X's point of view) and ``nodes[i]`` are what the bot reported (None or 0 if nothing).
+    """
+
+    index: int
+    seed: int
+    x: str
+    o: str
+    rule: int
+    rounds: int
+    time_limit: float
+    moves: tuple[str, ...]
+    counts: tuple[int, int]
+    result: str
+    seconds: tuple[float, ...]
+    depths: tuple[int | None, ...]
+    values: tuple[Value | None, ...]
+    nodes: tuple[int, ...]
+
+    def to_json(self) -> str:
+        """The record as one line of JSON (no newline); infinite values as "inf"/"-inf"."""
+        data = asdict(self)
+        data["values"] = [to_jsonable(value) for value in self.values]
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, line: str) -> GameRecord:
+        """The record written by :meth:`to_json`. Raises ValueError (or KeyError, TypeError) if the
+        line is not one."""
+        data = json.loads(line)
+        fields = {name: data[name] for name in cls.__dataclass_fields__}
+        for name in ("moves", "counts", "seconds", "depths", "values", "nodes"):
+            fields[name] = tuple(fields[name])
+        fields["values"] = tuple(float(v) if v in ("inf", "-inf") else v for v in fields["values"])
+        return cls(**fields)
+
+    def settings(self) -> dict[str, Any]:
+        """What the game was asked to be: index, seed, bots, rule, rounds and time limit."""
+        return {name: getattr(self, name) for name in SETTINGS}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One move as :func:`play_game` reports it to ``on_move``: the ``ply`` (0 for X's first),
+    the ``side`` that moved, its ``decision``, the ``seconds`` of wall time measured around
+    ``choose``, and the state ``after`` the move."""
+
+    ply: int
+    side: Mark
+    decision: Decision
+    seconds: float
+    after: AdjacencyState
+
+
+def read_records(path: str | Path) -> list[GameRecord]:
+    """The games of a match file, in file order. A last line cut short (the match was killed while
+    writing it) is left out. Raises MatchFileError naming the line of any other bad line, and
+    OSError if the file cannot be read.
+    """
+    return [record for _, record in _read_lines(Path(path))]
+
+
+def _read_lines(path: Path) -> Iterator[tuple[int, GameRecord]]:
+    """(byte offset after the line, record) for each complete line of the match file ``path``."""
+    offset = 0
+    with path.open("rb") as file:
+        for number, raw in enumerate(file, start=1):
+            if not raw.endswith(b"\n"):
+                return  # a line cut short by a kill: the game is played again
+            offset += len(raw)
+            try:
+                yield offset, GameRecord.from_json(raw.decode())
+            except (ValueError, KeyError, TypeError) as error:
+                raise MatchFileError(f"{path} line {number} is not a game record: {error}") from None
+
+
+def resume_records(path: Path, wanted: Sequence[Mapping[str, Any]]) -> list[GameRecord]:
+    """The games already in ``path``, after cutting off an unfinished last line; ``wanted[i]`` is
+    the settings game i of the match must have (:data:`SETTINGS`). An absent file holds no games.
+    Raises MatchFileError if a game was played with other settings or twice."""
+    if not path.exists():
+        return []
+    records, end = [], 0
+    for end, record in _read_lines(path):
+        records.append(record)
+    _check_records(path, records, wanted)
+    with path.open("r+b") as file:
+        file.truncate(end)
+    return records
+
+
+def _check_records(path: Path, records: Sequence[GameRecord], wanted_settings: Sequence[Mapping[str, Any]]) -> None:
+    """Raise MatchFileError unless each record is the game its task asks for, and none repeats."""
+    seen: set[int] = set()
+    for record in records:
+        if not 0 <= record.index < len(wanted_settings):
+            raise MatchFileError(f"{path} holds game {record.index} but this match has games 0 to "
+                                 f"{len(wanted_settings) - 1}: give --games {record.index + 1} or more, or another file")
+        wanted, found = wanted_settings[record.index], record.settings()
+        if wanted != found:
+            diff = ", ".join(f"{key} {found[key]!r} (this match: {wanted[key]!r})"
+                             for key in wanted if wanted[key] != found[key])
+            raise MatchFileError(f"{path} game {record.index} was played with other settings: {diff}; "
+                                 "rerun with the file's settings or write to another file")
+        if record.index in seen:
+            raise MatchFileError(f"{path} holds game {record.index} twice")
+        seen.add(record.index)
+
+
+def append_record(path: Path, record: GameRecord) -> None:
+    """Append ``record`` to the match file ``path`` as one line, flushed at once."""
+    with path.open("a", encoding="utf-8") as file:
+        file.write(record.to_json() + "\n")

@@ -1,0 +1,52 @@
+"""Every search by name, for the command line, the stepper and the explorer: :func:`run_search`.
+
+>>> sorted(SEARCHES)
+['alphabeta', 'alphabeta_with_memory', 'minimax', 'mtdf', 'negascout', 'pvs']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from gamelib.games.game import Game
+from gamelib.search.mtdf import mtdf
+from gamelib.search.negamax import SearchError, SearchResult, alphabeta, alphabeta_with_memory, minimax, negascout
+from gamelib.search.tracing import NULL_TRACER, Tracer
+
+__all__ = ["SEARCHES", "run_search"]
+
+
+SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
+    "minimax": (minimax, frozenset({"depth"})),
+    "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict", "table"})),
+    "negascout": (negascout, frozenset({"depth", "window", "table"})),
+    "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window", "table"})),
+    "alphabeta_with_memory": (alphabeta_with_memory, frozenset({"depth", "window", "table"})),
+    "mtdf": (mtdf, frozenset({"depth", "first_guess", "table"})),
+}
+"""The searches by name, for the command line and the stepper: name -> (function, its options)."""
+
+
+def run_search(name: str, game: Game[Any, Any], state: Any = None, *, tracer: Tracer = NULL_TRACER,
+               **options: Any) -> SearchResult:
+    """Run the search called ``name`` (a key of :data:`SEARCHES`) with ``options``.
+
+    Raises SearchError naming the known searches or options for an unknown name or option.
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> run_search("pvs", load_seed_tree("broeders31")).value
+    4
+    >>> run_search("minimax", load_seed_tree("broeders31"), strict=True)
+    Traceback (most recent call last):
+    ...
+    gamelib.search.negamax.SearchError: minimax takes no option 'strict'; it takes: depth
+    """
+    if name not in SEARCHES:
+        raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
+    search, known = SEARCHES[name]
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise SearchError(f"{name} takes no option {unknown[0]!r}; it takes: {', '.join(sorted(known))}")
+    return search(game, state, tracer=tracer, **options)

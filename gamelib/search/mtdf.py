@@ -1,0 +1,179 @@
+"""MTD(f) and iterative deepening: null-window searches with memory that converge on the value.
+
+MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996, the driver of seed 004) calls
+AlphaBetaWithMemory with null windows only. Each pass asks "is the value at least beta?" and moves a
+lower or an upper bound; the passes stop when the bounds meet. The transposition table keeps what
+each pass learned, so later passes re-visit little. Iterative deepening searches depth 1, 2, ...
+and gives each depth's value to the next as MTD(f)'s first guess.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> from gamelib.search.tracing import RecordingTracer, MtdPass
+>>> tracer = RecordingTracer()
+>>> mtdf(load_seed_tree("broeders31"), first_guess=4, tracer=tracer).value
+4
+>>> [(e.alpha, e.beta, e.value, e.lower, e.upper) for e in tracer.events if isinstance(e, MtdPass)]
+[(3, 4, 4, 4, inf), (4, 5, 4, 4, 4)]
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from gamelib.games.game import INF, Game, Player, Value
+from gamelib.search.negamax import (
+    MoveOrder,
+    SearchError,
+    SearchResult,
+    SearchTimeout,
+    _max_view_window,
+    _negamax,
+    _Search,
+    _start,
+)
+from gamelib.search.tracing import NULL_TRACER, Tracer
+from gamelib.search.ttable import TranspositionTable
+
+__all__ = ["Deepening", "iterative_deepening", "mtdf"]
+
+
+def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, first_guess: Value = 0,
+         table: TranspositionTable | None = None, order: MoveOrder | None = None,
+         deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """MTD(f): the minimax value by null-window AlphaBetaWithMemory passes from ``first_guess``.
+
+    After Plaat et al. (1996), as seed 004 describes it: lower = -INF, upper = +INF; each pass
+    searches the root with (beta - 1, beta), beta = max(g, lower + 1) for the last result g; a result
+    below beta is a new upper bound, otherwise a new lower bound; stop when lower == upper. With the
+    exact value as first guess it takes exactly two passes (one proves value >= f, one value <= f).
+    Values must be integers. ``first_guess`` and the result are from MAX's point of view; ``move``
+    and ``pv`` come from the last pass that raised the lower bound (a pass that failed high), whose
+    line reaches the value. ``nodes`` and ``leaves`` add up all passes. Each pass is an MtdPass
+    trace event with its window, result and the bounds after it. ``table`` defaults to a new
+    65,536-slot depth-preferred table. Raises SearchError for a negative depth, SearchTimeout when
+    ``deadline`` (a ``time.perf_counter()`` time) passes.
+    """
+    state = _start(game, state, depth)
+    root_player = game.to_move(state)
+    search = _Search(game, tracer, TranspositionTable() if table is None else table, order, deadline)
+    search.fail_soft = True
+    guess = root_player.sign * first_guess
+    lower, upper = -INF, INF
+    value, pv, number = guess, (), 0
+    while lower < upper:
+        number += 1
+        beta = max(value, lower + 1)
+        value, line = _negamax(search, state, depth, beta - 1, beta, 0)
+        if value < beta:
+            upper = value
+        else:
+            lower, pv = value, line
+        _trace_pass(search, root_player, number, beta, value, lower, upper)
+    return search.result(state, value, pv, depth)
+
+
+def _trace_pass(search: _Search, root_player: Player, number: int, beta: Value, value: Value,
+                lower: Value, upper: Value) -> None:
+    if search.tracing:
+        alpha_max, beta_max = _max_view_window(root_player, beta - 1, beta)
+        low, high = _max_view_window(root_player, lower, upper)
+        search.tracer.mtd_pass(number, alpha_max, beta_max, root_player.sign * value, low, high)
+
+
+@dataclass(frozen=True)
+class Deepening:
+    """What iterative deepening found: ``result`` of the deepest finished search (None if not even
+    depth 1 finished), ``depth`` that search's depth (0 if none), ``iterations`` one SearchResult per
+    finished depth, ``timed_out`` whether the deadline stopped it, ``seconds`` of wall time, and
+    ``unfinished_nodes`` the nodes the search the deadline stopped had entered. With aspiration
+    windows, ``failed_windows`` has one (depth, alpha, beta, value) per aspiration search whose
+    value fell outside its window (MAX's view), and ``failed_window_nodes`` the nodes those
+    searches entered (not counted in ``iterations``)."""
+
+    result: SearchResult | None
+    depth: int
+    iterations: tuple[SearchResult, ...]
+    timed_out: bool
+    seconds: float
+    unfinished_nodes: int = field(default=0, repr=False)
+    failed_windows: tuple[tuple[int, Value, Value, Value], ...] = field(default=(), repr=False)
+    failed_window_nodes: int = field(default=0, repr=False)
+
+
+Searcher = Callable[..., SearchResult]
+
+
+def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int = 64, *,
+                        search: Searcher = mtdf, seconds: float | None = None,
+                        table: TranspositionTable | None = None, order: MoveOrder | None = None,
+                        aspiration: Value | None = None, tracer: Tracer = NULL_TRACER) -> Deepening:
+    """Search depth 1, 2, ... ``max_depth``; each depth starts from the previous depth's value
+    (MTD(f)'s first guess) and the table's best moves (tried first).
+
+    ``search`` is :func:`mtdf` (default), or any search taking ``table``, ``order`` and
+    ``deadline`` (alpha-beta, NegaScout). ``seconds`` of wall time bound the whole call: a depth
+    that does not finish in time is thrown away, never half used, no depth after the first starts
+    once the time is up, and the deepest finished depth answers. It stops early after a depth
+    whose search met no depth limit (``result.complete``: it reached the end of the game
+    everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration
+    trace event. ``table`` defaults to a new table shared by all depths.
+
+    ``aspiration`` (a search taking ``window``: alpha-beta, NegaScout) searches each depth after
+    the first with the **aspiration window** (v - aspiration, v + aspiration) around the previous
+    depth's value v, MAX's view; a value outside it is only a bound, so that depth is searched
+    again with the full window (after Marsland 1986's aspiration search). The answer is the same
+    as without; the narrow window cuts more when the value stays inside it. An infinite previous
+    value gets the full window.
+
+    Raises SearchError for max_depth < 1, an aspiration below 1, or an aspiration with a search
+    that takes no window (MTD(f)).
+    """
+    if max_depth < 1:
+        raise SearchError(f"max_depth is {max_depth}: give at least 1")
+    windows = "window" in inspect.signature(search).parameters
+    if aspiration is not None and (aspiration < 1 or not windows):
+        raise SearchError(f"aspiration {aspiration}: give a half-width of at least 1, to a search that takes a "
+                          f"window (alpha-beta, NegaScout; MTD(f) makes its own windows)")
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    table = TranspositionTable() if table is None else table
+    state = _start(game, state, 0)
+    iterations: list[SearchResult] = []
+    timed_out, unfinished = False, 0
+    failed: list[tuple[int, Value, Value, Value]] = []
+    failed_nodes = 0
+    guesses = "first_guess" in inspect.signature(search).parameters
+    for depth in range(1, max_depth + 1):
+        if depth > 1 and deadline is not None and time.perf_counter() > deadline:
+            timed_out = True
+            break
+        options: dict[str, Any] = {"first_guess": iterations[-1].value} if iterations and guesses else {}
+        run = partial(search, game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
+                      **options)
+        try:
+            if aspiration is not None and iterations and math.isfinite(iterations[-1].value):
+                guess = iterations[-1].value
+                alpha, beta = guess - aspiration, guess + aspiration
+                result = run(window=(alpha, beta))
+                if not alpha < result.value < beta:
+                    failed.append((depth, alpha, beta, result.value))
+                    failed_nodes += result.nodes
+                    result = run()
+            else:
+                result = run()
+        except SearchTimeout as timeout:
+            timed_out, unfinished = True, timeout.nodes
+            break
+        iterations.append(result)
+        tracer.iteration(depth, result.value, None if result.move is None else str(result.move), result.nodes)
+        if result.complete:
+            break
+    best = iterations[-1] if iterations else None
+    seconds_taken = time.perf_counter() - start
+    return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished,
+                     tuple(failed), failed_nodes)

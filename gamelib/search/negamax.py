@@ -1,0 +1,576 @@
+"""The search core: minimax and alpha-beta on one negamax skeleton, traced through a tracer.
+
+Both work on any :class:`~gamelib.games.game.Game` (an explicit :class:`~gamelib.games.trees.GameTree`, a
+board game). Inside, values are from the side to move's point of view (negamax, like Rich &
+Knight's MINIMAX, whose NEW-VALUE is -VALUE(RESULT-SUCC)); a child whose side to move is the same
+as its parent's (two MIN levels in a row) is not negated. Results and traces are from MAX's point
+of view.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> broeders = load_seed_tree("broeders31")
+>>> alphabeta(broeders)
+SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
+>>> minimax(broeders).nodes
+31
+
+Alpha-beta, NegaScout/PVS, AlphaBetaWithMemory and MTD(f)'s passes all run :func:`_negamax`, one
+skeleton whose options say how it treats the window. It calls the tracer's hooks only when a tracer
+is given, so an untraced search pays nothing for them. A game may offer two optional methods, which
+the skeleton uses when present (:class:`gamelib.games.adjacency_lookahead.LookaheadGame` has them; the
+course's trees, tic-tac-toe and the plain Adjacency game do not):
+
+* ``frontier_value(state)``: the exact value of a depth-1 search for the side to move, computed
+  without generating the children (None where the game cannot tell). A depth-1 node below the
+  root then counts as one node and one leaf, is traced as an enter, a leaf and an exit, and skips
+  the table.
+* ``move_groups(state, depth)``: the legal moves in the order to try them, in groups ``(bound,
+  moves)`` with bounds not increasing, each bound at least the value for the side to move of a
+  ``depth - 1`` search of the position after any move of its group (``INF`` when unknown). Once
+  a bound cannot beat the value in hand, that group and the rest are skipped; no event traces the
+  skip. An ``order`` given to a search replaces the game's groups.
+
+Both leave the value of a fixed-depth search exact: they only save work.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamelib.games.game import INF, Game, Player, Value
+from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
+from gamelib.search.ttable import Record, TranspositionTable, TTEntry
+
+__all__ = ["SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
+
+CLOCK_MASK = 255
+"""The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
+
+
+class SearchError(ValueError):
+    """A search was asked for something impossible: a negative depth, an empty window."""
+
+
+class SearchTimeout(Exception):
+    """The search's deadline passed after ``nodes`` nodes; its unfinished result is discarded
+    (iterative deepening keeps the last finished depth)."""
+
+    def __init__(self, message: str, nodes: int = 0) -> None:
+        super().__init__(message)
+        self.nodes = nodes
+
+
+MoveOrder = Callable[[Any, Any, Sequence[Any]], Sequence[Any]]
+"""``order(game, state, moves) -> moves``: the order to try moves in (best first)."""
+
+MoveGroups = Iterable[tuple[Value, Sequence[Any]]]
+"""Moves in groups ``(bound, moves)``: no move of a group can be worth more than its bound."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found, as a value.
+
+    ``value`` is the root's backed-up value from MAX's point of view; ``move`` the best move at the
+    root (None at a leaf, or when fail-hard alpha-beta found nothing better than alpha); ``pv`` the
+    principal variation, moves from the root (Rich & Knight's PATH); ``nodes`` the nodes entered,
+    root included; ``leaves`` the static evaluations; ``complete`` is False if the depth limit
+    stopped the search anywhere (so a deeper search might find another value).
+    """
+
+    value: Value
+    move: Any
+    pv: tuple[Any, ...]
+    nodes: int
+    leaves: int
+    complete: bool = field(default=True, repr=False)
+
+
+_EXACT, _LOWER, _UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
+"""The bounds as the table's records hold them (see :data:`gamelib.search.ttable.Record`)."""
+_MAX = Player.MAX
+
+
+def _record(entry: TTEntry | None) -> Record | None:
+    return None if entry is None else (entry.key, entry.depth, entry.value, entry.bound.value, entry.move)
+
+
+def _entry(key: Hashable, depth: int | None, value: Value, bound: str, move: Any) -> TTEntry:
+    return TTEntry(key, depth, value, Bound(bound), move)
+
+
+class _Search:
+    """The parts every algorithm shares: counting, evaluation, children, point of view, tracing,
+    the table, and the options that tell the skeleton which algorithm it runs."""
+
+    def __init__(self, game: Game[Any, Any], tracer: Tracer, table: TranspositionTable | None = None,
+                 order: MoveOrder | None = None, deadline: float | None = None) -> None:
+        self.game = game
+        self.tracer = tracer
+        self.tracing = tracer is not NULL_TRACER
+        self.table = table
+        self.key: Callable[[Any], Hashable] = getattr(game, "key", game.node_id)
+        self.order = order
+        self.deadline = deadline
+        self.nodes = 0
+        self.leaves = 0
+        self.fail_soft = self.strict = self.scout = self.pvs = False
+        self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
+        self.static = False  # whether the last node searched returned a static (exact) value
+        self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
+        self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
+            getattr(game, "move_groups", None) if order is None else None)
+        self.probe: Callable[[Hashable], Record | None] | None = None
+        self.save: Callable[[Hashable, int | None, Value, str, Any], None] | None = None
+        if table is not None:
+            self.probe = table.lookup if table.direct else lambda key: _record(table.probe(key))
+            self.save = table.save if table.direct else lambda *fields: table.store(_entry(*fields))
+
+    def check_clock(self) -> None:
+        """Raise SearchTimeout if the deadline has passed (the skeleton asks every 256 nodes)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout(f"the deadline passed after {self.nodes} nodes", self.nodes)
+
+    def enter(self, state: Hashable, plies: int, alpha: Value | None, beta: Value | None) -> Player:
+        """Count and trace entering ``state`` with a side-to-move window; return the side to move."""
+        self.nodes += 1
+        if not self.nodes & CLOCK_MASK:
+            self.check_clock()
+        player = self.game.to_move(state)
+        if self.tracing:
+            self.trace_enter(state, plies, player, alpha, beta)
+        return player
+
+    def trace_enter(self, state: Hashable, plies: int, player: Player, alpha: Value | None,
+                    beta: Value | None) -> None:
+        if alpha is not None and beta is not None:
+            alpha, beta = _max_view_window(player, alpha, beta)
+        self.tracer.enter(self.game.node_id(state), plies, player, alpha, beta)
+
+    def stops(self, state: Hashable, depth: int | None) -> bool:
+        """True where the search evaluates instead of expanding: a terminal state or depth 0."""
+        if self.game.is_terminal(state):
+            return True
+        if depth == 0:
+            self.horizons += 1
+            return True
+        return False
+
+    def evaluate(self, state: Hashable, player: Player) -> Value:
+        """Static value for the side to move, traced as a leaf and an exit (exact)."""
+        self.leaves += 1
+        value = self.game.evaluate(state)
+        if self.tracing:
+            self.trace_leaf(state, value)
+        return value if player is _MAX else -value
+
+    def trace_leaf(self, state: Hashable, value: Value) -> None:
+        """Trace a static value (MAX's view) as a leaf and an exact exit."""
+        node = self.game.node_id(state)
+        self.tracer.leaf(node, value)
+        self.tracer.exit(node, value, Bound.EXACT, None)
+
+    def moves(self, state: Hashable, first: Any = None) -> Sequence[Any]:
+        """The legal moves in search order: the game's (or ``order``'s), with ``first`` (the table's
+        best move) moved to the front."""
+        moves = self.game.legal_moves(state)
+        if self.order is not None:
+            moves = self.order(self.game, state, moves)
+        if first is not None and first in moves and moves[0] != first:
+            moves = [first, *(move for move in moves if move != first)]
+        return moves
+
+    def groups(self, state: Hashable, depth: int | None, first: Any) -> MoveGroups:
+        """The moves of an inner node in groups (bound, moves): the game's ``move_groups`` if it has
+        them and no ``order`` is given, else one unbounded group in :meth:`moves`' order; the
+        table's move ``first`` before all. A traced search gets lists it can name skipped moves
+        from; an untraced one gets them as the search asks for them."""
+        if self.move_groups is not None:
+            groups = self.move_groups(state, depth)
+            if first is not None:
+                groups = _first_then(first, groups)
+            return [(bound, list(moves)) for bound, moves in groups] if self.tracing else groups
+        if first is None or self.tracing:
+            return ((INF, self.moves(state, first)),)
+        return self._staged(state, first)
+
+    def _staged(self, state: Hashable, first: Any) -> Iterator[tuple[Value, Sequence[Any]]]:
+        """The table's move, then (only if it did not cut) the others in :meth:`moves`' order."""
+        yield INF, (first,)
+        yield INF, [move for move in self.moves(state) if move != first]
+
+    def read(self, entry: Record, depth: int | None, alpha: Value, beta: Value, state: Hashable,
+             player: Player) -> tuple[Value | None, Value, Value, Any]:
+        """What the table's ``entry`` for ``state`` says: (the value if it settles the node else
+        None, the window narrowed by the entry's bounds, the entry's best move). After seed 004's
+        AlphaBetaWithMemory, whose lowerbound/upperbound are an entry's value read by its bound; an
+        exact entry settles the node at once. All values for the side to move."""
+        _, stored, value, bound, move = entry
+        if stored is not None and (depth is None or stored < depth):  # not deep enough
+            return None, alpha, beta, move
+        lower = -INF if bound == _UPPER else value
+        upper = INF if bound == _LOWER else value
+        settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
+        if settled is not None:
+            assert self.table is not None
+            self.table.stats.cutoffs += 1
+            self.horizons += stored is not None
+        if self.tracing:
+            traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
+            self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
+                               None if move is None else str(move), settled is not None)
+        return settled, max(alpha, lower), min(beta, upper), move
+
+    def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
+        """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
+        child = self.game.result(state, move)
+        return child, self.game.to_move(child) is not player
+
+    def best_move(self, state: Hashable, player: Player, move: Any, value: Value) -> None:
+        if self.tracing:
+            self.tracer.best_move(self.game.node_id(state), str(move), player.sign * value)
+
+    def cutoff(self, state: Hashable, player: Player, value: Value, alpha: Value, beta: Value,
+               skipped: Sequence[Any]) -> None:
+        if self.tracing and skipped:
+            low, high = _max_view_window(player, alpha, beta)
+            names = tuple(str(move) for move in skipped)
+            self.tracer.cutoff(self.game.node_id(state), player.sign * value, low, high, names)
+
+    def exit(self, state: Hashable, player: Player, value: Value, bound: Bound, move: Any) -> None:
+        if self.tracing:
+            if player is Player.MIN:
+                bound = _SWAP_BOUND[bound]
+            self.tracer.exit(self.game.node_id(state), player.sign * value, bound,
+                             None if move is None else str(move))
+
+    def null_window(self, state: Hashable, player: Player, move: Any, alpha: Value, beta: Value) -> None:
+        if self.tracing:
+            self.tracer.null_window(self.game.node_id(state), str(move), *_max_view_window(player, alpha, beta))
+
+    def fail_high(self, state: Hashable, player: Player, move: Any, value: Value, alpha: Value, beta: Value) -> None:
+        if self.tracing:
+            self.tracer.fail_high(self.game.node_id(state), str(move), player.sign * value,
+                                  *_max_view_window(player, alpha, beta))
+
+    def research(self, state: Hashable, player: Player, move: Any, null: tuple[Value, Value],
+                 window: tuple[Value, Value]) -> None:
+        if self.tracing:
+            self.tracer.research(self.game.node_id(state), str(move), _max_view_window(player, *null),
+                                 _max_view_window(player, *window))
+
+    def result(self, root: Hashable, value: Value, pv: tuple[Any, ...], depth: int | None) -> SearchResult:
+        """The SearchResult for ``root``: value turned to MAX's view; with a table, ``pv`` extended
+        past table hits by the table's best moves (to ``depth`` plies)."""
+        if self.table is not None:
+            pv = self.table_line(root, pv, depth)
+        return SearchResult(self.game.to_move(root).sign * value, pv[0] if pv else None, pv, self.nodes,
+                            self.leaves, self.horizons == 0)
+
+    def table_line(self, root: Hashable, pv: tuple[Any, ...], depth: int | None) -> tuple[Any, ...]:
+        """``pv`` followed by the best moves the table holds for the positions after it."""
+        assert self.table is not None
+        state = root
+        for move in pv:
+            state = self.game.result(state, move)
+        line = list(pv)
+        while (depth is None or len(line) < depth) and not self.game.is_terminal(state):
+            entry = self.table.probe(self.key(state))
+            if entry is None or entry.move is None or entry.move not in self.game.legal_moves(state):
+                break
+            line.append(entry.move)
+            state = self.game.result(state, entry.move)
+        return tuple(line)
+
+
+_SWAP_BOUND = {Bound.EXACT: Bound.EXACT, Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
+
+
+def _max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, Value]:
+    """A side-to-move window (alpha, beta) seen from MAX: unchanged for MAX, (-beta, -alpha) for MIN."""
+    return (alpha, beta) if player is Player.MAX else (-beta, -alpha)
+
+
+def _start(game: Game[Any, Any], state: Any, depth: int | None) -> Any:
+    """The root state (a tree's root when ``state`` is None), after checking ``depth``."""
+    if depth is not None and depth < 0:
+        raise SearchError(f"depth is {depth}: give a number of plies >= 0, or None for no limit")
+    if state is None:
+        state = getattr(game, "root", None)
+        if state is None:
+            raise SearchError("this game has no 'root': pass the state to search from")
+    return state
+
+
+def _root_window(game: Game[Any, Any], root_player: Player,
+                 window: tuple[Value, Value] | None) -> tuple[Value, Value]:
+    """The root's window for the side to move, from a MAX-view ``window`` (default: the value range)."""
+    alpha, beta = game.value_range if window is None else window
+    if not alpha < beta:
+        raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
+    return _max_view_window(root_player, alpha, beta)  # the same swap turns MAX's view into MIN's
+
+
+def _child_depth(depth: int | None) -> int | None:
+    return None if depth is None else depth - 1
+
+
+def minimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+            tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """Minimax: the backed-up value, best move and principal variation, visiting every node.
+
+    ``state`` defaults to a tree's root; ``depth`` limits the search to that many plies (None: to
+    the leaves), where nodes get their static value. Ties keep the first best move. The value is
+    from MAX's point of view. Reproduces MinMax1.cpp's table on Broeders' tree. Raises SearchError
+    for a negative depth, and whatever the game raises for a missing static value.
+    """
+    state = _start(game, state, depth)
+    search = _Search(game, tracer)
+    value, pv = _minimax(search, state, depth, 0)
+    return search.result(state, value, pv, depth)
+
+
+def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tuple[Value, tuple[Any, ...]]:
+    player = search.enter(state, plies, None, None)
+    if search.stops(state, depth):
+        return search.evaluate(state, player), ()
+    value: Value = -INF
+    best, pv = None, ()
+    for move in search.game.legal_moves(state):
+        child, flips = search.child(state, player, move)
+        reply, child_pv = _minimax(search, child, _child_depth(depth), plies + 1)
+        if flips:
+            reply = -reply
+        if reply > value:
+            value, best, pv = reply, move, (move, *child_pv)
+            search.best_move(state, player, move, value)
+    search.exit(state, player, value, Bound.EXACT, best)
+    return value, pv
+
+
+def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+              window: tuple[Value, Value] | None = None, fail_soft: bool = False, strict: bool = False,
+              table: TranspositionTable | None = None, order: MoveOrder | None = None,
+              deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """Alpha-beta: minimax's value without searching subtrees that cannot change it.
+
+    ``window`` is the root's (alpha, beta) from MAX's point of view; it defaults to the game's
+    ``value_range`` (Broeders' tree: (0, 15), as AlphaBeta0.cpp's main passes). Fail-hard (the
+    default) starts an inner node's value at alpha, as AlphaBeta0.cpp does, so it never returns
+    less than alpha (a leaf returns its own value, so a cut may return more than beta);
+    ``fail_soft`` starts it at -INF and may return values on either side of the window. A
+    node's remaining children are cut when its value reaches beta (``value >= beta``, Knuth &
+    Moore's rule); ``strict`` cuts only when it passes it (``value > beta``). A value v inside the
+    window is exact; v <= alpha is an upper bound, v >= beta a lower bound. Reproduces
+    AlphaBeta0.cpp's trace and AlphaBeta1.cpp's result on Broeders' tree.
+
+    With a ``table`` (a :class:`~gamelib.search.ttable.TranspositionTable`) every node is looked up
+    first and stored last, as seed 004's AlphaBetaWithMemory does (see
+    :func:`alphabeta_with_memory`). ``order(game, state, moves)`` reorders moves (the table's best
+    move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
+    raises SearchTimeout.
+
+    Raises SearchError for a negative depth or a window with alpha >= beta.
+    """
+    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
+                     fail_soft=fail_soft, strict=strict)
+
+
+def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple[Value, Value] | None,
+              search: _Search, *, fail_soft: bool = False, strict: bool = False, scout: bool = False,
+              pvs: bool = False) -> SearchResult:
+    """Run the negamax skeleton once from ``state`` with the root ``window`` (MAX's view) and the
+    skeleton's switches set on ``search``."""
+    state = _start(game, state, depth)
+    alpha, beta = _root_window(game, game.to_move(state), window)
+    search.fail_soft, search.strict, search.scout, search.pvs = fail_soft, strict, scout, pvs
+    value, pv = _negamax(search, state, depth, alpha, beta, 0)
+    return search.result(state, value, pv, depth)
+
+
+def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+                          window: tuple[Value, Value] | None = None, table: TranspositionTable | None = None,
+                          order: MoveOrder | None = None, deadline: float | None = None,
+                          tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """Seed 004's AlphaBetaWithMemory (after Plaat et al. 1996): fail-soft alpha-beta with a table.
+
+    Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
+    once (a TableHit event with ``cutoff``), otherwise the bounds narrow the window; an exact entry
+    returns its value. After the search the node stores its value as an upper bound (value <=
+    alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry
+    here keeps one value and its bound, which the lookup reads as the seed's lowerbound/upperbound.
+    ``table`` defaults to a new 65,536-slot depth-preferred table; pass one to keep what it learns
+    (MTD(f) does). Values and ``window`` are from MAX's point of view. Raises SearchError as
+    :func:`alphabeta` does.
+    """
+    table = TranspositionTable() if table is None else table
+    return alphabeta(game, state, depth, window=window, fail_soft=True, table=table, order=order,
+                     deadline=deadline, tracer=tracer)
+
+
+def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
+              window: tuple[Value, Value] | None = None, pvs: bool = False,
+              table: TranspositionTable | None = None, order: MoveOrder | None = None,
+              deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+    """NegaScout: search the first move with the full window, the others with a null window.
+
+    After Reinefeld (1983), as seed 000 gives it (citing Plaat 1994): each later move is first
+    tested with the null window (a, a + 1), a being the best value so far; a test that fails high
+    with a value t inside the node's window (a < t < beta) is searched again with (t, beta),
+    unless the move leads to a static evaluation, whose value is exact (the seed's "depth > 1").
+    ``pvs`` re-searches with (a, beta) instead, as principal variation search does. Values must be
+    integers for the null window to be one. ``window`` and the result are from MAX's point of
+    view; the window defaults to the game's ``value_range``. ``table``, ``order`` and ``deadline``
+    work as in :func:`alphabeta`. Trace events: NullWindow for each test, FailHigh when a test
+    says "better", Research with both windows. Raises SearchError for a negative depth or an empty
+    window.
+    """
+    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
+                     scout=True, pvs=pvs)
+
+
+def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
+             plies: int) -> tuple[Value, tuple[Any, ...]]:
+    """The skeleton: the value of ``state`` for the side to move, searched ``depth`` plies with the
+    side-to-move window (alpha, beta), and its principal variation.
+
+    ``search.fail_soft`` starts the value at -INF instead of alpha; ``search.strict`` cuts only
+    when the value passes beta; ``search.scout`` tests every move after the first with a null
+    window and searches it again if the test fails high inside the window (NegaScout, or PVS
+    with ``search.pvs``). With a table the node is looked up first and stored last.
+    """
+    search.nodes += 1
+    if not search.nodes & CLOCK_MASK:
+        search.check_clock()
+    game = search.game
+    player = game.to_move(state)
+    tracing = search.tracing
+    if tracing:
+        search.trace_enter(state, plies, player, alpha, beta)
+    if depth == 1 and plies and search.frontier is not None:
+        value = search.frontier(state)
+        if value is not None:  # a frontier node: exact, and faster than the table
+            search.leaves += 1
+            search.horizons += 1
+            if tracing:
+                search.trace_leaf(state, player.sign * value)
+            search.static = True
+            return value, ()
+    key, first = None, None
+    low, high = alpha, beta
+    if search.probe is not None:
+        key = search.key(state)
+        entry = search.probe(key)
+        if entry is not None:
+            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player)
+            if settled is not None:
+                if tracing:
+                    search.exit(state, player, settled, _bound(settled, alpha, beta), first)
+                search.static = False
+                return settled, ()
+    terminal = game.is_terminal(state)
+    if terminal or depth == 0:  # a leaf: its exact value, stored for any depth if the game is over
+        if not terminal:
+            search.horizons += 1
+        value = search.evaluate(state, player)
+        if search.save is not None:
+            search.save(key, None if terminal else 0, value, _EXACT, None)
+        search.static = True
+        return value, ()
+    return _expand(search, state, player, key, depth, low, high, first, plies)
+
+
+def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequence[Any]]]:
+    """``first`` (the table's move) alone, then ``groups`` without it."""
+    yield INF, (first,)
+    for bound, moves in groups:
+        if first in moves:
+            moves = [move for move in moves if move != first]
+            if not moves:
+                continue
+        yield bound, moves
+
+
+def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
+            beta: Value, first: Any, plies: int) -> tuple[Value, tuple[Any, ...]]:
+    """Search the children of an inner node (see :func:`_negamax`), with the window narrowed by the
+    table; return its value and principal variation."""
+    game = search.game
+    horizons = search.horizons
+    scout, strict = search.scout, search.strict
+    child_depth = None if depth is None else depth - 1
+    value: Value = -INF if search.fail_soft else alpha
+    low = alpha  # the window's lower end for the children: max(alpha, value)
+    best, pv = None, ()
+    index = 0
+    groups = search.groups(state, depth, first)
+    for bound, moves in groups:
+        if bound <= low:
+            value = max(value, bound)  # every move left is worth at most bound: fail low at once
+            search.horizons += 1
+            break
+        for move in moves:
+            child = game.result(state, move)
+            flips = game.to_move(child) is not player
+            high = low + 1 if scout and index else beta
+            if scout and index and search.tracing:
+                search.null_window(state, player, move, low, high)
+            reply, child_pv = _negamax(search, child, child_depth, -high if flips else low,
+                                       -low if flips else high, plies + 1)
+            if flips:
+                reply = -reply
+            if scout and index and reply >= high:
+                if search.tracing:
+                    search.fail_high(state, player, move, reply, low, high)
+                if reply < beta and not _static(search, child, child_depth):
+                    research = (low if search.pvs else reply, beta)
+                    if search.tracing:
+                        search.research(state, player, move, (low, high), research)
+                    reply, child_pv = _negamax(search, child, child_depth, -beta if flips else research[0],
+                                               -research[0] if flips else beta, plies + 1)
+                    if flips:
+                        reply = -reply
+            index += 1
+            if reply > value:
+                value, best, pv = reply, move, (move, *child_pv)
+                if search.tracing:
+                    search.best_move(state, player, move, value)
+                if value > low:
+                    low = value
+            if value > beta or (value == beta and not strict):
+                if search.tracing:
+                    search.cutoff(state, player, value, alpha, beta, _skipped(groups, moves, move))
+                break
+        else:
+            continue
+        break
+    kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
+    if search.save is not None:
+        search.save(key, None if search.horizons == horizons else depth, value, kind, best)
+    if search.tracing:
+        search.exit(state, player, value, Bound(kind), best)
+    search.static = False
+    return value, pv
+
+
+def _static(search: _Search, child: Any, depth: int | None) -> bool:
+    """Whether the child just searched got a static, exact value: a leaf (counted by
+    :meth:`_Search.stops` as NegaScout always has) or a frontier value."""
+    return search.stops(child, depth) or search.static
+
+
+def _skipped(groups: MoveGroups, moves: Sequence[Any], move: Any) -> list[Any]:
+    """The moves after ``move``: the rest of its group ``moves`` and all later groups (a traced
+    search's groups are lists)."""
+    assert isinstance(groups, Sequence)
+    index = next(number for number, group in enumerate(groups) if group[1] is moves)
+    position = list(moves).index(move)
+    return [*moves[position + 1:], *(later for _, group in groups[index + 1:] for later in group)]
+
+
+def _bound(value: Value, alpha: Value, beta: Value) -> Bound:
+    """What a value returned for window (alpha, beta) says: an upper bound at or below alpha, a
+    lower bound at or above beta, exact in between (all for the side to move)."""
+    return Bound.LOWER if value >= beta else Bound.UPPER if value <= alpha else Bound.EXACT

@@ -1,0 +1,365 @@
+"""Trace events and tracers: the search calls hooks on a tracer, whose default does nothing.
+
+A :class:`RecordingTracer` turns the hooks into immutable, typed, JSON-serialisable events
+(after python-chess's ``pgn.BaseVisitor``). Pictures, steppers and checkers only replay recorded
+events; they never run a search of their own. Every window and value in an event is from MAX's
+point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``).
+
+>>> from gamelib.search.negamax import alphabeta
+>>> from gamelib.games.trees import tree_from_dict
+>>> tree = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+>>> tracer = RecordingTracer()
+>>> alphabeta(tree, tracer=tracer).value
+2
+>>> [event.kind for event in tracer.events]
+['enter', 'enter', 'leaf', 'exit', 'best_move', 'enter', 'leaf', 'exit', 'best_move', 'exit']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from gamelib.games.game import Player, Value
+from gamelib.games.trees import GameTree
+
+__all__ = [
+    "BestMove",
+    "Bound",
+    "Cutoff",
+    "Enter",
+    "Event",
+    "Exit",
+    "FailHigh",
+    "Leaf",
+    "NullWindow",
+    "Iteration",
+    "MtdPass",
+    "Research",
+    "TableHit",
+    "NULL_TRACER",
+    "RecordingTracer",
+    "Tracer",
+    "event_from_dict",
+    "evaluated_nodes",
+    "pruned_nodes",
+    "to_jsonable",
+    "visited_nodes",
+]
+
+
+class Bound(str, Enum):
+    """What a backed-up value says about the true minimax value, from MAX's point of view."""
+
+    EXACT = "exact"
+    LOWER = "lower"  # the true value is >= the value (the search failed high for MAX)
+    UPPER = "upper"  # the true value is <= the value
+
+
+def to_jsonable(value: Any) -> Any:
+    """Infinite values become the strings "inf"/"-inf" (JSON has no infinity); enums their value."""
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [to_jsonable(item) for item in value]
+    return value
+
+
+def _from_jsonable(value: Any) -> Any:
+    if value in ("inf", "-inf"):
+        return float(value)
+    return value
+
+
+@dataclass(frozen=True)
+class _Event:
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: ``{"event": kind, ...fields}``; infinities as "inf"."""
+        return {"event": self.kind, **{k: to_jsonable(v) for k, v in asdict(self).items()}}
+
+
+@dataclass(frozen=True)
+class Enter(_Event):
+    """The search enters ``node``, ``depth`` plies below the root, with window (alpha, beta).
+
+    The window is from MAX's point of view; both are None for minimax, which has no window.
+    """
+
+    kind: ClassVar[str] = "enter"
+    node: str
+    depth: int
+    player: Player
+    alpha: Value | None
+    beta: Value | None
+
+
+@dataclass(frozen=True)
+class Leaf(_Event):
+    """The search evaluates ``node`` statically (a leaf, or the depth limit): ``value`` for MAX."""
+
+    kind: ClassVar[str] = "leaf"
+    node: str
+    value: Value
+
+
+@dataclass(frozen=True)
+class Cutoff(_Event):
+    """At ``node`` the value reached the window's far bound: ``skipped`` children are never searched.
+
+    ``alpha`` and ``beta`` are the window the node was entered with, MAX's view: a MAX node cuts
+    when ``value >= beta``, a MIN node when ``value <= alpha`` (only > or < with strict pruning).
+    """
+
+    kind: ClassVar[str] = "cutoff"
+    node: str
+    value: Value
+    alpha: Value
+    beta: Value
+    skipped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BestMove(_Event):
+    """The best move at ``node`` so far changes to ``move`` (a child's id), worth ``value`` for MAX."""
+
+    kind: ClassVar[str] = "best_move"
+    node: str
+    move: str
+    value: Value
+
+
+@dataclass(frozen=True)
+class Exit(_Event):
+    """The search leaves ``node`` with a backed-up ``value`` for MAX, a ``bound`` type and best move."""
+
+    kind: ClassVar[str] = "exit"
+    node: str
+    value: Value
+    bound: Bound
+    best_move: str | None
+
+
+@dataclass(frozen=True)
+class NullWindow(_Event):
+    """NegaScout at ``node`` tests ``move`` with the null window (alpha, beta), MAX's view: is the
+    move better than the best so far? (Reinefeld 1983; beta - alpha is 1.)"""
+
+    kind: ClassVar[str] = "null_window"
+    node: str
+    move: str
+    alpha: Value
+    beta: Value
+
+
+@dataclass(frozen=True)
+class FailHigh(_Event):
+    """The null-window test of ``move`` at ``node`` says the move is better than the best so far:
+    its value, MAX's view, lies beyond the null window (alpha, beta) on the side to move's side."""
+
+    kind: ClassVar[str] = "fail_high"
+    node: str
+    move: str
+    value: Value
+    alpha: Value
+    beta: Value
+
+
+@dataclass(frozen=True)
+class Research(_Event):
+    """NegaScout searches ``move`` at ``node`` again, with ``window`` instead of ``null_window``,
+    because the null-window test failed high inside the node's window (both MAX's view)."""
+
+    kind: ClassVar[str] = "research"
+    node: str
+    move: str
+    null_window: tuple[Value, Value]
+    window: tuple[Value, Value]
+
+
+@dataclass(frozen=True)
+class TableHit(_Event):
+    """At ``node`` the transposition table holds an entry searched ``depth`` plies deep (None: to
+    the end of the game) with ``value`` and ``bound`` (MAX's view). ``cutoff`` is True when the entry
+    alone settles the node, so its subtree is not searched; otherwise the entry narrows the window
+    and suggests ``move`` first."""
+
+    kind: ClassVar[str] = "tt_hit"
+    node: str
+    depth: int | None
+    value: Value
+    bound: Bound
+    move: str | None
+    cutoff: bool
+
+
+@dataclass(frozen=True)
+class MtdPass(_Event):
+    """MTD(f) pass ``number`` (1, 2, ...) searched the root with the null window (alpha, beta) and
+    got ``value``; the root's minimax value now lies in [``lower``, ``upper``] (all MAX's view).
+    The search stops when lower == upper (Plaat et al. 1996)."""
+
+    kind: ClassVar[str] = "mtd_pass"
+    number: int
+    alpha: Value
+    beta: Value
+    value: Value
+    lower: Value
+    upper: Value
+
+
+@dataclass(frozen=True)
+class Iteration(_Event):
+    """Iterative deepening finished the search to ``depth`` plies: ``value`` (MAX's view), best
+    ``move`` and the ``nodes`` entered in this iteration."""
+
+    kind: ClassVar[str] = "iteration"
+    depth: int
+    value: Value
+    move: str | None
+    nodes: int
+
+
+Event = Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | MtdPass | Iteration
+"""Any trace event."""
+
+_EVENT_TYPES: dict[str, type[_Event]] = {
+    cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research, TableHit,
+                              MtdPass, Iteration)}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from :meth:`to_dict` output. Raises ValueError for an unknown event kind."""
+    kind = data.get("event")
+    if kind not in _EVENT_TYPES:
+        raise ValueError(f"unknown trace event {kind!r}; known: {sorted(_EVENT_TYPES)}")
+    fields = {k: _from_jsonable(v) for k, v in data.items() if k != "event"}
+    if "player" in fields:
+        fields["player"] = Player(fields["player"])
+    if "bound" in fields:
+        fields["bound"] = Bound(fields["bound"])
+    for name in ("skipped", "null_window", "window"):
+        if name in fields:
+            fields[name] = tuple(_from_jsonable(v) for v in fields[name])
+    return _EVENT_TYPES[kind](**fields)  # type: ignore[return-value]
+
+
+class Tracer:
+    """The hooks a search calls; this base class ignores them all (the default tracer).
+
+    Subclass it and override the hooks you need. Values and windows are from MAX's point of view.
+    """
+
+    def enter(self, node: str, depth: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
+        """The search enters ``node``."""
+
+    def leaf(self, node: str, value: Value) -> None:
+        """The search evaluates ``node`` statically."""
+
+    def cutoff(self, node: str, value: Value, alpha: Value, beta: Value, skipped: tuple[str, ...]) -> None:
+        """The search stops at ``node`` without searching ``skipped``."""
+
+    def best_move(self, node: str, move: str, value: Value) -> None:
+        """The best move at ``node`` changes."""
+
+    def exit(self, node: str, value: Value, bound: Bound, best_move: str | None) -> None:
+        """The search leaves ``node``."""
+
+    def null_window(self, node: str, move: str, alpha: Value, beta: Value) -> None:
+        """NegaScout tests ``move`` at ``node`` with a null window."""
+
+    def fail_high(self, node: str, move: str, value: Value, alpha: Value, beta: Value) -> None:
+        """The null-window test of ``move`` at ``node`` failed high."""
+
+    def research(self, node: str, move: str, null_window: tuple[Value, Value], window: tuple[Value, Value]) -> None:
+        """NegaScout searches ``move`` at ``node`` again with a wider window."""
+
+    def tt_hit(self, node: str, depth: int | None, value: Value, bound: Bound, move: str | None,
+               cutoff: bool) -> None:
+        """The transposition table holds an entry for ``node``."""
+
+    def mtd_pass(self, number: int, alpha: Value, beta: Value, value: Value, lower: Value, upper: Value) -> None:
+        """An MTD(f) pass finished."""
+
+    def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
+        """Iterative deepening finished a depth."""
+
+
+NULL_TRACER = Tracer()
+"""The tracer that does nothing: the default of every search."""
+
+
+class RecordingTracer(Tracer):
+    """Records every hook as an immutable event, in order; ``events`` is the trace."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The recorded events, oldest first."""
+        return tuple(self._events)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The events as a list of JSON-ready dictionaries."""
+        return [event.to_dict() for event in self._events]
+
+    def enter(self, node: str, depth: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
+        self._events.append(Enter(node, depth, player, alpha, beta))
+
+    def leaf(self, node: str, value: Value) -> None:
+        self._events.append(Leaf(node, value))
+
+    def cutoff(self, node: str, value: Value, alpha: Value, beta: Value, skipped: tuple[str, ...]) -> None:
+        self._events.append(Cutoff(node, value, alpha, beta, skipped))
+
+    def best_move(self, node: str, move: str, value: Value) -> None:
+        self._events.append(BestMove(node, move, value))
+
+    def exit(self, node: str, value: Value, bound: Bound, best_move: str | None) -> None:
+        self._events.append(Exit(node, value, bound, best_move))
+
+    def null_window(self, node: str, move: str, alpha: Value, beta: Value) -> None:
+        self._events.append(NullWindow(node, move, alpha, beta))
+
+    def fail_high(self, node: str, move: str, value: Value, alpha: Value, beta: Value) -> None:
+        self._events.append(FailHigh(node, move, value, alpha, beta))
+
+    def research(self, node: str, move: str, null_window: tuple[Value, Value], window: tuple[Value, Value]) -> None:
+        self._events.append(Research(node, move, null_window, window))
+
+    def tt_hit(self, node: str, depth: int | None, value: Value, bound: Bound, move: str | None,
+               cutoff: bool) -> None:
+        self._events.append(TableHit(node, depth, value, bound, move, cutoff))
+
+    def mtd_pass(self, number: int, alpha: Value, beta: Value, value: Value, lower: Value, upper: Value) -> None:
+        self._events.append(MtdPass(number, alpha, beta, value, lower, upper))
+
+    def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
+        self._events.append(Iteration(depth, value, move, nodes))
+
+
+def visited_nodes(events: Iterable[Event]) -> list[str]:
+    """Node ids in the order the search entered them, root first (a node entered twice, twice)."""
+    return [event.node for event in events if isinstance(event, Enter)]
+
+
+def evaluated_nodes(events: Iterable[Event]) -> list[str]:
+    """Node ids in the order the search evaluated them statically."""
+    return [event.node for event in events if isinstance(event, Leaf)]
+
+
+def pruned_nodes(tree: GameTree, events: Iterable[Event], depth: int | None = None) -> list[str]:
+    """Nodes of ``tree`` within ``depth`` plies of the root that the search never entered.
+
+    Listed breadth first, as positions are numbered in Broeders' tree (where alpha-beta prunes
+    6, 10, 13, 14, 18, 21, 22, 24, 26, 27, 28, 29, 30).
+    """
+    entered = set(visited_nodes(events))
+    return [node for node in tree.subtree_breadth_first(depth) if node not in entered]

@@ -1,0 +1,206 @@
+"""Check a student's minimax or alpha-beta against the reference trace, node by node.
+
+The student writes a plain function over the tree API (``is_terminal``, ``evaluate``, ``to_move``,
+``children_of``): ``my_minimax(tree, node)`` or ``my_alphabeta(tree, node, alpha, beta)``, returning
+the node's value for MAX. The checker hands it a watched copy of the tree, sees a node as entered
+when the function first asks the tree about it, and compares the order of entered nodes and the
+root value with :func:`gamelib.search.negamax.minimax` or :func:`gamelib.search.negamax.alphabeta`'s trace.
+
+>>> from gamelib import load_seed_tree
+>>> from gamelib.teach.mistakes import alphabeta_value_starts_at_minimum
+>>> report = check_alphabeta(alphabeta_value_starts_at_minimum, load_seed_tree("broeders31"))
+>>> report.ok, report.node
+(False, '26')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from gamelib.games.game import Player, Value, format_value
+from gamelib.games.trees import GameTree
+from gamelib.search.negamax import alphabeta, minimax
+from gamelib.search.tracing import Cutoff, Enter, Event, RecordingTracer, visited_nodes
+from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
+
+__all__ = ["CheckReport", "WatchedTree", "check_alphabeta", "check_minimax"]
+
+StudentMinimax = Callable[[Any, str], Value]
+StudentAlphaBeta = Callable[[Any, str, Value, Value], Value]
+
+
+class WatchedTree:
+    """A read-only view of a :class:`GameTree` that notes the order in which nodes are asked about.
+
+    A node counts as entered the first time ``is_terminal``, ``evaluate``, ``to_move``,
+    ``children_of`` or ``legal_moves`` is called with it. ``value_range``, ``root`` and ``name``
+    are the tree's.
+    """
+
+    def __init__(self, tree: GameTree) -> None:
+        self._tree = tree
+        self.entered: list[str] = []
+        self._seen: set[str] = set()
+        self.root, self.name, self.value_range = tree.root, tree.name, tree.value_range
+
+    def _touch(self, node: str) -> None:
+        if node not in self._seen:
+            self._seen.add(node)
+            self.entered.append(node)
+
+    def is_terminal(self, node: str) -> bool:
+        """True if ``node`` is a leaf."""
+        self._touch(node)
+        return self._tree.is_terminal(node)
+
+    def evaluate(self, node: str) -> Value:
+        """The static value of ``node`` for MAX."""
+        self._touch(node)
+        return self._tree.evaluate(node)
+
+    def to_move(self, node: str) -> Player:
+        """The side to move at ``node``."""
+        self._touch(node)
+        return self._tree.to_move(node)
+
+    def children_of(self, node: str) -> tuple[str, ...]:
+        """The children of ``node`` in search order."""
+        self._touch(node)
+        return self._tree.children_of(node)
+
+    legal_moves = children_of
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The verdict on a student's search: ``ok``, and if not, the first departure in words.
+
+    ``step`` is the 1-based position in the visit order where the student first departs (None if
+    the visits agree), ``node`` the node there, ``student_visits``/``reference_visits`` the two
+    visit orders, ``student_value``/``reference_value`` the root values for MAX. ``tree`` and
+    ``reference_events`` (the reference's trace) let :meth:`picture` draw the tree up to the
+    departure; in Jupyter the report shows as its message and that picture.
+    """
+
+    ok: bool
+    message: str
+    step: int | None
+    node: str | None
+    student_visits: tuple[str, ...]
+    reference_visits: tuple[str, ...]
+    student_value: Value
+    reference_value: Value
+    tree: GameTree | None = field(default=None, repr=False, compare=False)
+    reference_events: tuple[Event, ...] = field(default=(), repr=False, compare=False)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def picture_step(self) -> int:
+        """The step of the reference trace the picture shows: after the last node both searches
+        entered, up to the reference's next entry, or up to and including the cutoff that removed
+        the student's node; the whole trace if the visits agree."""
+        if self.step is None:
+            return len(self.reference_events)
+        enters = [index for index, event in enumerate(self.reference_events) if isinstance(event, Enter)]
+        agreed = enters[self.step - 2] if self.step >= 2 else -1
+        student = self.student_visits[self.step - 1] if self.step <= len(self.student_visits) else None
+        for index in range(agreed + 1, len(self.reference_events)):
+            event = self.reference_events[index]
+            if isinstance(event, Enter):
+                return index
+            if isinstance(event, Cutoff) and student is not None and self.tree is not None and any(
+                    student in self.tree.subtree_breadth_first(node=child) for child in event.skipped):
+                return index + 1
+        return len(self.reference_events)
+
+    def picture(self) -> str:
+        """SVG text: the reference search up to the departure, the student's node ringed red ("you")
+        and the reference's next node green ("next"). Raises ValueError for a report without a tree."""
+        if self.tree is None:
+            raise ValueError("this report has no tree to draw: make it with check_minimax or check_alphabeta")
+        marks = {}
+        if self.step is not None:
+            index = self.step - 1
+            if index < len(self.reference_visits):
+                marks[self.reference_visits[index]] = Mark("#1a9641", "next", "reference")
+            if index < len(self.student_visits):
+                marks[self.student_visits[index]] = Mark("#d62728", "you", "student")
+        elif not self.ok:
+            marks[self.tree.root] = Mark("#d62728", f"you: {format_value(self.student_value)}", "student")
+        snapshot = Replay(self.tree, self.reference_events).snapshot(self.picture_step())
+        return SvgPainter(self.tree).paint(snapshot, marks=marks, title=self.message)
+
+    def _repr_html_(self) -> str:
+        colour = "#1a9641" if self.ok else "#d62728"
+        text = f'<p style="color:{colour}"><b>{escape(self.message)}</b></p>'
+        return text if self.ok or self.tree is None else text + f'<div style="max-width:900px">{self.picture()}</div>'
+
+
+def check_minimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
+    """Run ``student(tree, tree.root)`` and compare it with minimax's visit order and value."""
+    watched = WatchedTree(tree)
+    value = student(watched, tree.root)
+    tracer = RecordingTracer()
+    reference = minimax(tree, tracer=tracer)
+    return _compare(tree, watched.entered, value, tracer.events, reference.value, "minimax")
+
+
+def check_alphabeta(student: StudentAlphaBeta, tree: GameTree, *, strict: bool = False) -> CheckReport:
+    """Run ``student(tree, tree.root, alpha, beta)`` with the tree's value range as the window and
+    compare it with fail-hard alpha-beta's visit order and value (fail-soft visits the same nodes).
+
+    ``strict`` compares with the variant that cuts only on strict inequality.
+    """
+    alpha, beta = tree.value_range
+    watched = WatchedTree(tree)
+    value = student(watched, tree.root, alpha, beta)
+    tracer = RecordingTracer()
+    reference = alphabeta(tree, strict=strict, tracer=tracer)
+    return _compare(tree, watched.entered, value, tracer.events, reference.value, "alpha-beta")
+
+
+def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Sequence[Event], reference_value: Value,
+             algorithm: str) -> CheckReport:
+    expected = visited_nodes(events)
+    step = next((i for i, (a, b) in enumerate(zip(entered, expected)) if a != b), None)
+    if step is None and len(entered) != len(expected):
+        step = min(len(entered), len(expected))
+    if step is not None:
+        message = _departure(tree, entered, expected, step, events, algorithm)
+        node = entered[step] if step < len(entered) else expected[step]
+        return CheckReport(False, message, step + 1, node, tuple(entered), tuple(expected), value, reference_value,
+                           tree, tuple(events))
+    if value != reference_value:
+        message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
+                   f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}.")
+        return CheckReport(False, message, None, None, tuple(entered), tuple(expected), value, reference_value,
+                           tree, tuple(events))
+    message = (f"Your search agrees with {algorithm}: the same {len(entered)} nodes in the same order, "
+               f"and the value {format_value(value)}.")
+    return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value,
+                       tree, tuple(events))
+
+
+def _departure(tree: GameTree, entered: Sequence[str], expected: Sequence[str], step: int, events: Sequence[Event],
+               algorithm: str) -> str:
+    where = f"At step {step + 1} (after {', '.join(entered[:step]) or 'nothing'})"
+    if step >= len(entered):
+        return f"{where} your search stops, but {algorithm} goes on to enter position {expected[step]}."
+    node = entered[step]
+    if step >= len(expected) or node not in expected:
+        return f"{where} your search enters position {node}, which {algorithm} never enters{_why_cut(tree, node, events)}."
+    return f"{where} your search enters position {node}, but {algorithm} enters position {expected[step]} next."
+
+
+def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
+    """Which of the reference's cutoffs removed ``node`` (or one of its ancestors), in words."""
+    found = cutoff_that_pruned(tree, events, node)
+    if found is None:
+        return ""
+    cut, skipped = found
+    return f": at position {cut.node} the value reached {cut_reason(cut)}, so {skipped} is cut off"

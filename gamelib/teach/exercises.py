@@ -1,0 +1,132 @@
+"""The lessons' programming exercises: each is checked on a set of trees against the reference trace.
+
+An :class:`Exercise` names the function the student writes (a plain function over the tree API:
+``is_terminal``, ``evaluate``, ``to_move``, ``children_of``), the lesson it belongs to, and the
+trees it is checked on: a seed's tree, textbook trees, and seeded random trees chosen to catch
+what Broeders' tree does not (uneven branching, ties, MIN to move at the root).
+:func:`check_exercise` runs the student's function on every tree with :mod:`gamelib.teach.checker` and
+stops at the first tree where the visit order or the value departs from the reference; in Jupyter
+the report shows that tree drawn up to the departure. The answers live outside the lessons, in
+the repository's ``solutions/`` folder.
+
+>>> from gamelib.teach.mistakes import alphabeta_forgets_to_raise_alpha
+>>> report = check_exercise("alphabeta", alphabeta_forgets_to_raise_alpha)
+>>> report.ok, report.tree_name, report.failure.node
+(False, "Broeders' 31-node binary tree", '18')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from gamelib.games.data import load_seed_tree
+from gamelib.games.game import Value
+from gamelib.games.trees import GameTree
+from gamelib.search.random_trees import random_tree
+from gamelib.teach.checker import CheckReport, check_alphabeta, check_minimax
+
+__all__ = ["EXERCISES", "Exercise", "ExerciseReport", "UnknownExerciseError", "check_exercise"]
+
+
+class UnknownExerciseError(ValueError):
+    """No exercise has that name; the message lists the names."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """A programming exercise: ``function`` is the student's function's name and signature,
+    ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``check(student, tree)``
+    compares the student's search with the reference on one tree."""
+
+    name: str
+    lesson: str
+    function: str
+    trees: Callable[[], tuple[GameTree, ...]]
+    check: Callable[[Any, GameTree], CheckReport]
+
+
+def _minimax_trees() -> tuple[GameTree, ...]:
+    return (load_seed_tree("broeders31"), load_seed_tree("rich_knight_two_ply"), load_seed_tree("negascout_table"),
+            random_tree(3, 3, seed=1), random_tree((1, 3), 4, seed=2), random_tree(2, 3, seed=3, to_move="min"))
+
+
+def _alphabeta_trees() -> tuple[GameTree, ...]:
+    return (load_seed_tree("broeders31"), random_tree(3, 4, seed=11), random_tree(3, 4, low=0, high=4, seed=5),
+            random_tree((1, 3), 4, seed=2), random_tree(2, 4, seed=4, to_move="min"))
+
+
+def _check_negamax(student: Callable[[Any, str], Value], tree: GameTree) -> CheckReport:
+    """Negamax returns the value for the side to move; turn the root's into MAX's view and compare
+    with minimax (Rich & Knight's MINIMAX, seed 001)."""
+    return check_minimax(lambda watched, node: watched.to_move(node).sign * student(watched, node), tree)
+
+
+EXERCISES: dict[str, Exercise] = {
+    "minimax": Exercise("minimax", "01_minimax.ipynb", "my_minimax(tree, node) -> value for MAX",
+                        _minimax_trees, check_minimax),
+    "negamax": Exercise("negamax", "01_minimax.ipynb", "my_negamax(tree, node) -> value for the side to move",
+                        _minimax_trees, _check_negamax),
+    "alphabeta": Exercise("alphabeta", "02_alpha_beta.ipynb",
+                          "my_alphabeta(tree, node, alpha, beta) -> value for MAX, fail-hard, window MAX's view",
+                          _alphabeta_trees, check_alphabeta),
+}
+"""The exercises by name."""
+
+
+@dataclass(frozen=True)
+class ExerciseReport:
+    """The verdict on a student's function over an exercise's trees: ``reports`` has one
+    :class:`~gamelib.teach.checker.CheckReport` per tree checked, up to and including the first that
+    fails (``failure``, on tree ``tree_name``); ``ok`` if every tree passed. In Jupyter it shows the
+    verdict and, on failure, the tree drawn up to the departure."""
+
+    exercise: str
+    reports: tuple[CheckReport, ...]
+    tree_names: tuple[str, ...]
+    total: int
+
+    @property
+    def ok(self) -> bool:
+        """True if the student's function agrees with the reference on every tree."""
+        return len(self.reports) == self.total and all(report.ok for report in self.reports)
+
+    @property
+    def failure(self) -> CheckReport | None:
+        """The report of the first tree that failed, or None."""
+        return None if self.ok else self.reports[-1]
+
+    @property
+    def tree_name(self) -> str | None:
+        """The name of the first tree that failed, or None."""
+        return None if self.ok else self.tree_names[-1]
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"{self.exercise}: right on all {self.total} trees."
+        return f"{self.exercise}, tree {len(self.reports)} of {self.total} ({self.tree_name}): {self.reports[-1]}"
+
+    def _repr_html_(self) -> str:
+        if self.ok:
+            return f'<p style="color:#1a9641"><b>{escape(str(self))}</b></p>'
+        heading = f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, {escape(self.tree_name or '')}</p>"
+        return heading + self.reports[-1]._repr_html_()
+
+
+def check_exercise(name: str, student: Any) -> ExerciseReport:
+    """Check the student's function for exercise ``name`` (a key of :data:`EXERCISES`) on each of
+    its trees in turn, stopping at the first tree where it departs from the reference. Raises
+    UnknownExerciseError for an unknown name; whatever the student's function raises (say,
+    NotImplementedError) goes through unchanged."""
+    if name not in EXERCISES:
+        raise UnknownExerciseError(f"no exercise {name!r}: use one of {', '.join(EXERCISES)}")
+    exercise = EXERCISES[name]
+    trees = exercise.trees()
+    reports: list[CheckReport] = []
+    for tree in trees:
+        reports.append(exercise.check(student, tree))
+        if not reports[-1].ok:
+            break
+    return ExerciseReport(name, tuple(reports), tuple(tree.name for tree in trees[:len(reports)]), len(trees))

@@ -1,0 +1,96 @@
+"""Plausible student mistakes, written as students write them, for the checker to catch.
+
+Each is a plain function over the tree API, like the student's own; none is used by the search
+core. They exist so lessons can show what a mistake does to the trace (Broeders' warnings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gamelib.games.game import Player, Value
+
+__all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum", "minimax_always_max",
+           "negamax_without_negation"]
+
+
+def alphabeta_value_starts_at_minimum(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+    """AlphaBeta0.cpp with the mistake its author warns against: ``value`` starts at the absolute
+    minimum (0) at MAX nodes instead of at alpha, and at the absolute maximum (15) at MIN nodes
+    instead of at beta, so ``alpha = value`` can lower an alpha found higher up the tree.
+
+    On Broeders' tree it still returns 4 but no longer prunes position 26 ("Als je value
+    initialiseert met 0 wordt de positie 26 niet gesnoeid! Probeer maar.", seed 003). Returns the
+    value for MAX; the window is MAX's (alpha, beta).
+    """
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    lowest: Value
+    highest: Value
+    lowest, highest = tree.value_range
+    if tree.to_move(node) is Player.MAX:
+        value = lowest  # the mistake: AlphaBeta0.cpp has value = alpha
+        for child in tree.children_of(node):
+            if value >= beta:
+                break
+            reply = alphabeta_value_starts_at_minimum(tree, child, alpha, beta)
+            if reply > value:
+                value = alpha = reply
+        return value
+    value = highest  # the mistake: AlphaBeta0.cpp has value = beta
+    for child in tree.children_of(node):
+        if value <= alpha:
+            break
+        reply = alphabeta_value_starts_at_minimum(tree, child, alpha, beta)
+        if reply < value:
+            value = beta = reply
+    return value
+
+
+def minimax_always_max(tree: Any, node: str) -> Value:
+    """Minimax that takes the maximum at every node, MIN's too: it visits every node in the right
+    order, so only the root's value gives it away (on Broeders' tree 14 instead of 4). Returns the
+    value for MAX."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    return max(minimax_always_max(tree, child) for child in tree.children_of(node))
+
+
+def negamax_without_negation(tree: Any, node: str) -> Value:
+    """Rich & Knight's negamax without the minus sign: every node maximises what its children
+    report for their own side, so MIN picks MAX's best replies. Returns the value for the side to
+    move at ``node`` (a leaf's value for MAX turned to the side to move's view)."""
+    if tree.is_terminal(node):
+        value: Value = tree.to_move(node).sign * tree.evaluate(node)
+        return value
+    return max(negamax_without_negation(tree, child) for child in tree.children_of(node))
+
+
+def alphabeta_forgets_to_raise_alpha(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+    """AlphaBeta0.cpp without ``alpha = value`` at MAX nodes and ``beta = value`` at MIN nodes:
+    the values still come back right, but the children search with the window their parent got,
+    so the cutoffs that need a bound found by a sibling never happen (Broeders' tree: position
+    18 is searched). Returns the value for MAX; the window is MAX's (alpha, beta)."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    maximising = tree.to_move(node) is Player.MAX
+    value = alpha if maximising else beta
+    for child in tree.children_of(node):
+        if (value >= beta) if maximising else (value <= alpha):
+            break
+        reply = alphabeta_forgets_to_raise_alpha(tree, child, alpha, beta)
+        value = max(value, reply) if maximising else min(value, reply)
+    return value
+
+
+MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
+    "minimax": {"minimax_always_max": minimax_always_max},
+    "negamax": {"negamax_without_negation": negamax_without_negation},
+    "alphabeta": {"alphabeta_value_starts_at_minimum": alphabeta_value_starts_at_minimum,
+                  "alphabeta_forgets_to_raise_alpha": alphabeta_forgets_to_raise_alpha},
+}
+"""The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.teach.exercises`)."""

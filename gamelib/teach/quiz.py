@@ -1,0 +1,201 @@
+"""The pruning quiz: click the positions alpha-beta will never visit, then check.
+
+:func:`grade_pruning` compares a set of chosen positions with alpha-beta's recorded trace and says,
+for every position alpha-beta prunes, which cutoff removed it. :class:`PruningQuiz` is the widget:
+the tree (a seeded random tree, so a whole class can share one by its seed, or any tree you give),
+a transparent toggle over every position, and a Check button that rings each position right,
+missed or wrongly chosen on the picture of the finished search, with the reasons beside it.
+The search is recorded once with :func:`gamelib.search.algorithms.run_search`; the quiz only reads the
+trace.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> grade = grade_pruning(load_seed_tree("broeders31"), ["18", "10", "21", "22", "11"])
+>>> grade.right, grade.wrong, len(grade.missed)
+(('10', '18', '21', '22'), ('11',), 9)
+>>> grade.reasons["22"]
+'under 10, which the cutoff at position 4 (4 >= beta 4) skipped'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from gamelib.games.trees import GameTree
+from gamelib.search.random_trees import classroom_tree
+from gamelib.search.tracing import Event, pruned_nodes
+from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
+from gamelib.view.stepper import record
+from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+
+__all__ = ["PruningGrade", "PruningQuiz", "QuizError", "grade_pruning"]
+
+RIGHT, MISSED, WRONG = "#1a9641", "#e66100", "#d62728"
+
+
+class QuizError(ValueError):
+    """A chosen position that is not in the quiz's tree."""
+
+
+@dataclass(frozen=True)
+class PruningGrade:
+    """How a guess at alpha-beta's pruned positions went, positions listed breadth first.
+
+    ``pruned`` are the positions alpha-beta never visits; ``right`` the chosen ones among them,
+    ``missed`` the pruned ones not chosen, ``wrong`` the chosen ones alpha-beta does visit.
+    ``reasons`` maps each pruned position to the cutoff that removed it, in words.
+    """
+
+    pruned: tuple[str, ...]
+    right: tuple[str, ...]
+    missed: tuple[str, ...]
+    wrong: tuple[str, ...]
+    reasons: Mapping[str, str]
+
+    @property
+    def ok(self) -> bool:
+        """True if the guess is exactly the pruned positions."""
+        return not self.missed and not self.wrong
+
+    def __str__(self) -> str:
+        lines = [f"{len(self.right)} of {len(self.pruned)} pruned positions found"
+                 + (", and none chosen wrongly." if not self.wrong else f"; {len(self.wrong)} chosen wrongly.")]
+        lines += [f"missed {node}: {self.reasons[node]}" for node in self.missed]
+        lines += [f"wrong {node}: alpha-beta visits it" for node in self.wrong]
+        return "\n".join(lines)
+
+
+def _reason(tree: GameTree, events: Sequence[Event], node: str) -> str:
+    found = cutoff_that_pruned(tree, events, node)
+    if found is None:
+        return "never searched"
+    cut, skipped = found
+    where = f"the cutoff at position {cut.node} ({cut_reason(cut)})"
+    return f"{where} skipped it" if skipped == node else f"under {skipped}, which {where} skipped"
+
+
+def grade_pruning(tree: GameTree, chosen: Iterable[str], events: Sequence[Event] | None = None, *,
+                  strict: bool = False) -> PruningGrade:
+    """Grade ``chosen`` against the positions alpha-beta (fail-hard, from the tree's value range;
+    ``strict``: cutting only on a strict inequality) never visits on ``tree``. ``events`` is that
+    search's trace if already recorded. Raises QuizError for a position not in the tree."""
+    chosen = set(chosen)
+    unknown = sorted(chosen - set(tree.players))
+    if unknown:
+        raise QuizError(f"position {unknown[0]!r} is not in {tree.name!r}: choose among its nodes")
+    trace = record(tree, "alphabeta", strict=strict) if events is None else tuple(events)
+    pruned = pruned_nodes(tree, trace)
+    order = tree.nodes()
+    return PruningGrade(tuple(pruned), tuple(n for n in pruned if n in chosen),
+                        tuple(n for n in pruned if n not in chosen),
+                        tuple(n for n in order if n in chosen and n not in pruned),
+                        {node: _reason(tree, trace, node) for node in pruned})
+
+
+def _marks(grade: PruningGrade) -> dict[str, Mark]:
+    marks = {node: Mark(RIGHT, "✓", "right") for node in grade.right}
+    marks.update({node: Mark(MISSED, "missed", "missed") for node in grade.missed})
+    marks.update({node: Mark(WRONG, "visited", "wrong") for node in grade.wrong})
+    return marks
+
+
+class PruningQuiz:
+    """The quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree` of ``branching``, ``depth`` and
+    ``seed``). Click the positions alpha-beta will never visit (each toggle sits on its node), then
+    Check: the picture turns into the finished search, with every position ringed right (✓),
+    missed or wrongly chosen ("visited"), and the reasons listed beside it. New tree draws the
+    classroom tree of the seed, branching and depth boxes. Values are from MAX's point of view.
+    """
+
+    def __init__(self, tree: GameTree | None = None, *, branching: int = 2, depth: int = 4, seed: int = 0,
+                 strict: bool = False) -> None:
+        widgets = ipywidgets()
+        self.strict = strict
+        self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="160px"))
+        self.branching = widgets.IntSlider(value=branching, min=2, max=3, description="branching")
+        self.depth = widgets.IntSlider(value=depth, min=2, max=4, description="depth")
+        self.result = widgets.HTML(layout=widgets.Layout(flex="0 1 300px", min_width="220px"))
+        self.check_button = touch_button("Check", "show what alpha-beta prunes, and why", self.check,
+                                         button_style="primary")
+        self.picture_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.widget = widgets.VBox([
+            style_sheet(),
+            widgets.HTML("<b>Which positions will alpha-beta never visit?</b> Click them, then Check."),
+            widgets.HBox([self.seed, self.branching, self.depth,
+                          touch_button("New tree", "draw the random tree of this seed", self.new_tree),
+                          touch_button("Clear", "unselect every position", self.clear), self.check_button],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            self.picture_row])
+        self.widget.add_class("gamelib-quiz")
+        self.grade: PruningGrade | None = None
+        self.use_tree(tree if tree is not None else classroom_tree(branching, depth, seed))
+
+    def use_tree(self, tree: GameTree) -> None:
+        """Start again on ``tree``: record alpha-beta on it, show the bare tree, clear the choices."""
+        widgets = ipywidgets()
+        self.tree = tree
+        self.events = record(tree, "alphabeta", strict=self.strict)
+        self.painter = SvgPainter(tree)
+        geometry = self.painter.geometry
+        self.picture = TreePicture(geometry.width, geometry.height)
+        self.picture.widget.layout.flex = "1 1 420px"
+        self.toggles: dict[str, Any] = {}
+        for node in tree.nodes():
+            toggle = widgets.ToggleButton(value=False, description="", tooltip=f"position {node}")
+            toggle.add_class("gamelib-node-toggle")
+            x, y = geometry.centre[node]
+            self.picture.lay_over(toggle, x - geometry.radius - 3, y - geometry.radius - 3,
+                                  2 * geometry.radius + 6, 2 * geometry.radius + 6)
+            self.toggles[node] = toggle
+        self.picture_row.children = [self.picture.widget, self.result]
+        self.grade = None
+        self.result.value = f"<p>{escape(tree.name)}</p>"
+        self.picture.show(self.painter.paint(Replay(tree, self.events).snapshot(0), title=tree.name))
+
+    @property
+    def chosen(self) -> list[str]:
+        """The positions chosen so far, breadth first."""
+        return [node for node, toggle in self.toggles.items() if toggle.value]
+
+    def choose(self, *nodes: str) -> None:
+        """Choose ``nodes`` (as clicking them does). Raises QuizError for a position not in the tree."""
+        for node in nodes:
+            if node not in self.toggles:
+                raise QuizError(f"position {node!r} is not in {self.tree.name!r}: choose among its nodes")
+            self.toggles[node].value = True
+
+    def clear(self) -> None:
+        """Unselect every position and show the bare tree again."""
+        for toggle in self.toggles.values():
+            toggle.value = False
+        self.grade = None
+        self.picture.show(self.painter.paint(Replay(self.tree, self.events).snapshot(0), title=self.tree.name))
+        self.result.value = ""
+
+    def check(self) -> PruningGrade:
+        """Grade the chosen positions; the picture shows the finished search with each position
+        ringed, and the reasons appear beside it. Returns the grade."""
+        self.grade = grade_pruning(self.tree, self.chosen, self.events)
+        finished = Replay(self.tree, self.events).snapshot(len(self.events))
+        self.picture.show(self.painter.paint(finished, marks=_marks(self.grade), title=f"{self.tree.name}: checked"))
+        self.result.value = self._result_html(self.grade)
+        return self.grade
+
+    def _result_html(self, grade: PruningGrade) -> str:
+        head = "All right!" if grade.ok else f"{len(grade.right)} of {len(grade.pruned)} found"
+        items = [f'<li style="color:{MISSED}">missed {node}: {escape(grade.reasons[node])}</li>' for node in grade.missed]
+        items += [f'<li style="color:{WRONG}">{node} is visited: alpha-beta searches it</li>' for node in grade.wrong]
+        items += [f'<li style="color:{RIGHT}">✓ {node}: {escape(grade.reasons[node])}</li>' for node in grade.right]
+        return f'<div class="gamelib-words gamelib-quiz-result"><b>{escape(head)}</b><ul>{"".join(items)}</ul></div>'
+
+    def new_tree(self) -> None:
+        """Start again on the classroom tree of the seed, branching and depth boxes (the New tree button)."""
+        self.use_tree(classroom_tree(self.branching.value, self.depth.value, self.seed.value))
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)  # type: ignore[no-untyped-call]

@@ -1,0 +1,287 @@
+"""The clickable Adjacency board for the notebooks: people and bots on an ipywidgets 8x8 grid.
+
+:class:`AdjacencyBoard` displays a :class:`~gamelib.view.board_model.BoardModel` and forwards clicks to
+it: a grid of 64 buttons with files a-h and ranks 1-8 around it, a status line (round, rounds left,
+both scores, who is to move, the winner at the end), a line with the latest bot's thinking (depth,
+value from X's point of view, time, nodes, its note), and a line that says why a click was refused
+(an occupied square, a bot's turn) while the board stays as it was.
+
+Below the board: **Bot move** asks the bot to move for one move; **Play** / **Pause** lets two bots
+play on, pausing ``pause`` seconds between moves; **Undo** takes back the latest human move and the
+bot replies after it; **New game** starts over with the players (bot names, or "human" for clicks),
+rule (8 or 4 neighbours), rounds and think time chosen in the controls. When a human plays a bot,
+the bot replies by itself.
+
+Bots think in a background thread (``threading.Thread``), so the kernel stays free while a bot
+thinks and while two bots play: other cells run, Pause is heard at once and takes effect after the
+move in progress. The widgets are updated from that thread. :meth:`AdjacencyBoard.wait` blocks until
+the bots have stopped, for scripts and tests. Outside a kernel with widgets (a rendered notebook)
+the board shows as a static HTML table (:func:`gamelib.view.board_model.board_html`).
+
+>>> board = AdjacencyBoard(x="human", o="hillclimb", rounds=4)
+>>> board.square_button("f7").click()  # X on f7 flips g7 and g8; the bot replies f8
+>>> board.wait()
+>>> board.square_button("f8").description, board.model.counts
+('O', (4, 6))
+>>> board.square_button("f8").click()
+>>> board.message.value
+'f8 is occupied by O'
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from gamelib.games.adjacency import Mark, Square, parse_square, square_name
+from gamelib.play.bots.base import BOT_NAMES, Bot
+from gamelib.view.board_model import CELL_COLOURS, HUMAN, BoardModel, TurnError
+
+__all__ = ["AdjacencyBoard"]
+
+SQUARE_PX = 38
+"""The side of a square button, in pixels."""
+
+
+class AdjacencyBoard:
+    """An ipywidgets board for an Adjacency game between ``x`` and ``o`` (bot names, bot objects or
+    ``"human"``); ``rounds``, ``rule``, ``seconds`` (a bot's think time) and ``options`` (keyword
+    arguments per bot name) go to :class:`~gamelib.view.board_model.BoardModel`; ``pause`` is the
+    wait between two bots' moves, in seconds.
+
+    Show it by leaving it last in a cell. ``model`` is the game shown; ``squares[s]`` the button of
+    square s; ``status``, ``thinking`` and ``message`` the three text lines (HTML widgets); the
+    other controls are attributes named after their labels. Raises ValueError as BoardModel does.
+    """
+
+    def __init__(self, x: str | Bot = HUMAN, o: str | Bot = "hillclimb", *, rounds: int = 28, rule: int = 8,
+                 seconds: float = 1.0, options: Mapping[str, Mapping[str, Any]] | None = None,
+                 pause: float = 0.5) -> None:
+        import ipywidgets as widgets  # type: ignore[import-untyped]
+
+        self._widgets = widgets
+        self._options = options
+        self._bots = {p.name: p for p in (x, o) if not isinstance(p, str)}
+        self.model = BoardModel(x, o, rounds=rounds, rule=rule, seconds=seconds, options=options)
+        self._thread: threading.Thread | None = None
+        self._busy = False
+        self.squares = [self._square(square) for square in range(64)]
+        self.status, self.thinking, self.message = widgets.HTML(), widgets.HTML(), widgets.HTML()
+        self._build_controls(x, o, rounds, rule, seconds, pause)
+        self.widget = widgets.VBox([self.status, self._grid(), self.thinking, self.message,
+                                    widgets.HBox([self.bot_move, self.play, self.pause, self.undo]),
+                                    widgets.HBox([self.x_player, self.o_player, self.rule]),
+                                    widgets.HBox([self.rounds, self.seconds, self.new_game])])
+        self.refresh()
+        self._reply()
+
+    # Building.
+
+    def _square(self, square: Square) -> Any:
+        """The button of ``square``: clicking it plays there."""
+        button = self._widgets.Button(description="", tooltip=square_name(square),
+                                      layout=self._widgets.Layout(width=f"{SQUARE_PX}px", height=f"{SQUARE_PX}px",
+                                                                  padding="0px"))
+        button.on_click(lambda _button: self.click(square))
+        return button
+
+    def _grid(self) -> Any:
+        """The 10 x 10 grid: the squares, rank 8 on top, with file and rank labels around them."""
+        label = self._label
+        files = [label(""), *(label(f) for f in "abcdefgh"), label("")]
+        cells = list(files)
+        for rank in range(8, 0, -1):
+            row = [self.squares[8 * (rank - 1) + file] for file in range(8)]
+            cells += [label(str(rank)), *row, label(str(rank))]
+        cells += [label(""), *(label(f) for f in "abcdefgh"), label("")]
+        return self._widgets.GridBox(cells, layout=self._widgets.Layout(
+            grid_template_columns=f"repeat(10, {SQUARE_PX}px)", grid_gap="2px", width="max-content"))
+
+    def _label(self, text: str) -> Any:
+        return self._widgets.HTML(f"<div style='text-align:center;line-height:{SQUARE_PX}px'>{text}</div>",
+                                  layout=self._widgets.Layout(width=f"{SQUARE_PX}px"))
+
+    def _build_controls(self, x: str | Bot, o: str | Bot, rounds: int, rule: int, seconds: float,
+                        pause: float) -> None:
+        w = self._widgets
+        names = [*BOT_NAMES, *(name for name in self._bots if name not in BOT_NAMES)]
+        self.bot_move = w.Button(description="Bot move", tooltip="the bot to move plays one move")
+        self.play = w.ToggleButton(value=False, description="▶ Play", tooltip="two bots play on; click to pause")
+        self.pause = w.FloatSlider(value=pause, min=0.0, max=3.0, step=0.1, description="pause (s)")
+        self.undo = w.Button(description="Undo", tooltip="take back your last move and the replies after it")
+        self.x_player = w.Dropdown(options=names, value=_name(x), description="X")
+        self.o_player = w.Dropdown(options=names, value=_name(o), description="O")
+        self.rule = w.ToggleButtons(options=[("8 neighbours", 8), ("4 neighbours", 4)], value=rule,
+                                    description="rule")
+        self.rounds = w.IntSlider(value=rounds, min=2, max=28, description="rounds")
+        self.seconds = w.FloatSlider(value=seconds, min=0.1, max=10.0, step=0.1, description="think (s)")
+        self.new_game = w.Button(description="New game", button_style="primary")
+        self.bot_move.on_click(lambda _b: self.step())
+        self.play.observe(self._on_play, names="value")
+        self.undo.on_click(lambda _b: self.take_back())
+        self.new_game.on_click(lambda _b: self.restart())
+        self.seconds.observe(self._on_seconds, names="value")
+
+    # Actions (the buttons call these; tests and scripts may too).
+
+    def square_button(self, name: str) -> Any:
+        """The button of the square called ``name`` ("c3")."""
+        return self.squares[parse_square(name)]
+
+    def click(self, square: Square) -> None:
+        """A click on ``square``: the human to move plays there, or the message line says why not."""
+        if self._busy:
+            return self._say(f"wait: {self._who(self.model.to_move)} is thinking")
+        try:
+            self.model.click(square)
+        except ValueError as error:  # TurnError, IllegalMoveError
+            return self._say(str(error))
+        self._say("")
+        self.refresh()
+        self._reply()
+
+    def step(self) -> None:
+        """One bot move, in the background (Bot move)."""
+        if self._busy:
+            return
+        if self.model.is_over or self.model.is_human_turn:
+            return self._say(str(TurnError(self._why_no_bot())))
+        self._start(continuous=False)
+
+    def take_back(self) -> None:
+        """Undo the latest human move and the bot moves after it."""
+        if self._busy:
+            return self._say("wait for the bot to finish its move")
+        try:
+            self.model.undo()
+        except TurnError as error:
+            return self._say(str(error))
+        self._say("")
+        self.refresh()
+
+    def restart(self) -> None:
+        """A new game with the players, rule, rounds and think time in the controls."""
+        if self._busy:
+            return self._say("pause the bots first")
+        try:
+            self.model = BoardModel(self._player(self.x_player.value), self._player(self.o_player.value),
+                                    rounds=self.rounds.value, rule=self.rule.value, seconds=self.seconds.value,
+                                    options=self._options)
+        except (ValueError, ImportError) as error:
+            return self._say(f"cannot start that game: {error}")
+        self._say("")
+        self.refresh()
+        self._reply()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the bots' background thread (if any) has stopped, or ``timeout`` seconds."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    # Display.
+
+    def refresh(self) -> None:
+        """Show the model: the marks, the latest move (yellow) and the marks it flipped (pale, italic),
+        the text lines, and which buttons can be used."""
+        board = self.model.game.board_string(self.model.state)
+        last = self.model.history[-1].move if self.model.history else None
+        flipped = self.model.flipped()
+        for square, button in enumerate(self.squares):
+            mark = board[8 * (7 - square // 8) + square % 8]
+            button.description = "" if mark == "." else mark
+            button.style.button_color = CELL_COLOURS[mark]
+            button.style.text_color = "#f1c40f" if square == last else "#ffe9a8" if flipped >> square & 1 else "white"
+            button.style.font_style = "italic" if flipped >> square & 1 else "normal"
+            button.style.font_weight = "bold"
+        self.status.value = f"<b>{html.escape(self.model.status())}</b>"
+        self.thinking.value = html.escape(self.model.thinking())
+        self._enable()
+
+    def _enable(self) -> None:
+        model, busy = self.model, self._busy
+        bots_only = HUMAN not in (model.player_name(Mark.X), model.player_name(Mark.O))
+        self.bot_move.disabled = busy or model.is_over or model.is_human_turn
+        self.play.disabled = model.is_over or not bots_only
+        self.undo.disabled = busy or all(ply.decision is not None for ply in model.history)
+        self.new_game.disabled = busy
+        self.play.description = "⏸ Pause" if self.play.value else "▶ Play"
+
+    def _say(self, text: str) -> None:
+        self.message.value = html.escape(text)
+
+    def _who(self, mark: Mark) -> str:
+        return f"{mark.value} ({self.model.player_name(mark)})"
+
+    def _why_no_bot(self) -> str:
+        if self.model.is_over:
+            return "the game is over: start a new one"
+        return f"it is {self._who(self.model.to_move)}'s turn: click a square"
+
+    # Bots in the background.
+
+    def _reply(self) -> None:
+        """Let a bot answer a human at once (not when two bots play: they wait for Bot move or Play)."""
+        model = self.model
+        humans = HUMAN in (model.player_name(Mark.X), model.player_name(Mark.O))
+        if humans and not model.is_over and not model.is_human_turn and not self._busy:
+            self._start(continuous=True)
+
+    def _on_play(self, change: dict[str, Any]) -> None:
+        self._enable()
+        if change["new"] and not self._busy:
+            self._start(continuous=True)
+
+    def _on_seconds(self, change: dict[str, Any]) -> None:
+        self.model.seconds = change["new"]
+
+    def _start(self, continuous: bool) -> None:
+        self._busy = True
+        self._enable()
+        self._thread = threading.Thread(target=self._run_bots, args=(self.model, continuous), daemon=True,
+                                        name="adjacency-board-bots")
+        self._thread.start()
+
+    def _run_bots(self, model: BoardModel, continuous: bool) -> None:
+        """The thread: bot moves while a bot is to move. Only one unless ``continuous``: then a bot
+        answering a human plays until the human is to move, and two bots play while Play is on,
+        pausing between moves."""
+        bots_only = HUMAN not in (model.player_name(Mark.X), model.player_name(Mark.O))
+        try:
+            while not model.is_over and not model.is_human_turn:
+                self.thinking.value = html.escape(f"{self._who(model.to_move)} is thinking…")
+                model.bot_move()
+                self.refresh()
+                if bots_only and continuous and self.play.value and not model.is_over:
+                    time.sleep(self.pause.value)
+                if not continuous or (bots_only and not self.play.value):
+                    break
+        except Exception as error:  # a bot's failure is shown, not lost in the thread
+            self._say(f"{self._who(model.to_move)} failed: {type(error).__name__}: {error}")
+        finally:
+            self._busy = False
+            if model.is_over:
+                self.play.value = False
+            self.refresh()
+
+    def _player(self, name: str) -> str | Bot:
+        return self._bots.get(name, name)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget, with the static HTML board for front ends that cannot show widgets."""
+        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.model._repr_html_()
+        return bundle
+
+    def __repr__(self) -> str:
+        model = self.model
+        return (f"AdjacencyBoard(x={model.player_name(Mark.X)!r}, o={model.player_name(Mark.O)!r}, "
+                f"{model.status()!r})")
+
+
+def _name(player: str | Bot) -> str:
+    return player if isinstance(player, str) else player.name
+

@@ -1,0 +1,244 @@
+"""The tree explorer: one widget for every search, one or two side by side, on a tree you can change.
+
+An :class:`Explorer` records each chosen search (a name in :data:`gamelib.search.algorithms.SEARCHES`:
+minimax, alpha-beta, NegaScout, PVS, and whatever else is registered, such as MTD(f)) on the tree
+with :func:`gamelib.search.algorithms.run_search`, then only replays the recorded events
+(:mod:`gamelib.view.replay`): it never re-implements a search. One bar of controls (start, back, next,
+end, play with a speed, a slider) steps both searches together; each picture shows the windows on
+the edges, values and bounds, cuts and pruned subtrees, the current node, NegaScout's null-window
+tests and re-searches, MTD(f)'s pass and bounds and table hits; beside it, the event in words and
+the counters. "✎ Edit leaves" puts a number box under every leaf of the picture: change one and
+both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
+seed), so a class can share one by its seed.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> explorer = Explorer(load_seed_tree("broeders31"), ["alphabeta", "minimax"])
+>>> explorer.go(19)
+>>> [view.snapshot().event.kind for view in explorer.views]    # alpha-beta cuts at 8; minimax does not
+['cutoff', 'enter']
+>>> explorer.set_leaf("17", 5)       # now 8 cannot cut: its 5 beats alpha 4
+>>> explorer.views[0].snapshot().status["18"].value
+'open'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from gamelib.games.game import Value
+from gamelib.games.trees import GameTree, TreeFormatError
+from gamelib.search.algorithms import SEARCHES
+from gamelib.search.negamax import SearchError
+from gamelib.search.random_trees import classroom_tree
+from gamelib.view.picture import DEFAULT_STYLE, Style
+from gamelib.view.stepper import LEGEND, StepControls, TraceView, record, search_title
+from gamelib.view.ui import ipywidgets, style_sheet, touch_button
+
+__all__ = ["NONE", "Explorer", "explore"]
+
+NONE = "none"
+"""The second search's choice that shows only one."""
+
+_FREE_RANGE = 10**6
+"""The bounds of a leaf's number box when the tree gives no value range."""
+
+
+def _check_algorithm(name: str) -> None:
+    if name not in SEARCHES:
+        raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
+
+
+class Explorer:
+    """The explorer widget on ``tree`` for ``algorithms`` (one or two names of searches).
+
+    ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
+    is the step to open at. Values are from MAX's point of view throughout. Show it by leaving it
+    last in a cell. Raises SearchError (a ValueError) for an unknown search or option, naming the
+    known ones, and for more than two searches.
+    """
+
+    def __init__(self, tree: GameTree, algorithms: Sequence[str] = ("alphabeta",), *, step: int = 0,
+                 options: Mapping[str, Mapping[str, Any]] | None = None, style: Style = DEFAULT_STYLE) -> None:
+        if not 1 <= len(algorithms) <= 2:
+            raise SearchError(f"give one or two searches to show side by side, not {len(algorithms)}")
+        for name in algorithms:
+            _check_algorithm(name)
+        widgets = ipywidgets()
+        self.tree = self._original = tree
+        self.style = style
+        self.options = {name: dict(values) for name, values in (options or {}).items()}
+        self.views: list[TraceView] = []
+        self.leaf_editors: dict[str, Any] = {}
+        self.message = widgets.HTML()
+        self.controls = StepControls(0, self._show)
+        self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
+        self.widget = widgets.VBox([style_sheet(), self._choices(algorithms), self._tree_controls(),
+                                    self.controls.widget, self.message, self.panels,
+                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
+        self.widget.add_class("gamelib-explorer")
+        self._reload()
+        self.go(step)
+
+    def _choices(self, algorithms: Sequence[str]) -> Any:
+        """The two drop-downs: the search, and the one beside it (or none)."""
+        widgets = ipywidgets()
+        names = list(SEARCHES)
+        self.first_choice = widgets.Dropdown(options=names, value=algorithms[0], description="search")
+        self.second_choice = widgets.Dropdown(options=[NONE, *names], value=algorithms[1] if len(algorithms) > 1
+                                              else NONE, description="beside it")
+        for choice in (self.first_choice, self.second_choice):
+            choice.observe(lambda _change: self._reload(), names="value")
+        return widgets.HBox([self.first_choice, self.second_choice], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _tree_controls(self) -> Any:
+        """Random tree (branching, depth, seed), Original tree, and the Edit leaves toggle."""
+        widgets = ipywidgets()
+        self.branching = widgets.IntSlider(value=2, min=2, max=4, description="branching")
+        self.depth = widgets.IntSlider(value=3, min=1, max=5, description="depth")
+        self.seed = widgets.IntText(value=0, description="seed", layout=widgets.Layout(width="160px"))
+        self.edit = widgets.ToggleButton(description="✎ Edit leaves", tooltip="a number box under every leaf",
+                                         layout=widgets.Layout(width="auto", height="44px"))
+        self.edit.add_class("gamelib-touch")
+        self.edit.observe(lambda _change: self._lay_leaf_editors(), names="value")
+        return widgets.HBox([touch_button("Random tree", "draw a random tree with this branching, depth and seed",
+                                          self._draw_from_controls),
+                             self.branching, self.depth, self.seed,
+                             touch_button("↺ Original tree", "back to the tree the explorer opened with",
+                                          self.reset_tree), self.edit],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+    @property
+    def algorithms(self) -> list[str]:
+        """The searches shown, left to right."""
+        second: str = self.second_choice.value
+        first: str = self.first_choice.value
+        return [first] if second == NONE else [first, second]
+
+    @property
+    def step(self) -> int:
+        """The step shown (each view shows at most its own trace's length)."""
+        return self.controls.step
+
+    @property
+    def svg(self) -> str:
+        """The SVG text of the first picture."""
+        return self.views[0].picture.svg
+
+    def go(self, step: int) -> None:
+        """Show step ``step``, 0 up to the longest trace's length; raises ReplayError outside it."""
+        self.controls.go(step)
+
+    def next(self) -> None:
+        """One step on, in every view."""
+        self.controls.next()
+
+    def back(self) -> None:
+        """One step back, in every view."""
+        self.controls.back()
+
+    def set_algorithms(self, first: str, second: str = NONE) -> None:
+        """Show ``first``, and ``second`` beside it (``"none"``: only one). Raises SearchError for an
+        unknown name."""
+        for name in (first, second):
+            if name != NONE:
+                _check_algorithm(name)
+        with self.second_choice.hold_trait_notifications():
+            self.first_choice.value, self.second_choice.value = first, second
+
+    def set_leaf(self, leaf: str, value: Value) -> None:
+        """Give ``leaf`` a new static value (MAX's view) and record the searches again, keeping the
+        step. Raises TreeFormatError for a node that is not a leaf or a value outside the tree's
+        value range."""
+        if leaf not in self.tree.players or self.tree.children.get(leaf):
+            raise TreeFormatError(f"{leaf!r} is not a leaf of {self.tree.name!r}: give one of its leaves")
+        self._use(self.tree.with_values({leaf: value}))
+
+    def draw_random_tree(self, branching: int, depth: int, seed: int) -> None:
+        """Replace the tree by :func:`gamelib.search.random_trees.classroom_tree` (values 0 to 20) and record the
+        searches on it. Raises ValueError for a branching below 1 or a negative depth."""
+        self._use(classroom_tree(branching, depth, seed))
+
+    def reset_tree(self) -> None:
+        """Go back to the tree the explorer opened with."""
+        self._use(self._original)
+
+    def _draw_from_controls(self) -> None:
+        self.draw_random_tree(self.branching.value, self.depth.value, self.seed.value)
+
+    def _use(self, tree: GameTree) -> None:
+        self.tree = tree
+        self._reload()
+
+    def _reload(self) -> None:
+        """Record the searches on the tree and show them at the current step (clamped)."""
+        try:
+            traces = [(name, record(self.tree, name, **self.options.get(name, {}))) for name in self.algorithms]
+        except ValueError as error:  # a search refused the tree: say why, keep the old pictures
+            self.message.value = f'<span style="color:#d62728">{escape(str(error))}</span>'
+            return
+        self.message.value = ""
+        same_shape = bool(self.views) and self.views[0].tree.children == self.tree.children
+        if not same_shape or len(self.views) != len(traces):
+            self.views = [TraceView(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})),
+                                    style=self.style) for name, events in traces]
+            self.panels.children = [view.widget for view in self.views]
+            self.leaf_editors = {}
+        else:
+            for view, (name, events) in zip(self.views, traces):
+                view.load(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})))
+        if any(editor.value != self.tree.values[leaf] for leaf, editor in self.leaf_editors.items()):
+            self.leaf_editors = {}  # a new tree of the same shape: new boxes with its values
+        step = min(self.controls.step, max(len(view) for view in self.views))
+        self.controls.total = max(len(view) for view in self.views)
+        self._lay_leaf_editors()
+        self._show(step, force=True)
+
+    def _show(self, step: int, force: bool = False) -> None:
+        for view in self.views:
+            view.show(step, force=force)
+
+    def _lay_leaf_editors(self) -> None:
+        """Number boxes under the first picture's leaves while "✎ Edit leaves" is pressed."""
+        picture = self.views[0].picture
+        picture.clear_overlays()
+        if not self.edit.value:
+            return
+        if not self.leaf_editors:
+            self.leaf_editors = {leaf: self._leaf_editor(leaf) for leaf in self.views[0].painter.leaf_x()}
+        geometry = self.views[0].painter.geometry
+        for leaf, editor in self.leaf_editors.items():
+            x, y = geometry.centre[leaf]
+            picture.lay_over(editor, x - geometry.radius - 4, y + geometry.radius + 4, 2 * geometry.radius + 8, 24)
+
+    def _leaf_editor(self, leaf: str) -> Any:
+        widgets = ipywidgets()
+        low, high = (-_FREE_RANGE if math.isinf(bound) else bound for bound in self.tree.value_range)
+        value = self.tree.values[leaf]
+        kind = widgets.BoundedIntText if isinstance(value, int) else widgets.BoundedFloatText
+        editor = kind(value=value, min=low, max=high, tooltip=f"the value of leaf {leaf}")
+        editor.add_class("gamelib-leaf-edit")
+        editor.observe(lambda change, leaf=leaf: self.set_leaf(leaf, change["new"]), names="value")
+        return editor
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)  # type: ignore[no-untyped-call]
+
+    def __repr__(self) -> str:
+        return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self.controls.total})"
+
+
+def explore(tree: GameTree, *algorithms: str, step: int = 0, **options: Any) -> Explorer:
+    """An :class:`Explorer` on ``tree`` for one or two searches (default alpha-beta); ``options``
+    go to every search shown (``strict=True``). Raises SearchError as :class:`Explorer` does.
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> explore(load_seed_tree("broeders31"), "negascout", "pvs")
+    Explorer("Broeders' 31-node binary tree", ['negascout', 'pvs'], step 0 of 63)
+    """
+    names = algorithms or ("alphabeta",)
+    return Explorer(tree, names, step=step, options={name: options for name in names})

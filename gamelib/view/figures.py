@@ -1,0 +1,115 @@
+"""The lessons' static pictures: key steps of real traces, as SVG files the notebooks embed.
+
+Lessons are stored without outputs, so a lesson opened without a kernel (GitHub, nbviewer, an HTML
+export) would show no trees at all. Instead, its markdown cells embed these SVG files from
+``notebooks/figures/``, drawn by :class:`gamelib.view.painter.SvgPainter` from traces recorded by the
+real searches. The painter's text depends only on the tree and the trace (no Graphviz, no fonts
+measured), so the files are regenerated only by this explicit command, from the repository root::
+
+    .venv/bin/python -m gamelib.view.figures            # write notebooks/figures/*.svg
+    .venv/bin/python -m gamelib.view.figures --check    # exit 1 if a file differs from its regeneration
+
+and ``tests/test_figures.py`` checks that regenerating them gives the same files.
+
+>>> sorted(FIGURES)[:2]
+['01_minimax_bare.svg', '01_minimax_done.svg']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gamelib.games.data import load_seed_tree
+from gamelib.games.trees import GameTree
+from gamelib.search.random_trees import classroom_tree
+from gamelib.search.tracing import Event
+from gamelib.view.painter import SvgPainter
+from gamelib.view.replay import Replay
+from gamelib.view.stepper import record
+
+__all__ = ["FIGURES", "Figure", "figure_svg", "lesson_figures", "main"]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A key step: ``algorithm`` recorded on ``tree`` (a seed tree's name, or "classroom b d seed"
+    for :func:`gamelib.search.random_trees.classroom_tree`), shown at ``step``: "start"
+    (nothing searched), "end" (finished), or "after <kind> <node>" (just after the first event of
+    that kind at that node, e.g. "after cutoff 8"). ``title`` is the picture's accessible name."""
+
+    tree: str
+    algorithm: str
+    step: str
+    title: str
+
+
+FIGURES: dict[str, Figure] = {
+    "01_minimax_bare.svg": Figure("broeders31", "minimax", "start", "Broeders' tree: squares MAX, circles MIN"),
+    "01_minimax_done.svg": Figure("broeders31", "minimax", "end", "Broeders' tree after minimax: the root is worth 4"),
+    "01_two_ply_done.svg": Figure("rich_knight_two_ply", "minimax", "end", "Rich & Knight's two-ply tree after minimax"),
+    "02_cutoff_at_8.svg": Figure("broeders31", "alphabeta", "after cutoff 8",
+                                 "Alpha-beta just after the cutoff at position 8: 18 is never searched"),
+    "02_alphabeta_done.svg": Figure("broeders31", "alphabeta", "end",
+                                    "Broeders' tree after alpha-beta: 13 positions pruned by 5 cutoffs"),
+    "02_quiz_seed_22.svg": Figure("classroom 2 4 22", "alphabeta", "start",
+                                  "The quiz's tree: branching 2, depth 4, seed 22"),
+}
+"""The lessons' figures by file name (the first two digits name the lesson)."""
+
+
+def _step(events: Sequence[Event], step: str) -> int:
+    """The step a Figure's ``step`` names; raises ValueError if the trace has no such event."""
+    if step == "start":
+        return 0
+    if step == "end":
+        return len(events)
+    _, kind, node = step.split()
+    for index, event in enumerate(events):
+        if event.kind == kind and getattr(event, "node", None) == node:
+            return index + 1
+    raise ValueError(f"the trace has no {kind} event at position {node}: fix the figure's step {step!r}")
+
+
+def _tree(spec: str) -> GameTree:
+    if spec.startswith("classroom "):
+        branching, depth, seed = (int(word) for word in spec.split()[1:])
+        return classroom_tree(branching, depth, seed)
+    return load_seed_tree(spec)
+
+
+def figure_svg(figure: Figure) -> str:
+    """The SVG text of ``figure``, recorded and drawn now."""
+    tree = _tree(figure.tree)
+    events = record(tree, figure.algorithm)
+    picture = Replay(tree, events).snapshot(_step(events, figure.step))
+    return SvgPainter(tree).paint(picture, title=figure.title)
+
+
+def lesson_figures() -> dict[str, str]:
+    """Every figure's file name and SVG text."""
+    return {name: figure_svg(figure) for name, figure in FIGURES.items()}
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    """Write the figures into ``notebooks/figures`` (or check them with ``--check``); returns the
+    exit status: 0, or 1 when ``--check`` finds a file that differs or is missing."""
+    folder = Path("notebooks") / "figures"
+    stale = []
+    for name, svg in lesson_figures().items():
+        path = folder / name
+        if "--check" in argv:
+            if not path.exists() or path.read_text(encoding="utf-8") != svg:
+                stale.append(name)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(svg, encoding="utf-8")
+    if stale:
+        print(f"figures that differ from their regeneration: {', '.join(stale)}; run python -m gamelib.view.figures")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,290 @@
+"""SVG pictures of a search step, laid out once per tree and restyled per step: fast enough to step.
+
+:class:`SvgPainter` places the nodes once (leaves one unit apart in search order, parents centred
+over their children, one row per ply: :func:`gamelib.view.picture.layered_positions`) and then writes
+SVG text for any :class:`~gamelib.view.replay.Snapshot`, with the colours, labels and edge looks of a
+:class:`~gamelib.view.picture.Style` (the same small functions as the DOT pictures). No Graphviz is
+needed, every step has the same geometry, and the text depends only on its arguments, so pictures
+can be committed and compared byte for byte (``gamelib.view.figures``).
+
+Every node is a group ``<g id="node-<id>" class="node max|min <status> ...">`` and every edge a
+group ``<g id="edge-<parent>-<child>" class="edge ...">``; the classes name what the picture shows
+(``pruned``, ``current``, ``cut``, ``null-window``, ``research``, ``table-hit``), so tests and
+browsers can read a picture without parsing colours.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> from gamelib.view.replay import Replay
+>>> from gamelib.search.negamax import alphabeta
+>>> from gamelib.search.tracing import RecordingTracer
+>>> tree, tracer = load_seed_tree("broeders31"), RecordingTracer()
+>>> _ = alphabeta(tree, tracer=tracer)
+>>> svg = SvgPainter(tree).paint(Replay(tree, tracer.events).snapshot(19))  # after the cutoff at 8
+>>> '<g id="node-18" class="node max pruned"' in svg, '<g id="edge-8-18" class="edge cut"' in svg
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from gamelib.games.trees import GameTree
+from gamelib.search.tracing import Event
+from gamelib.view.picture import (
+    DEFAULT_STYLE,
+    TABLE_INK,
+    EdgeView,
+    NodeView,
+    Style,
+    edge_view,
+    layered_positions,
+    node_view,
+    snapshot_at,
+    tree_edges,
+)
+from gamelib.view.replay import Snapshot, Status, Visit
+
+__all__ = ["Mark", "SvgPainter", "SvgPicture", "show_tree", "svg_classes"]
+
+FONT = "Helvetica, Arial, sans-serif"
+_DASHES = {"dashed": "5,3", "dotted": "2,3"}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A ring drawn around a node, with a word under it: for a checker's "you went here" or a quiz's
+    "missed". ``colour`` is ``#rrggbb``; ``kind`` becomes the ring's class (``mark-<kind>``)."""
+
+    colour: str
+    words: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Pixel positions of one tree's nodes and edges, computed once."""
+
+    width: float
+    height: float
+    centre: Mapping[str, tuple[float, float]]
+    radius: float
+
+
+def _geometry(tree: GameTree, unit: float, ply: float, radius: float) -> _Geometry:
+    positions = layered_positions(tree)
+    margin, top = unit * 0.9, 34 + radius
+    centre = {node: (margin + (x + 0.5) * unit, top - y * ply) for node, (x, y) in positions.items()}
+    leaves = max(x for x, _ in positions.values()) + 1
+    depth = -min(y for _, y in positions.values())
+    return _Geometry(2 * margin + leaves * unit, top + depth * ply + radius + 36, centre, radius)
+
+
+_VISIT_CLASS: dict[Visit | None, tuple[str, ...]] = {Visit.NULL_WINDOW: ("null-window",),
+                                                     Visit.RESEARCH: ("research",)}
+"""The extra class of a node or edge NegaScout reached by a null-window test or a re-search."""
+
+
+def svg_classes(view: NodeView) -> str:
+    """The class list of a node's group: ``node``, its player, its status, and what else it shows."""
+    classes = ["node", view.player.value, view.status.value]
+    if view.current:
+        classes.append("current")
+    classes.extend(_VISIT_CLASS.get(view.visit, ()))
+    if view.table_hit is not None:
+        classes.append("table-hit")
+    return " ".join(classes)
+
+
+def _edge_classes(view: EdgeView) -> str:
+    classes = ["edge"]
+    if view.cut:
+        classes.append("cut")
+    elif view.status is Status.PRUNED:
+        classes.append("pruned")
+    classes.extend(_VISIT_CLASS.get(view.visit, ()))
+    if view.best:
+        classes.append("best")
+    return " ".join(classes)
+
+
+def _stroke(looks: Mapping[str, str]) -> str:
+    """SVG stroke attributes from DOT-style looks: color, penwidth and a dashed or dotted style."""
+    dash = next((pattern for name, pattern in _DASHES.items() if name in looks.get("style", "")), None)
+    text = f'stroke="{looks.get("color", "#000000")}" stroke-width="{looks.get("penwidth", "1")}"'
+    return text + (f' stroke-dasharray="{dash}"' if dash else "")
+
+
+def _text(x: float, y: float, words: str, *, size: float, colour: str, anchor: str = "middle",
+          weight: str = "normal", cls: str = "") -> str:
+    lines = words.split("\n")
+    spans = "".join(f'<tspan x="{x:.1f}" dy="{0 if i == 0 else size * 1.15:.1f}">{escape(line)}</tspan>'
+                    for i, line in enumerate(lines))
+    css = f' class="{cls}"' if cls else ""
+    return (f'<text{css} x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" fill="{colour}" text-anchor="{anchor}" '
+            f'font-weight="{weight}">{spans}</text>')
+
+
+class SvgPainter:
+    """Draws ``tree`` at any step of a recorded search as SVG text; the layout is computed once.
+
+    ``unit`` is the distance between neighbouring leaves and ``ply`` between rows, in pixels; nodes
+    are ``2 * radius`` pixels across. :meth:`paint` takes about a millisecond for Broeders' 31 nodes
+    (benchmarks/step_time.py). Values in the picture are from MAX's point of view, as in the trace.
+    """
+
+    def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE, *, unit: float = 56.0,
+                 ply: float = 88.0, radius: float = 18.0) -> None:
+        self.tree, self.style = tree, style
+        self.unit = unit
+        self.geometry = _geometry(tree, unit, ply, radius)
+        self._nodes = tree.nodes()
+        self._edges = tree_edges(tree)
+
+    @property
+    def width(self) -> float:
+        """The picture's width in pixels."""
+        return self.geometry.width
+
+    def leaf_x(self) -> dict[str, float]:
+        """The x pixel of every leaf, in search order (to line up widgets under the leaves)."""
+        return {node: self.geometry.centre[node][0] for node in self._nodes if not self.tree.children.get(node)}
+
+    def paint(self, picture: Snapshot, *, marks: Mapping[str, Mark] | None = None, title: str = "") -> str:
+        """SVG text of ``picture``; ``marks`` rings some nodes (see :class:`Mark`); ``title`` is the
+        picture's accessible name. Raises KeyError if ``picture`` is of another tree."""
+        geometry = self.geometry
+        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-tree" width="{geometry.width:.0f}" '
+                 f'height="{geometry.height:.0f}" viewBox="0 0 {geometry.width:.0f} {geometry.height:.0f}" '
+                 f'font-family="{FONT}" data-step="{picture.step}" role="img">',
+                 f"<title>{escape(title or self.tree.name)}</title>",
+                 f'<rect width="100%" height="100%" fill="#ffffff"/>']
+        heading = self.style.heading(picture)
+        if heading:
+            parts.append(_text(8, 18, heading, size=13, colour="#333333", anchor="start", weight="bold",
+                               cls="heading"))
+        parts.extend(self._edge(edge_view(picture, parent, child)) for parent, child in self._edges)
+        parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
+        for node, mark in (marks or {}).items():
+            parts.append(self._mark(node, mark))
+        parts.append("</svg>")
+        return "\n".join(parts) + "\n"
+
+    def _ends(self, parent: str, child: str) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = self.geometry.centre[parent], self.geometry.centre[child]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        r = self.geometry.radius + 1
+        dx, dy = (x2 - x1) / length * r, (y2 - y1) / length * r
+        return x1 + dx, y1 + dy, x2 - dx, y2 - dy
+
+    def _edge(self, view: EdgeView) -> str:
+        looks = self.style.edge(view)
+        x1, y1, x2, y2 = self._ends(view.parent, view.child)
+        parts = [f'<g id="edge-{escape(view.parent)}-{escape(view.child)}" class="{_edge_classes(view)}">',
+                 f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {_stroke(looks)}/>']
+        label, colour = looks.get("headlabel", ""), looks.get("labelfontcolor", "#333333")
+        if looks.get("arrowhead") == "tee":
+            nx, ny = (y2 - y1), -(x2 - x1)
+            norm = math.hypot(nx, ny) or 1.0
+            tx, ty = nx / norm * 7, ny / norm * 7
+            parts.append(f'<line x1="{x2 - tx:.1f}" y1="{y2 - ty:.1f}" x2="{x2 + tx:.1f}" y2="{y2 + ty:.1f}" '
+                         f'{_stroke(looks)}/>')
+            if label:
+                mx, my = x1 + 0.55 * (x2 - x1), y1 + 0.55 * (y2 - y1)
+                parts.append(_text(mx, my + 6, label, size=18, colour=colour,
+                                   cls="cut-mark"))
+        elif label:
+            parts.append(self._window_label(x1, y1, x2, y2, label, colour))
+        parts.append("</g>")
+        return "\n".join(parts)
+
+    def _window_label(self, x1: float, y1: float, x2: float, y2: float, label: str, colour: str) -> str:
+        """The window beside the edge near the child, on its outer, upper side, one bound per line."""
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        left = x2 < x1 - 0.5
+        nx, ny = ((y2 - y1) / length, -(x2 - x1) / length)  # the normal on the upper right
+        if left:
+            nx, ny = -nx, -ny  # the upper left
+        px, py = x1 + 0.6 * (x2 - x1) + 4 * nx, y1 + 0.6 * (y2 - y1) + 4 * ny
+        lines = label.split(" ")
+        return _text(px, py - 3 - 11.5 * (len(lines) - 1), "\n".join(lines), size=10, colour=colour,
+                     anchor="end" if left else "start", cls="window")
+
+    def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
+        """The node's shape: a square (box), a diamond, or a circle, filled and stroked by ``looks``."""
+        x, y = self.geometry.centre[view.node]
+        r = self.geometry.radius
+        paint = f'fill="{looks.get("fillcolor", "#ffffff")}" {_stroke(looks)}'
+        shape = self.style.shape(view)
+        if shape in ("box", "square", "rect", "rectangle"):
+            return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {paint}/>'
+        if shape == "diamond":
+            return (f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} '
+                    f'{x - r:.1f},{y:.1f}" {paint}/>')
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
+
+    def _node(self, view: NodeView) -> str:
+        x, y = self.geometry.centre[view.node]
+        r = self.geometry.radius
+        looks = self.style.colours(view)
+        label = self.style.label(view)
+        parts = [f'<g id="node-{escape(view.node)}" class="{svg_classes(view)}" data-status="{view.status.value}">',
+                 f"<title>{escape(self._tooltip(view))}</title>", self._outline(view, looks),
+                 _text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=looks.get("fontcolor", "#333333"),
+                       cls="label")]
+        badge = self.style.badge(view)
+        if badge:
+            parts.append(f'<rect x="{x + r - 6:.1f}" y="{y - r - 8:.1f}" width="18" height="12" rx="3" '
+                         f'fill="{TABLE_INK}"/>')
+            parts.append(_text(x + r + 3, y - r + 1.5, badge, size=8, colour="#ffffff", cls="badge"))
+        xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
+        if xlabel:
+            parts.append(_text(x + r + 8, y + 4, xlabel, size=11, colour="#1f4e9a", anchor="start", cls="window"))
+        parts.append("</g>")
+        return "\n".join(parts)
+
+    def _tooltip(self, view: NodeView) -> str:
+        words = f"position {view.node} ({view.player.value.upper()} to move): {view.status.value}"
+        if view.table_hit is not None:
+            words += ", found in the transposition table"
+        return words
+
+    def _mark(self, node: str, mark: Mark) -> str:
+        x, y = self.geometry.centre[node]
+        r = self.geometry.radius + 6
+        return (f'<g class="mark mark-{escape(mark.kind)}" data-node="{escape(node)}">'
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="none" stroke="{mark.colour}" '
+                f'stroke-width="3"/>'
+                + _text(x, y + r + 13, mark.words, size=10, colour=mark.colour, weight="bold") + "</g>")
+
+
+@dataclass(frozen=True, repr=False)
+class SvgPicture:
+    """SVG text that Jupyter displays (``_repr_svg_``); ``str()`` gives the text."""
+
+    svg: str
+
+    def __repr__(self) -> str:
+        return f"SvgPicture({len(self.svg)} characters of SVG)"
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+
+def show_tree(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,
+              style: Style = DEFAULT_STYLE) -> SvgPicture:
+    """The picture after ``step`` events (None: all of them), as SVG that Jupyter displays.
+
+    Drawn by :class:`gamelib.view.painter.SvgPainter` (no Graphviz needed), the same picture as the
+    explorer's. Raises ReplayError for a step outside 0..len(events).
+
+    >>> from gamelib.games.trees import tree_from_dict
+    >>> tiny = tree_from_dict({"root": "a", "children": {"a": ["b"]}, "values": {"b": 1}})
+    >>> show_tree(tiny)  # doctest: +ELLIPSIS
+    SvgPicture(... characters of SVG)
+    """
+    return SvgPicture(SvgPainter(tree, style).paint(snapshot_at(tree, events, step)))

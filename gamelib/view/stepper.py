@@ -1,0 +1,304 @@
+"""Step through a recorded search in Jupyter: buttons, play, a slider, the picture and the event in words.
+
+A :class:`TraceView` shows one recorded trace at one step: the picture (:mod:`gamelib.view.painter`:
+the layout is computed once, each step only restyles it) and, beside it, the event in words and
+the running counters. :class:`StepControls` is the bar that moves any number of views together
+(|◀ start, ◀ back, next ▶, end ▶|, play at a chosen speed, a slider). A :class:`Stepper` is one bar
+and one view; :func:`step_through` records a search and opens a stepper on it. Nothing here runs a
+search except :func:`step_through`, through :func:`gamelib.search.algorithms.run_search`: views only
+replay events (:mod:`gamelib.view.replay`). ipywidgets is imported only when a widget is built.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> stepper = step_through(load_seed_tree("broeders31"), "alphabeta")
+>>> stepper.go(19)
+>>> stepper.caption_text
+'step 19 of 57: pos 8: 3 <= alpha 4, cut: position 18 is never searched · nodes entered 8, leaves evaluated 3, cutoffs 1, re-searches 0, table hits 0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from html import escape
+from typing import Any
+
+from gamelib.games.trees import GameTree
+from gamelib.search.algorithms import run_search
+from gamelib.search.tracing import Event, RecordingTracer
+from gamelib.view.painter import SvgPainter
+from gamelib.view.picture import DEFAULT_STYLE, Style
+from gamelib.view.replay import Replay, ReplayError, Snapshot, describe
+from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+
+__all__ = ["LEGEND", "StepControls", "Stepper", "TraceView", "caption", "counters", "record", "search_title",
+           "step_through", "words_html"]
+
+LEGEND = ("yellow: being searched (the window passed down is on its edge) · blue: left with its value "
+          "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge · bold: best move · orange "
+          "border: the latest event · purple dotted: a null-window test · green: a re-search · "
+          "TT: a transposition-table hit · values from MAX's point of view")
+"""What the colours and marks of a picture mean, in one line."""
+
+
+def counters(picture: Snapshot) -> list[tuple[str, int]]:
+    """The running counters after ``picture.step`` events, in the order the widgets show them."""
+    return [("nodes entered", picture.nodes_entered), ("leaves evaluated", picture.leaves_evaluated),
+            ("cutoffs", picture.cutoffs), ("re-searches", picture.researches), ("table hits", picture.table_hits)]
+
+
+def caption(picture: Snapshot) -> str:
+    """One line of plain text: the step, the latest event in words, and the running counters.
+
+    >>> from gamelib.games.trees import tree_from_dict
+    >>> tree = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+    >>> from gamelib.search.negamax import minimax
+    >>> tracer = RecordingTracer()
+    >>> _ = minimax(tree, tracer=tracer)
+    >>> print(caption(Replay(tree, tracer.events).snapshot(3)))
+    step 3 of 10: pos b is a leaf: value 1 · nodes entered 2, leaves evaluated 1, cutoffs 0, re-searches 0, table hits 0
+    """
+    done = " (finished)" if picture.finished else ""
+    counted = ", ".join(f"{name} {count}" for name, count in counters(picture))
+    return f"step {picture.step} of {picture.total}{done}: {describe(picture.event)} · {counted}"
+
+
+def words_html(picture: Snapshot, heading: str = "") -> str:
+    """The panel beside a picture, as HTML: the step, the event in words, the pass (MTD(f)), and a
+    table of the counters. Values from MAX's point of view."""
+    done = " (finished)" if picture.finished else ""
+    rows = "".join(f"<tr><td>{escape(name)}</td><td><b>{count}</b></td></tr>" for name, count in counters(picture))
+    extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
+    return (f'<div class="gamelib-words"><div><b>step {picture.step} of {picture.total}</b>{done}</div>'
+            f'<div class="gamelib-event">{escape(describe(picture.event))}</div>{extra}'
+            f'<table class="gamelib-counters">{rows}</table></div>')
+
+
+class TraceView:
+    """One recorded trace at one step: the picture and, beside it, the event in words and counters.
+
+    ``events`` were recorded on ``tree``; :meth:`show` draws step k (clamped to the trace's length,
+    so views of traces of different lengths can step together). ``picture`` is the
+    :class:`~gamelib.view.ui.TreePicture` (widgets can be laid over it), ``words`` the HTML widget beside
+    it. Raises ReplayError if the events name nodes that are not in ``tree``.
+    """
+
+    def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "",
+                 style: Style = DEFAULT_STYLE) -> None:
+        widgets = ipywidgets()
+        self.tree, self.title, self.style = tree, title, style
+        self.replay = Replay(tree, events)
+        self.painter = SvgPainter(tree, style)
+        self.picture = self._new_picture()
+        self.words = widgets.HTML(layout=widgets.Layout(flex="0 1 250px", min_width="200px"))
+        self._header = widgets.HTML(f"<b>{escape(title)}</b>")
+        self._row = widgets.HBox([self.picture.widget, self.words],
+                                 layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+        self.widget = widgets.VBox([self._header, self._row], layout=widgets.Layout(flex="1 1 600px", min_width="0"))
+        self.widget.add_class("gamelib-trace-view")
+        self.step = -1
+
+    def _new_picture(self) -> TreePicture:
+        picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
+        picture.widget.layout.flex = f"1 1 {min(self.painter.geometry.width, 1000.0):.0f}px"  # the words wrap below
+        return picture
+
+    def load(self, tree: GameTree, events: Sequence[Event], *, title: str = "") -> None:
+        """Show another trace (and tree) from now on; the picture's widget is kept when the tree has
+        the same shape, so widgets laid over it stay. Raises ReplayError as the constructor does."""
+        self.replay = Replay(tree, events)
+        same_shape = tree.children == self.tree.children
+        self.tree, self.title = tree, title or self.title
+        self.painter = SvgPainter(tree, self.style)
+        if not same_shape:
+            self.picture = self._new_picture()
+            self._row.children = [self.picture.widget, self.words]
+        self._header.value = f"<b>{escape(self.title)}</b>"
+        self.step = -1
+
+    def __len__(self) -> int:
+        return len(self.replay)
+
+    def snapshot(self) -> Snapshot:
+        """The snapshot shown."""
+        return self.replay.snapshot(self.step)
+
+    def show(self, step: int, *, force: bool = False) -> None:
+        """Draw step ``min(step, len(events))`` (again if ``force``); raises ReplayError for a
+        negative step."""
+        if step < 0:
+            raise ReplayError(f"step {step} is outside this trace: give 0..{len(self.replay)}")
+        step = min(step, len(self.replay))
+        if step == self.step and not force:
+            return
+        self.step = step
+        picture = self.replay.snapshot(step)
+        self.picture.show(self.painter.paint(picture, title=f"{self.title or self.tree.name}, step {step}"))
+        self.words.value = words_html(picture, self.style.heading(picture))
+
+
+class StepControls:
+    """One bar that moves views together: |◀ start, ◀ back, next ▶, end ▶|, play, a speed slider
+    (milliseconds per step) and a step slider from 0 to ``total``. ``on_step(k)`` is called with
+    every new step. The buttons are at least 44 pixels square and need no keyboard.
+    """
+
+    def __init__(self, total: int, on_step: Callable[[int], None]) -> None:
+        widgets = ipywidgets()
+        self._on_step = on_step
+        self.slider = widgets.IntSlider(value=0, min=0, max=total, description="step", continuous_update=True,
+                                         layout=widgets.Layout(width="340px"))
+        self.play = widgets.Play(value=0, min=0, max=total, interval=700, description="play",
+                                 layout=widgets.Layout(height="44px"))
+        self.speed = widgets.IntSlider(value=700, min=100, max=2000, step=100, description="ms / step",
+                                       layout=widgets.Layout(width="260px"))
+        widgets.jslink((self.play, "value"), (self.slider, "value"))
+        widgets.jslink((self.speed, "value"), (self.play, "interval"))
+        self.slider.observe(lambda change: self._on_step(change["new"]), names="value")
+        self.buttons = [touch_button("|◀ Start", "first step: nothing searched yet", self.first),
+                        touch_button("◀ Back", "one step back", self.back),
+                        touch_button("Next ▶", "one step on", self.next),
+                        touch_button("End ▶|", "last step: the finished search", self.last)]
+        self.widget = widgets.HBox([*self.buttons, self.play, self.speed, self.slider],
+                                   layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        self.widget.add_class("gamelib-controls")
+
+    @property
+    def step(self) -> int:
+        """The step shown."""
+        value: int = self.slider.value
+        return value
+
+    @property
+    def total(self) -> int:
+        """The last step."""
+        value: int = self.slider.max
+        return value
+
+    @total.setter
+    def total(self, total: int) -> None:
+        self.play.max = self.slider.max = total
+
+    def go(self, step: int) -> None:
+        """Show step ``step`` (0..total); raises ReplayError outside that range."""
+        if not 0 <= step <= self.total:
+            raise ReplayError(f"step {step} is outside this trace: give 0..{self.total}")
+        self.slider.value = step
+
+    def first(self) -> None:
+        """Step 0: nothing searched yet."""
+        self.go(0)
+
+    def back(self) -> None:
+        """One step back (stays at 0)."""
+        self.go(max(0, self.step - 1))
+
+    def next(self) -> None:
+        """One step on (stays at the last step)."""
+        self.go(min(self.total, self.step + 1))
+
+    def last(self) -> None:
+        """The last step."""
+        self.go(self.total)
+
+
+class Stepper:
+    """A widget that steps through ``events`` recorded on ``tree``: one :class:`StepControls` bar
+    and one :class:`TraceView`.
+
+    Step k shows the picture after the first k events (0: nothing searched yet), with the k-th
+    event in words and the counters so far; values are from MAX's point of view. A step redraws in
+    about 2 ms on Broeders' tree (benchmarks/step_time.py). Show it by leaving it last in a cell,
+    or with ``display(stepper.widget)``. ``slider``, ``play`` and ``buttons`` (start, back, next,
+    end) are the ipywidgets themselves. Raises ReplayError if the events name nodes that are not
+    in ``tree``.
+    """
+
+    def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "",
+                 style: Style = DEFAULT_STYLE) -> None:
+        widgets = ipywidgets()
+        self.tree, self.title = tree, title
+        self.view = TraceView(tree, events, title=title, style=style)
+        self.controls = StepControls(len(self.view), self.view.show)
+        self.slider, self.play, self.buttons = self.controls.slider, self.controls.play, self.controls.buttons
+        self.widget = widgets.VBox([style_sheet(), self.controls.widget, self.view.widget,
+                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
+        self.widget.add_class("gamelib-stepper")
+        self.view.show(0)
+
+    @property
+    def step(self) -> int:
+        """The step shown: the number of events replayed, 0..len(events)."""
+        return self.controls.step
+
+    @property
+    def caption_text(self) -> str:
+        """The step, the event and the counters, as one line of plain text (see :func:`caption`)."""
+        return caption(self.view.snapshot())
+
+    @property
+    def caption_html(self) -> str:
+        """The panel beside the picture, as the HTML the widget shows."""
+        value: str = self.view.words.value
+        return value
+
+    @property
+    def svg(self) -> str:
+        """The SVG text of the picture shown."""
+        return self.view.picture.svg
+
+    def go(self, step: int) -> None:
+        """Show step ``step`` (0..len(events)); raises ReplayError outside that range."""
+        self.controls.go(step)
+
+    def first(self) -> None:
+        """Show step 0: nothing searched yet."""
+        self.controls.first()
+
+    def back(self) -> None:
+        """Show the step before (stays at 0)."""
+        self.controls.back()
+
+    def next(self) -> None:
+        """Show the step after (stays at the last step)."""
+        self.controls.next()
+
+    def last(self) -> None:
+        """Show the finished search."""
+        self.controls.last()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)  # type: ignore[no-untyped-call]
+
+    def __repr__(self) -> str:
+        return f"Stepper({self.tree.name!r}, step {self.step} of {len(self.view)})"
+
+
+def step_through(tree: GameTree, algorithm: str = "alphabeta", **options: Any) -> Stepper:
+    """Record ``algorithm`` (a name in :data:`gamelib.search.algorithms.SEARCHES`) on ``tree``; return a :class:`Stepper`.
+
+    ``options`` go to the search: ``depth`` for all; ``window`` (MAX's view) for all but minimax;
+    ``fail_soft`` and ``strict`` for alpha-beta. Raises SearchError (a ValueError) for an unknown
+    algorithm or option, naming the known ones.
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> step_through(load_seed_tree("broeders31"), "nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gamelib.search.negamax.SearchError: unknown search 'nope': use one of ...
+    """
+    return Stepper(tree, record(tree, algorithm, **options), title=search_title(tree, algorithm, options))
+
+
+def record(tree: GameTree, algorithm: str, **options: Any) -> tuple[Event, ...]:
+    """The events of ``algorithm`` (a name in :data:`gamelib.search.algorithms.SEARCHES`) run on ``tree``
+    with ``options``. Raises SearchError for an unknown algorithm or option."""
+    tracer = RecordingTracer()
+    run_search(algorithm, tree, tracer=tracer, **options)
+    return tracer.events
+
+
+def search_title(tree: GameTree, algorithm: str, options: dict[str, Any]) -> str:
+    """"alphabeta on <tree name>, strict=True": what a view shows."""
+    settings = "".join(f", {name}={value!r}" for name, value in sorted(options.items()))
+    return f"{algorithm} on {tree.name}{settings}"
