@@ -16,7 +16,7 @@ from gamelib.games.game import IllegalMoveError
 from gamelib.play.arena import build_bot, game_seed, match_tasks, play_game, run_match
 from gamelib.play.bots.base import Decision
 from gamelib.play.bots.random_bot import RandomBot
-from gamelib.play.match_stats import score_interval, summarise, summarise_file
+from gamelib.play.match_stats import score_interval, summarise, summarise_file, wilson_interval
 from gamelib.play.records import GameRecord, MatchFileError, Turn, read_records
 
 
@@ -225,18 +225,52 @@ def test_move_times_and_slow_moves() -> None:
     assert (summary.b.moves, summary.b.slow_moves, summary.b.max_seconds) == (3, 0, 0.4)
 
 
-def test_score_interval_by_hand() -> None:
-    # Scores 1 0 .5 .5 1 0 .5 1: mean 0.5625, squared deviations 3 * 0.4375^2 + 2 * 0.5625^2
-    # + 3 * 0.0625^2 = 1.21875, s = sqrt(1.21875 / 7) = 0.41726; t(0.975, 7 df) = 2.365 (t table):
-    # half-width 2.365 * 0.41726 / sqrt(8) = 0.3489.
+def test_wilson_interval_against_published_values() -> None:
+    # Clopper-Pearson and Wilson both give [0.912, 1] for 40 of 40 at 95% (the Clopper-Pearson
+    # end is 0.025^(1/40) = 0.9119, Wilson's 40/(40 + 1.96^2) = 0.9124) and [0, 0.088] for 0 of 40.
+    low, high = wilson_interval(40, 40)
+    assert round(low, 3) == 0.912 and round(low, 2) == 0.91 and high == pytest.approx(1.0)
+    low, high = wilson_interval(0, 40)
+    assert low == pytest.approx(0.0) and round(high, 3) == 0.088
+    # Newcombe (1998)'s worked examples of the Wilson interval: 81/263, 15/148, 0/20, 1/29.
+    for (points, games), published in [((81, 263), (0.2553, 0.3662)), ((15, 148), (0.0624, 0.1605)),
+                                       ((0, 20), (0.0, 0.1611)), ((1, 29), (0.0061, 0.1718))]:
+        assert tuple(round(end, 4) for end in wilson_interval(points, games)) == published
+
+
+def test_wilson_interval_matches_scipy() -> None:
+    from scipy.stats import binomtest
+
+    for games in (1, 3, 7, 40):
+        for wins in range(games + 1):
+            for confidence in (0.9, 0.95, 0.99):
+                scipy = binomtest(wins, games).proportion_ci(confidence_level=confidence, method="wilson")
+                assert wilson_interval(wins, games, confidence) == pytest.approx((scipy.low, scipy.high), abs=1e-9)
+
+
+def test_score_interval_counts_a_draw_as_half_a_point() -> None:
+    # 1 0 .5 .5 1 0 .5 1: 4.5 points in 8 games, p = 0.5625; with z = 1.959964 (z^2 = 3.841459):
+    # centre (0.5625 + 3.841459/16) / (1 + 3.841459/8) = 0.802591 / 1.480182 = 0.542224,
+    # half z * sqrt(0.5625 * 0.4375 / 8 + 3.841459/256) / 1.480182 = 0.283277.
     low, high = score_interval([1, 0, 0.5, 0.5, 1, 0, 0.5, 1])  # type: ignore[misc]
-    assert low == pytest.approx(0.5625 - 0.3489, abs=2e-4) and high == pytest.approx(0.5625 + 0.3489, abs=2e-4)
+    assert low == pytest.approx(0.542224 - 0.283277, abs=1e-5) and high == pytest.approx(0.542224 + 0.283277, abs=1e-5)
 
 
-def test_score_interval_edges() -> None:
-    assert score_interval([1.0]) is None  # one game: no spread to estimate
-    assert score_interval([0.5, 0.5, 0.5]) == (0.5, 0.5)
-    assert score_interval([1, 0]) == (0.0, 1.0)  # t(1) = 12.7: clipped to the possible scores
+def test_score_interval_never_collapses() -> None:
+    assert score_interval([]) is None
+    for scores in ([1.0], [0.5] * 3, [1.0] * 40, [0.0] * 40):
+        low, high = score_interval(scores)  # type: ignore[misc]
+        assert low <= sum(scores) / len(scores) <= high and high - low > 0.08  # 40 games: 0.088 wide
+    with pytest.raises(ValueError, match="0 <= points <= games"):
+        wilson_interval(5, 4)
+
+
+def test_summary_of_a_perfect_match_has_an_honest_interval() -> None:
+    games = [record(i, "X" if i % 2 == 0 else "O") for i in range(40)]  # A wins all 40
+    summary = summarise(games)
+    assert summary.a.score == 1.0 and round(summary.a.interval[0], 2) == 0.91
+    assert round(summary.b.interval[1], 3) == 0.088
+    assert "1.000  [0.91, 1.00]" in summary.table() and "Wilson" in summary.table()
 
 
 def test_summary_of_a_file_matches_the_match(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from statistics import NormalDist
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,8 @@ from typing import Any
 
 from gamelib.play.records import read_records
 
-__all__ = ["SLOW_FACTOR", "BotStats", "MatchSummary", "score_interval", "summarise", "summarise_file"]
+__all__ = ["SLOW_FACTOR", "BotStats", "MatchSummary", "score_interval", "summarise", "summarise_file",
+           "wilson_interval"]
 
 SLOW_FACTOR = 1.05
 """A move is over the time limit when it took more than this times the limit (5% grace)."""
@@ -35,38 +37,62 @@ SLOW_FACTOR = 1.05
 _SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
-def score_interval(scores: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
-    """A ``confidence`` interval of the mean of per-game ``scores`` (1 win, 0.5 draw, 0 loss).
+def wilson_interval(points: float, games: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: ``points`` out of ``games`` trials (``points``
+    may be fractional: wins + draws/2), a ``confidence`` interval (0 < confidence < 1) of the
+    proportion, clipped to [0, 1].
 
-    The interval is Student's t on the per-game scores (scipy.stats.t): mean ± t(n-1) · s/√n,
-    clipped to [0, 1]. It treats a draw as the half point it is worth, which a binomial
-    interval on wins + draws/2 does not (draws lower the variance, and a binomial count of half
-    points overstates it); it ignores the colour pairing, which makes it a little wide when one
-    colour is stronger. Games are assumed independent. None for fewer than 2 games; when every game
-    scored the same the interval is that point, which says nothing about a longer match.
+    With p = points/games, n = games and z the normal quantile of (1 + confidence)/2, the ends are
+    (p + z²/2n ± z·√(p(1-p)/n + z²/4n²)) / (1 + z²/n) (E. B. Wilson, JASA 22, 1927; recommended by
+    Newcombe, Statistics in Medicine 17, 1998). It never collapses to a point: n of n gives
+    [n/(n + z²), 1], 0 of n gives [0, z²/(n + z²)]. Raises ValueError if ``games`` < 1, ``points``
+    is outside [0, games] or ``confidence`` outside (0, 1).
 
-    >>> # mean 0.5625, s = 0.4173, t(7) = 2.3646: 0.5625 ± 2.3646 * 0.4173 / √8 = 0.5625 ± 0.3488
-    >>> [round(end, 3) for end in score_interval([1, 0, 0.5, 0.5, 1, 0, 0.5, 1])]
-    [0.214, 0.911]
-    >>> score_interval([1, 0, 1, 0.5])  # mean 0.625, s = 0.4787, t(3) = 3.182: 0.625 ± 0.762, clipped
-    (0.0, 1.0)
+    >>> [round(end, 3) for end in wilson_interval(40, 40)]  # 40/(40 + 1.96²) = 0.912
+    [0.912, 1.0]
+    >>> [round(end, 3) for end in wilson_interval(0, 40)]  # 1.96²/(40 + 1.96²) = 0.088
+    [0.0, 0.088]
+    >>> [round(end, 4) for end in wilson_interval(81, 263)]  # Newcombe 1998's first example
+    [0.2553, 0.3662]
     """
-    from scipy import stats  # type: ignore[import-untyped]  # slow to import: only when needed
+    if games < 1 or not 0 <= points <= games or not 0 < confidence < 1:
+        raise ValueError(f"need games >= 1, 0 <= points <= games and 0 < confidence < 1; "
+                         f"got points={points}, games={games}, confidence={confidence}")
+    z = NormalDist().inv_cdf((1 + confidence) / 2)
+    p, n = points / games, games
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))  # p is inside: no rounding out
 
-    if len(scores) < 2:
+
+def score_interval(scores: Sequence[float], confidence: float = 0.95) -> tuple[float, float] | None:
+    """A ``confidence`` interval of a bot's score from its per-game ``scores`` (1 win, 0.5 draw,
+    0 loss): the Wilson interval (:func:`wilson_interval`) of its points, wins + draws/2, out of
+    its games; None if there are no games.
+
+    It never collapses to a point, unlike Student's t on the per-game scores, which gives [1, 1]
+    for 40 wins in 40 games; the Wilson interval is [0.912, 1], as is the exact Clopper-Pearson
+    interval. Counting a draw as half a win treats the points as a binomial count, the spread a
+    score of that mean has when every game is a win or a loss; draws can only lower the spread
+    (a score in [0, 1] with mean p has variance at most p(1-p)), so with draws the interval is if
+    anything a little wide. Games are assumed independent; the colour pairing is ignored.
+
+    >>> [round(end, 3) for end in score_interval([1.0] * 40)]
+    [0.912, 1.0]
+    >>> # 4.5 points of 8: p = 0.5625, z = 1.96, centre 0.7026/1.4802 = 0.5423, half 0.2833
+    >>> [round(end, 3) for end in score_interval([1, 0, 0.5, 0.5, 1, 0, 0.5, 1])]
+    [0.259, 0.826]
+    """
+    if not scores:
         return None
-    mean, error = statistics.fmean(scores), stats.sem(scores)
-    if error == 0:
-        return (mean, mean)
-    low, high = stats.t.interval(confidence, len(scores) - 1, loc=mean, scale=error)
-    return (max(0.0, float(low)), min(1.0, float(high)))
+    return wilson_interval(math.fsum(scores), len(scores), confidence)
 
 
 @dataclass(frozen=True)
 class BotStats:
     """One bot's results in a match: ``wins``, ``draws``, ``losses`` in all its games, and as
     (wins, draws, losses) in its games as X (``as_x``) and as O (``as_o``); ``score`` is its mean
-    points a game (win 1, draw 0.5), ``interval`` a 95% interval of it (see
+    points a game (win 1, draw 0.5), ``interval`` a 95% Wilson interval of it (see
     :func:`score_interval`). ``moves`` is how many moves it made, ``mean_seconds`` and
     ``max_seconds`` their wall time, ``slow_moves`` how many took more than SLOW_FACTOR times the
     limit.
@@ -79,7 +105,7 @@ class BotStats:
     as_x: tuple[int, int, int]
     as_o: tuple[int, int, int]
     score: float
-    interval: tuple[float, float] | None
+    interval: tuple[float, float]
     moves: int
     mean_seconds: float
     max_seconds: float
@@ -107,7 +133,7 @@ class MatchSummary:
     def table(self) -> str:
         """The summary as a text table, one row per bot and colour, then move times."""
         head = (f"{self.games} games, rule {self.rule}, {self.rounds} rounds, "
-                f"{self.time_limit:g} s a move; score: win 1, draw 1/2, with a 95% t interval")
+                f"{self.time_limit:g} s a move; score: win 1, draw 1/2, with a 95% Wilson interval")
         rows = [f"{'bot':<16} {'colour':<6} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6}  score"]
         for label, bot in (("A", self.a), ("B", self.b)):
             rows.extend(_rows(f"{label} {bot.name}", bot))
@@ -117,7 +143,7 @@ class MatchSummary:
 
 def _rows(label: str, bot: BotStats) -> list[str]:
     """The three table rows of one bot: as X, as O, and all its games with the score."""
-    interval = "" if bot.interval is None else f"  [{bot.interval[0]:.2f}, {bot.interval[1]:.2f}]"
+    interval = f"  [{bot.interval[0]:.2f}, {bot.interval[1]:.2f}]"
     lines = []
     for colour, (wins, draws, losses) in (("X", bot.as_x), ("O", bot.as_o), ("all", (bot.wins, bot.draws, bot.losses))):
         games = wins + draws + losses
@@ -168,7 +194,7 @@ def _bot_stats(name: str, is_a: bool, records: Sequence[Any]) -> BotStats:
     return BotStats(
         name=name, wins=everything.count("win"), draws=everything.count("draw"),
         losses=everything.count("loss"), as_x=_tally(outcomes["X"]), as_o=_tally(outcomes["O"]),
-        score=statistics.fmean(scores), interval=score_interval(scores), moves=len(times),
+        score=statistics.fmean(scores), interval=wilson_interval(math.fsum(scores), len(scores)), moves=len(times),
         mean_seconds=statistics.fmean([s for s, _ in times]) if times else math.nan,
         max_seconds=max((s for s, _ in times), default=math.nan),
         slow_moves=sum(1 for seconds, limit in times if seconds > SLOW_FACTOR * limit))
