@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 from typing import Any
+
+import pytest
 
 from gamelib import GameTree, Player, Value
 from gamelib.search.random_trees import random_tree
@@ -123,3 +126,79 @@ def test_picture_of_a_wrong_value_rings_the_root(broeders: GameTree) -> None:
     rings, statuses = rings_and_statuses(report.picture())
     assert rings == {"0": "mark-student"} and set(statuses.values()) == {"done"}
     assert "you: 5" in report.picture() and "<svg" in report._repr_html_()
+
+
+def looks_ahead(tree: Any, node: str) -> Value:
+    """A correct minimax that asks is_terminal about all its children before it recurses, and
+    evaluates leaf children itself instead of calling itself on them."""
+    if tree.is_terminal(node):
+        return tree.evaluate(node)  # type: ignore[no-any-return]
+    children = tree.children_of(node)
+    leaves = [tree.is_terminal(child) for child in children]
+    values = [tree.evaluate(child) if leaf else looks_ahead(tree, child) for child, leaf in zip(children, leaves)]
+    return max(values) if tree.to_move(node) is Player.MAX else min(values)
+
+
+def test_looking_ahead_is_not_entering(broeders: GameTree) -> None:
+    # Asking is_terminal (or to_move) only looks; a position is entered when its moves are asked
+    # for or it is evaluated, as minimax enters it.
+    for tree in (broeders, random_tree(3, 4, seed=5), random_tree((1, 3), 4, seed=2)):
+        assert check_minimax(looks_ahead, tree).ok
+
+
+def test_a_departure_says_what_entering_means(broeders: GameTree) -> None:
+    message = check_minimax(right_to_left, broeders).message
+    assert "A position counts as entered when your search asks for its moves or evaluates it" in message
+
+
+def test_a_min_root_taken_as_max_gets_a_hint() -> None:
+    def root_as_max(tree: Any, node: str) -> Value:
+        if node == tree.root:
+            return max(student_minimax(tree, child) for child in tree.children_of(node))
+        return student_minimax(tree, node)
+
+    tree = random_tree(2, 3, seed=4, to_move="min")
+    first, second = (student_minimax(tree, child) for child in tree.children_of(tree.root))
+    report = check_minimax(root_as_max, tree)
+    assert not report.ok and report.step is None and first != second
+    assert (f"The first position your function returns a wrong value for is 0, MIN to move: you return "
+            f"{max(first, second)}; its moves are worth {first}, {second} for MAX, and MIN takes the smallest, "
+            f"{min(first, second)}.") in report.message
+
+
+def test_negamax_leaves_with_min_to_move_get_a_hint() -> None:
+    def negamax_leaf_for_max(tree: Any, node: str) -> Value:
+        if tree.is_terminal(node):
+            return tree.evaluate(node)  # type: ignore[no-any-return]  # the mistake: MAX's view, not the mover's
+        return max(-negamax_leaf_for_max(tree, child) for child in tree.children_of(node))
+
+    tree = random_tree(3, 3, seed=1)  # leaves three plies down: MIN to move there
+    leaf = tree.root
+    while not tree.is_terminal(leaf):
+        leaf = tree.children_of(leaf)[0]  # the first leaf, the first to return
+    value = tree.evaluate(leaf)
+    report = check_minimax(negamax_leaf_for_max, tree, negamax=True)
+    assert not report.ok and report.step is None and tree.to_move(leaf) is Player.MIN
+    assert (f"is {leaf}, MIN to move: you return {value}. It is a leaf, and tree.evaluate gives {value} for MAX; "
+            f"negamax returns the value for the side to move, {-value}") in report.message
+
+
+def test_a_wrong_alphabeta_value_names_the_position(broeders: GameTree) -> None:
+    def off_by_one(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+        return student_alphabeta(tree, node, alpha, beta) + (1 if node == tree.root else 0)
+
+    report = check_alphabeta(off_by_one, broeders)  # Broeders' root: 4 (seed 003), window (0, 15)
+    assert "is 0, MAX to move: you return 5, fail-hard alpha-beta 4 (entered with alpha 0, beta 15)" in report.message
+
+
+def test_the_profile_hook_is_put_back(broeders: GameTree) -> None:
+    before = sys.getprofile()
+    check_minimax(student_minimax, broeders)
+    assert sys.getprofile() is before
+
+    def fails(tree: Any, node: str) -> Value:
+        raise NotImplementedError
+
+    with pytest.raises(NotImplementedError):
+        check_minimax(fails, broeders)
+    assert sys.getprofile() is before

@@ -4,10 +4,11 @@ where the seeds say, and the prediction and quiz answers (worked by hand) are ri
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 
-from gamelib import GameTree, minimax
+from gamelib import GameTree, Value, minimax
 from gamelib.search.random_trees import classroom_tree
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, check_exercise
 from gamelib.teach.mistakes import (
@@ -60,6 +61,19 @@ def test_maximising_everywhere_returns_the_largest_leaf(broeders: GameTree) -> N
         failure = check_exercise(name, mistake).failure
         assert failure is not None and failure.step is None  # the same visits, in order
         assert failure.student_value == max(broeders.values.values()) == 14  # leaves 29 and 30
+
+
+def test_a_min_root_taken_as_max_is_caught() -> None:
+    # The exercise's MIN-to-move tree must have root moves of different values, or a minimax that
+    # maximises at the root passes; the message then names the root and what MIN takes.
+    def root_as_max(tree: Any, node: str) -> Value:
+        if node != tree.root:
+            return my_minimax(tree, node)
+        return max(my_minimax(tree, child) for child in tree.children_of(node))
+
+    report = check_exercise("minimax", root_as_max)
+    assert not report.ok and report.failure is not None and report.failure.step is None
+    assert "The first position your function returns a wrong value for is 0, MIN to move" in report.failure.message
 
 
 def test_the_prediction_exercise(broeders: GameTree) -> None:

@@ -28,8 +28,23 @@ def test_broeders_list_is_right(broeders: GameTree, broeders_printed: dict[str, 
 def test_reasons_name_the_cutoffs(broeders: GameTree) -> None:
     reasons = grade_pruning(broeders, []).reasons
     assert reasons["18"] == "the cutoff at position 8 (3 <= alpha 4) skipped it"  # seed 003's first cut
-    assert reasons["10"] == "the cutoff at position 4 (4 >= beta 4) skipped it"
-    assert reasons["29"] == "under 6, which the cutoff at position 2 (4 <= alpha 4) skipped"
+    # On paper, with true values (seed 003's leaves): 9 = min(6, 7) = 6 stops 4, and 5 = max(min(1, 10),
+    # min(2, 11)) = 2 stops 2; the fail-hard trace reports them as the bounds 4 and 4.
+    assert reasons["10"] == ("the cutoff at position 4 (6 >= beta 4 with true values; "
+                             "the fail-hard trace shows 4 >= beta 4) skipped it")
+    assert reasons["29"] == ("under 6, which the cutoff at position 2 (2 <= alpha 4 with true values; "
+                             "the fail-hard trace shows 4 <= alpha 4) skipped")
+
+
+def test_reasons_on_the_lessons_quiz_tree_give_true_values() -> None:
+    # Lesson 2's quiz tree (seed 22) prunes 8 positions. Position 4's first move, 9, has leaves
+    # 19 and 20; MIN takes the smaller, which a student works out on paper; fail-hard reports beta.
+    tree = classroom_tree(2, 4, seed=22)
+    grade = grade_pruning(tree, [])
+    assert len(grade.pruned) == 8
+    nine = min(tree.evaluate("19"), tree.evaluate("20"))
+    assert nine > 3 and grade.reasons["10"] == (f"the cutoff at position 4 ({nine} >= beta 3 with true values; "
+                                               "the fail-hard trace shows 3 >= beta 3) skipped it")
 
 
 def test_a_partly_right_guess(broeders: GameTree) -> None:
@@ -55,7 +70,7 @@ def test_the_widget_clicks_and_checks(broeders: GameTree) -> None:
     assert grade.right == ("10", "18") and grade.wrong == ("5",)
     ringed = marks(quiz.picture.svg)
     assert ringed["18"] == ringed["10"] == "mark-right" and ringed["5"] == "mark-wrong" and ringed["6"] == "mark-missed"
-    assert "missed 6: the cutoff at position 2 (4 &lt;= alpha 4) skipped it" in quiz.result.value
+    assert "missed 6: the cutoff at position 2 (2 &lt;= alpha 4 with true values" in quiz.result.value
     quiz.clear()
     assert quiz.chosen == [] and marks(quiz.picture.svg) == {}
     with pytest.raises(QuizError):

@@ -25,7 +25,16 @@ from gamelib.search.tracing import (
     Research,
     TableHit,
 )
-from gamelib.view.replay import Replay, ReplayError, Status, Visit, cutoff_that_pruned, describe, snapshot
+from gamelib.view.replay import (
+    Replay,
+    ReplayError,
+    Status,
+    Visit,
+    cutoff_distances,
+    cutoff_that_pruned,
+    describe,
+    snapshot,
+)
 from tests.conftest import SEED_CUTS, step_after
 
 
@@ -247,3 +256,19 @@ def test_the_cutoff_that_pruned_a_position(broeders: GameTree) -> None:
         found = cutoff_that_pruned(broeders, events, position)
         assert found is not None and found[0].node == "2" and found[1] == "6"
     assert cutoff_that_pruned(broeders, events, "7") is None
+
+
+def test_deep_cutoffs_on_broeders_tree(broeders: GameTree) -> None:
+    # By hand from seed 003's trace: 8 (alpha 4 from 3, its parent), 4 (beta 4 from 1, its parent)
+    # and 2 (alpha 4 from the root, its parent) are shallow; 11 and 12 are cut on alpha 4, which
+    # neither 5 nor 2 raised: it is the root's, three plies up (Knuth & Moore's deep cutoffs).
+    distances = [(cut.node, plies) for cut, plies in cutoff_distances(alphabeta_events(broeders))]
+    assert distances == [("8", 1), ("4", 1), ("11", 3), ("12", 3), ("2", 1)]
+
+
+def test_a_cutoff_on_the_starting_window_has_no_setter() -> None:
+    # MIN at the root of a tree valued 0 to 9 finds 0 = alpha at its first move: the bound is the
+    # starting window's, set by no position.
+    tree = tree_from_dict({"name": "t", "source": "test", "root": "r", "to_move": "min", "value_range": [0, 9],
+                           "children": {"r": ["a", "b"]}, "values": {"a": 0, "b": 5}})
+    assert [(cut.node, plies) for cut, plies in cutoff_distances(alphabeta_events(tree))] == [("r", None)]

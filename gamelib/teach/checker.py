@@ -2,9 +2,16 @@
 
 The student writes a plain function over the tree API (``is_terminal``, ``evaluate``, ``to_move``,
 ``children_of``): ``my_minimax(tree, node)`` or ``my_alphabeta(tree, node, alpha, beta)``, returning
-the node's value for MAX. The checker hands it a watched copy of the tree, sees a node as entered
-when the function first asks the tree about it, and compares the order of entered nodes and the
-root value with :func:`gamelib.search.negamax.minimax` or :func:`gamelib.search.negamax.alphabeta`'s trace.
+the node's value for MAX (or, for negamax, for the side to move). The checker hands it a watched
+copy of the tree and sees a node as **entered** when the function first asks for its moves
+(``children_of``) or its static value (``evaluate``): the work a search does at a node. Asking
+``is_terminal`` or ``to_move`` is only looking, so a search may look ahead at its children before
+it recurses. It compares the order of entered nodes and the root value with
+:func:`gamelib.search.negamax.minimax` or :func:`gamelib.search.negamax.alphabeta`'s trace. When
+only the value is wrong, it names the first position (in the order the student's functions return)
+whose value the student's function gets wrong, and says what that position should be worth and why;
+it sees those values by watching, with a profile hook, every function called with the watched tree
+and a node.
 
 >>> from gamelib import load_seed_tree
 >>> from gamelib.teach.mistakes import alphabeta_value_starts_at_minimum
@@ -15,15 +22,18 @@ root value with :func:`gamelib.search.negamax.minimax` or :func:`gamelib.search.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape
+from types import FrameType
 from typing import Any
 
 from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import alphabeta, minimax
-from gamelib.search.tracing import Cutoff, Enter, Event, RecordingTracer, visited_nodes
+from gamelib.search.tracing import Cutoff, Enter, Event, Exit, RecordingTracer, visited_nodes
 from gamelib.view.painter import Mark, SvgPainter
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 
@@ -33,12 +43,17 @@ StudentMinimax = Callable[[Any, str], Value]
 StudentAlphaBeta = Callable[[Any, str, Value, Value], Value]
 
 
-class WatchedTree:
-    """A read-only view of a :class:`GameTree` that notes the order in which nodes are asked about.
+ENTERING = "a position counts as entered when your search asks for its moves or evaluates it"
+"""What the checker counts as entering a node, in the words its messages use."""
 
-    A node counts as entered the first time ``is_terminal``, ``evaluate``, ``to_move``,
-    ``children_of`` or ``legal_moves`` is called with it. ``value_range``, ``root`` and ``name``
-    are the tree's.
+
+class WatchedTree:
+    """A read-only view of a :class:`GameTree` that notes the order in which nodes are entered.
+
+    A node counts as entered the first time ``children_of`` (or ``legal_moves``) or ``evaluate``
+    is called with it: the search expands it or evaluates it. ``is_terminal`` and ``to_move`` only
+    look, so a search that asks them about its children before recursing is entering nothing yet.
+    ``value_range``, ``root`` and ``name`` are the tree's.
     """
 
     def __init__(self, tree: GameTree) -> None:
@@ -53,8 +68,7 @@ class WatchedTree:
             self.entered.append(node)
 
     def is_terminal(self, node: str) -> bool:
-        """True if ``node`` is a leaf."""
-        self._touch(node)
+        """True if ``node`` is a leaf (looking: not entering)."""
         return self._tree.is_terminal(node)
 
     def evaluate(self, node: str) -> Value:
@@ -63,8 +77,7 @@ class WatchedTree:
         return self._tree.evaluate(node)
 
     def to_move(self, node: str) -> Player:
-        """The side to move at ``node``."""
-        self._touch(node)
+        """The side to move at ``node`` (looking: not entering)."""
         return self._tree.to_move(node)
 
     def children_of(self, node: str) -> tuple[str, ...]:
@@ -141,13 +154,20 @@ class CheckReport:
         return text if self.ok or self.tree is None else text + f'<div style="max-width:900px">{self.picture()}</div>'
 
 
-def check_minimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
-    """Run ``student(tree, tree.root)`` and compare it with minimax's visit order and value."""
+def check_minimax(student: StudentMinimax, tree: GameTree, *, negamax: bool = False) -> CheckReport:
+    """Run ``student(tree, tree.root)`` and compare it with minimax's visit order and value.
+
+    ``negamax``: the student returns values for the side to move (Rich & Knight's MINIMAX, seed
+    001), turned into MAX's view (times ``to_move(node).sign``) before they are compared."""
     watched = WatchedTree(tree)
-    value = student(watched, tree.root)
+    with _returns_of(watched) as returned:
+        value = student(watched, tree.root)
+    sign: Callable[[str], int] = (lambda node: tree.to_move(node).sign) if negamax else (lambda node: 1)
     tracer = RecordingTracer()
     reference = minimax(tree, tracer=tracer)
-    return _compare(tree, watched.entered, value, tracer.events, reference.value, "minimax")
+    seen = _Returned({node: sign(node) * reply for node, reply in returned.items()}, returned)
+    return _compare(tree, watched.entered, sign(tree.root) * value, tracer.events, reference.value,
+                    "negamax" if negamax else "minimax", seen)
 
 
 def check_alphabeta(student: StudentAlphaBeta, tree: GameTree, *, strict: bool = False) -> CheckReport:
@@ -158,14 +178,50 @@ def check_alphabeta(student: StudentAlphaBeta, tree: GameTree, *, strict: bool =
     """
     alpha, beta = tree.value_range
     watched = WatchedTree(tree)
-    value = student(watched, tree.root, alpha, beta)
+    with _returns_of(watched) as returned:
+        value = student(watched, tree.root, alpha, beta)
     tracer = RecordingTracer()
     reference = alphabeta(tree, strict=strict, tracer=tracer)
-    return _compare(tree, watched.entered, value, tracer.events, reference.value, "alpha-beta")
+    return _compare(tree, watched.entered, value, tracer.events, reference.value, "alpha-beta",
+                    _Returned(dict(returned), returned))
+
+
+@dataclass(frozen=True)
+class _Returned:
+    """What the student's functions returned, node by node in the order they returned: ``for_max``
+    in MAX's view, ``as_given`` as the student returned it (for negamax: the side to move's view)."""
+
+    for_max: Mapping[str, Value]
+    as_given: Mapping[str, Value]
+
+
+@contextmanager
+def _returns_of(watched: WatchedTree) -> Iterator[dict[str, Value]]:
+    """While active, the value returned for each node by any function (outside this module) whose
+    first two arguments are ``watched`` and a node id: the student's function, its helpers and
+    wrappers, the outermost's value kept, nodes in the order they first return. A profile hook
+    (``sys.setprofile``), restored afterwards."""
+    returned: dict[str, Value] = {}
+
+    def hook(frame: FrameType, event: str, arg: Any) -> None:
+        if event != "return" or frame.f_code.co_filename == __file__:
+            return
+        names = frame.f_code.co_varnames[:frame.f_code.co_argcount]
+        if len(names) >= 2 and frame.f_locals.get(names[0]) is watched:
+            node = frame.f_locals.get(names[1])
+            if isinstance(node, str) and isinstance(arg, (int, float)):
+                returned[node] = arg
+
+    previous = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        yield returned
+    finally:
+        sys.setprofile(previous)
 
 
 def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Sequence[Event], reference_value: Value,
-             algorithm: str) -> CheckReport:
+             algorithm: str, returned: _Returned) -> CheckReport:
     expected = visited_nodes(events)
     step = next((i for i, (a, b) in enumerate(zip(entered, expected)) if a != b), None)
     if step is None and len(entered) != len(expected):
@@ -177,7 +233,8 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
                            tree, tuple(events))
     if value != reference_value:
         message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
-                   f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}.")
+                   f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}. "
+                   f"{_value_hint(tree, events, algorithm, returned)}")
         return CheckReport(False, message, None, None, tuple(entered), tuple(expected), value, reference_value,
                            tree, tuple(events))
     message = (f"Your search agrees with {algorithm}: the same {len(entered)} nodes in the same order, "
@@ -189,12 +246,14 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
 def _departure(tree: GameTree, entered: Sequence[str], expected: Sequence[str], step: int, events: Sequence[Event],
                algorithm: str) -> str:
     where = f"At step {step + 1} (after {', '.join(entered[:step]) or 'nothing'})"
+    rule = f" ({ENTERING[0].upper()}{ENTERING[1:]}; asking is_terminal or to_move is only looking.)"
     if step >= len(entered):
-        return f"{where} your search stops, but {algorithm} goes on to enter position {expected[step]}."
+        return f"{where} your search stops, but {algorithm} goes on to enter position {expected[step]}.{rule}"
     node = entered[step]
     if step >= len(expected) or node not in expected:
-        return f"{where} your search enters position {node}, which {algorithm} never enters{_why_cut(tree, node, events)}."
-    return f"{where} your search enters position {node}, but {algorithm} enters position {expected[step]} next."
+        return (f"{where} your search enters position {node}, which {algorithm} never enters"
+                f"{_why_cut(tree, node, events)}.{rule}")
+    return f"{where} your search enters position {node}, but {algorithm} enters position {expected[step]} next.{rule}"
 
 
 def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
@@ -204,3 +263,33 @@ def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
         return ""
     cut, skipped = found
     return f": at position {cut.node} the value reached {cut_reason(cut)}, so {skipped} is cut off"
+
+
+def _value_hint(tree: GameTree, events: Sequence[Event], algorithm: str, returned: _Returned) -> str:
+    """Where a search that visits the right nodes first gets a value wrong, and what it should be."""
+    exits = {event.node: event.value for event in events if isinstance(event, Exit)}
+    wrong = next((node for node, value in returned.for_max.items() if node in exits and value != exits[node]), None)
+    if wrong is None:
+        side = tree.to_move(tree.root)
+        return (f"The root has {side.name} to move here: {side.name} takes the "
+                f"{'largest' if side is Player.MAX else 'smallest'} value for MAX among its moves.")
+    side, given = tree.to_move(wrong), format_value(returned.as_given[wrong])
+    head = f"The first position your function returns a wrong value for is {wrong}, {side.name} to move: you return {given}"
+    if tree.is_terminal(wrong):
+        leaf = format_value(tree.evaluate(wrong))
+        if algorithm == "negamax":
+            return (f"{head}. It is a leaf, and tree.evaluate gives {leaf} for MAX; negamax returns the value for "
+                    f"the side to move, {format_value(side.sign * tree.evaluate(wrong))} (times tree.to_move(node).sign).")
+        return f"{head}. It is a leaf: its value is tree.evaluate({wrong!r}) = {leaf}."
+    if algorithm == "alpha-beta":
+        enter = next(event for event in events if isinstance(event, Enter) and event.node == wrong)
+        return (f"{head}, fail-hard alpha-beta {format_value(exits[wrong])} (entered with alpha "
+                f"{format_value(enter.alpha)}, beta {format_value(enter.beta)}).")
+    children = tree.children_of(wrong)
+    if algorithm == "negamax":
+        worth = ", ".join(format_value(tree.to_move(child).sign * exits[child]) for child in children)
+        return (f"{head}; its moves lead to positions worth {worth} for the side to move there, and negamax takes "
+                f"the largest of their negations, {format_value(side.sign * exits[wrong])}.")
+    worth = ", ".join(format_value(exits[child]) for child in children)
+    pick = "largest" if side is Player.MAX else "smallest"
+    return f"{head}; its moves are worth {worth} for MAX, and {side.name} takes the {pick}, {format_value(exits[wrong])}."

@@ -1,7 +1,8 @@
 """The pruning quiz: click the positions alpha-beta will never visit, then check.
 
 :func:`grade_pruning` compares a set of chosen positions with alpha-beta's recorded trace and says,
-for every position alpha-beta prunes, which cutoff removed it. :class:`PruningQuiz` is the widget:
+for every position alpha-beta prunes, which cutoff removed it: with the true (minimax) values a
+student works with on paper, and the fail-hard trace's numbers where they differ. :class:`PruningQuiz` is the widget:
 the tree (a seeded random tree, so a whole class can share one by its seed, or any tree you give),
 a transparent toggle over every position, and a Check button that rings each position right,
 missed or wrongly chosen on the picture of the finished search, with the reasons beside it.
@@ -13,19 +14,21 @@ trace.
 >>> grade.right, grade.wrong, len(grade.missed)
 (('10', '18', '21', '22'), ('11',), 9)
 >>> grade.reasons["22"]
-'under 10, which the cutoff at position 4 (4 >= beta 4) skipped'
+'under 10, which the cutoff at position 4 (6 >= beta 4 with true values; the fail-hard trace shows 4 >= beta 4) skipped'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
 
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
-from gamelib.search.tracing import Event, pruned_nodes
+from gamelib.games.game import Player, Value
+from gamelib.search.negamax import minimax
+from gamelib.search.tracing import Cutoff, Event, Exit, RecordingTracer, pruned_nodes
 from gamelib.view.painter import Mark, SvgPainter
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.view.stepper import record
@@ -46,7 +49,8 @@ class PruningGrade:
 
     ``pruned`` are the positions alpha-beta never visits; ``right`` the chosen ones among them,
     ``missed`` the pruned ones not chosen, ``wrong`` the chosen ones alpha-beta does visit.
-    ``reasons`` maps each pruned position to the cutoff that removed it, in words.
+    ``reasons`` maps each pruned position to the cutoff that removed it, in words: with true
+    (minimax) values, and the fail-hard trace's numbers too where they differ.
     """
 
     pruned: tuple[str, ...]
@@ -68,13 +72,35 @@ class PruningGrade:
         return "\n".join(lines)
 
 
-def _reason(tree: GameTree, events: Sequence[Event], node: str) -> str:
+def _reason(tree: GameTree, events: Sequence[Event], node: str, true_values: Mapping[str, Value]) -> str:
     found = cutoff_that_pruned(tree, events, node)
     if found is None:
         return "never searched"
     cut, skipped = found
-    where = f"the cutoff at position {cut.node} ({cut_reason(cut)})"
+    where = f"the cutoff at position {cut.node} ({_on_paper(tree, cut, true_values)})"
     return f"{where} skipped it" if skipped == node else f"under {skipped}, which {where} skipped"
+
+
+def _on_paper(tree: GameTree, cut: Cutoff, true_values: Mapping[str, Value]) -> str:
+    """Why ``cut`` happened in the true values a student works with on paper: the best true value
+    of the moves searched before the cut against the same bound (the windows are the same, since
+    only exact values move them); then the fail-hard trace's own numbers if they differ, as they do
+    when a move's value came back as a bound ("6 >= beta 4 with true values; the fail-hard trace
+    shows 4 >= beta 4")."""
+    moves = tree.children_of(cut.node)
+    searched = [true_values[move] for move in moves[:moves.index(cut.skipped[0])]]
+    best = max(searched) if tree.to_move(cut.node) is Player.MAX else min(searched)
+    traced = cut_reason(cut)
+    if best == cut.value:
+        return traced
+    return f"{cut_reason(replace(cut, value=best))} with true values; the fail-hard trace shows {traced}"
+
+
+def _true_values(tree: GameTree) -> dict[str, Value]:
+    """Every node's minimax value for MAX (minimax enters every node)."""
+    tracer = RecordingTracer()
+    minimax(tree, tracer=tracer)
+    return {event.node: event.value for event in tracer.events if isinstance(event, Exit)}
 
 
 def grade_pruning(tree: GameTree, chosen: Iterable[str], events: Sequence[Event] | None = None, *,
@@ -88,11 +114,11 @@ def grade_pruning(tree: GameTree, chosen: Iterable[str], events: Sequence[Event]
         raise QuizError(f"position {unknown[0]!r} is not in {tree.name!r}: choose among its nodes")
     trace = record(tree, "alphabeta", strict=strict) if events is None else tuple(events)
     pruned = pruned_nodes(tree, trace)
-    order = tree.nodes()
+    order, true_values = tree.nodes(), _true_values(tree)
     return PruningGrade(tuple(pruned), tuple(n for n in pruned if n in chosen),
                         tuple(n for n in pruned if n not in chosen),
                         tuple(n for n in order if n in chosen and n not in pruned),
-                        {node: _reason(tree, trace, node) for node in pruned})
+                        {node: _reason(tree, trace, node, true_values) for node in pruned})
 
 
 def _marks(grade: PruningGrade) -> dict[str, Mark]:

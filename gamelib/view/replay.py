@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
-from gamelib.games.game import Value, format_value
+from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import (
     BestMove,
@@ -45,8 +45,8 @@ from gamelib.search.tracing import (
     TableHit,
 )
 
-__all__ = ["Replay", "ReplayError", "Snapshot", "Status", "Visit", "cut_reason", "cutoff_that_pruned", "describe",
-           "snapshot"]
+__all__ = ["Replay", "ReplayError", "Snapshot", "Status", "Visit", "cut_reason", "cutoff_distances", "cutoff_that_pruned",
+           "describe", "snapshot"]
 
 Window = tuple[Value | None, Value | None]
 """(alpha, beta) from MAX's point of view; (None, None) for minimax, which has no window."""
@@ -392,6 +392,38 @@ def cutoff_that_pruned(tree: GameTree, events: Sequence[Event], node: str) -> tu
                 if node in tree.subtree_breadth_first(node=skipped):
                     return event, skipped
     return None
+
+
+def cutoff_distances(events: Sequence[Event]) -> list[tuple[Cutoff, int | None]]:
+    """Each cutoff in an alpha-beta trace, with how many plies above the cut node the bound that
+    caused it was set: 1 when the parent set it (a shallow cutoff), 3 or more for a **deep cutoff**
+    (Knuth & Moore 1975: the bound comes from the great-grandparent or higher; the grandparent moves
+    for the cut node's own side and sets only the other bound), None when it is the root's
+    starting window. A pure reading of the Enter events: a MIN node cuts on alpha, a MAX node on
+    beta, and that bound was set by the nearest ancestor entered with a different value of it
+    (alpha only rises, beta only falls, on the way down).
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> from gamelib.search.negamax import alphabeta
+    >>> from gamelib.search.tracing import RecordingTracer
+    >>> tracer = RecordingTracer()
+    >>> _ = alphabeta(load_seed_tree("broeders31"), tracer=tracer)
+    >>> [(cut.node, plies) for cut, plies in cutoff_distances(tracer.events)]
+    [('8', 1), ('4', 1), ('11', 3), ('12', 3), ('2', 1)]
+    """
+    path: list[Enter] = []
+    found: list[tuple[Cutoff, int | None]] = []
+    for event in events:
+        if isinstance(event, Enter):
+            path.append(event)
+        elif isinstance(event, Exit):
+            path.pop()
+        elif isinstance(event, Cutoff):
+            bound = "alpha" if path[-1].player is Player.MIN else "beta"
+            value = getattr(event, bound)
+            found.append((event, next((plies for plies, above in enumerate(reversed(path[:-1]), start=1)
+                                       if getattr(above, bound) != value), None)))
+    return found
 
 
 def _describe_cutoff(event: Cutoff) -> str:
