@@ -4,7 +4,7 @@ Run from the repository root:  .venv/bin/python benchmarks/arena_throughput.py [
 
 Prints, in wall time (time.perf_counter): games a second of random against random over 28 rounds
 (rule 8) played in this process, on a process pool of 1 and of 2 workers (pool start-up
-included; summary included, after one warm-up match has imported scipy); and the milliseconds a move of the random bot takes in this process and through
+included; summary included, after one warm-up match); and the milliseconds a move of the random bot takes in this process and through
 ExternalBot and ``python -m gamelib engine`` (one ``position`` and one ``go`` round trip a move).
 """
 
@@ -58,7 +58,7 @@ def move_ms(bot: Bot, label: str, moves: int = 2000) -> None:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    run_match("random", "random", 2, 2, progress=False, executor=Inline())  # imports scipy for the summary
+    run_match("random", "random", 2, 2, progress=False, executor=Inline())  # warm-up: imports and first-call costs
     games_per_second(games, "in this process", executor=Inline())
     games_per_second(games, "process pool, 1 worker", workers=1)
     games_per_second(games, "process pool, 2 workers", workers=2)
