@@ -1,8 +1,10 @@
 """The course's standalone app for a projector: the explorer, the pruning quiz and the checker, in tabs.
 
-``voila notebooks/explorer_app.ipynb`` serves it (see the README); :func:`course_app` builds it
-and works in JupyterLab too. In the checker tab a student types a minimax, negamax or alpha-beta
-function and checks it; an instructor can load the plausible mistakes of :mod:`gamelib.teach.mistakes`.
+``make app`` serves it with Voila on localhost behind a random token (``scripts/app.sh``; see the
+README); :func:`course_app` builds it and works in JupyterLab too. In the checker tab a student types
+a minimax, negamax or alpha-beta function and checks it, in a sandbox (:mod:`gamelib.teach.sandbox`)
+and in the background, with a Stop button; an instructor can load the plausible mistakes of
+:mod:`gamelib.teach.mistakes`.
 
 >>> app = course_app()
 >>> [app.widget.get_title(index) for index in range(len(app.widget.children))]
