@@ -14,6 +14,7 @@ import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import (
+    MAX_SOURCE_CHARACTERS,
     check_source,
     function_name,
     source_as_exercise,
@@ -86,6 +87,14 @@ def test_an_error_inside_the_function_points_into_the_student_code() -> None:
     message = check_source("minimax", source).message
     assert "ValueError: max() arg is an empty sequence" in message
     assert "  line 3, in my_minimax: return max(my_minimax(tree, child) for child in children)" in message
+
+
+def test_text_longer_than_the_checker_takes_is_refused_before_it_runs() -> None:
+    source = "print('ran')\n" + "x = 1\n" * (MAX_SOURCE_CHARACTERS // 6)
+    verdict = check_source("minimax", source)
+    assert verdict.message == (f"your code has {len(source):,} characters; the checker takes at most "
+                               f"{MAX_SOURCE_CHARACTERS:,}")
+    assert verdict.output == ""
 
 
 def test_an_unknown_exercise_is_refused() -> None:

@@ -49,7 +49,8 @@ from gamelib.teach.exercises import (
 )
 from gamelib.teach.sandbox import Channel, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
 
-__all__ = ["FILENAME", "SourceVerdict", "check_source", "function_name", "source_as_exercise", "starter_code"]
+__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_source",
+           "function_name", "source_as_exercise", "starter_code"]
 
 FILENAME = "<your code>"
 """The file name the student's code is compiled under; tracebacks are cut down to its lines."""

@@ -190,13 +190,15 @@ def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
     with tempfile.TemporaryDirectory(prefix="gamelib-sandbox-", ignore_cleanup_errors=True) as scratch:
         started = time.monotonic()
         process, channel = _spawn(entry, limits, scratch)
-        watch = _Watch(process, channel, data, limits)
+        watch: _Watch | None = None
         try:
+            watch = _Watch(process, channel, data, limits)
             outcome = watch.run(started, cancel)
         finally:
             _kill_group(process.pid)
             process.wait()
-            watch.close()
+            if watch is not None:
+                watch.close()
         return watch.result(outcome, process.returncode, time.monotonic() - started)
 
 
