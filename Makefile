@@ -1,11 +1,14 @@
 # make lab    open the course in JupyterLab
+# make app    serve the course app (explorer, quiz, checker) on this machine only: prints a URL
+#             with a fresh random token (scripts/app.sh); e.g. make app PORT=9000
 # make test   run every test: unit, property, doctests and all notebooks (nbval)
 #             e.g. make test PYTEST_ARGS="-k alphabeta -x"
 # make clean  remove .venv and caches
 #
-# Both user targets first make sure .venv exists and holds what pyproject.toml
-# asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed),
-# then that graphviz's `dot` program is there (scripts/ensure_graphviz.sh).
+# Every user target first makes sure .venv exists and holds what pyproject.toml
+# asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed);
+# lab and test then make sure graphviz's `dot` program is there
+# (scripts/ensure_graphviz.sh).
 # `make test` also makes sure Debian's Chromium is there for the real-browser
 # test (scripts/ensure_chromium.sh; the test is skipped, saying why, without it).
 
@@ -14,13 +17,17 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 PIP := $(VENV)/bin/python -m pip --quiet --disable-pip-version-check
 PYTEST_ARGS ?=
+PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test clean venv graphviz chromium
+.PHONY: lab app test clean venv graphviz chromium
 
 lab: $(STAMP) graphviz
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
+
+app: $(STAMP)
+	PYTHON=$(VENV)/bin/python PORT=$(PORT) bash scripts/app.sh
 
 test: $(STAMP) graphviz chromium
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)

@@ -1,12 +1,13 @@
 """Real-browser tests: lesson 2 in JupyterLab and the Voila app, driven through Debian's Chromium.
 
-Each test starts its server on a free localhost port with a random token, on a copy of the
-notebooks (so the browser's autosave never touches the lessons), opens the page in headless
-Chromium (``/usr/bin/chromium`` through Playwright; never ``playwright install``), works the
-explorer or the quiz, checks the picture against the recorded trace, and saves a screenshot under
-``build/browser/``. The server (and every kernel it started) is stopped in a ``finally``, and every
-wait has a time limit. ``make test`` installs Chromium first (scripts/ensure_chromium.sh); without
-it these tests are skipped, saying so.
+JupyterLab starts on a free localhost port with a random token, on a copy of the notebooks (so the
+browser's autosave never touches the lessons); the app starts with the README's command,
+``scripts/app.sh`` (what ``make app`` runs), at the URL and token it prints (``tests/servers.py``).
+Each test opens the page in headless Chromium (``/usr/bin/chromium`` through Playwright; never
+``playwright install``), works the explorer, the quiz or the checker, checks the picture against the
+recorded trace, and saves a screenshot under ``build/browser/``. The server (and every kernel it
+started) is stopped in a ``finally``, and every wait has a time limit. ``make test`` installs
+Chromium first (scripts/ensure_chromium.sh); without it these tests are skipped, saying so.
 """
 
 from __future__ import annotations
@@ -15,15 +16,9 @@ import os
 import re
 import secrets
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +30,13 @@ from gamelib.search.tracing import Cutoff, Enter, Event
 from gamelib.teach.quiz import grade_pruning
 from gamelib.view.replay import Replay, Status
 from tests.conftest import step_after
+from tests.servers import START_SECONDS, Server, free_port, serving, start, start_app
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "browser"
 SOLUTION_ALPHABETA = ROOT / "solutions" / "lesson_02_alpha_beta.py"
-START_SECONDS = 90    # a server's start, on a busy 2-core machine
+ENDLESS_ALPHABETA = "def my_alphabeta(tree, node, alpha, beta):\n    while True:\n        pass\n"
 RUN_SECONDS = 180     # running every cell of lesson 2 in the browser
 STEP_SECONDS = 20     # one click's round trip through the kernel
 
@@ -48,25 +44,6 @@ pytestmark = pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
     reason=f"{CHROMIUM} is missing: run 'make test' as root (scripts/ensure_chromium.sh installs it) "
            "or 'sudo apt-get install chromium'")
-
-
-@dataclass
-class Server:
-    """A running server: its base URL, token, log file, and the path that says it is ready (None:
-    an open port is enough; Voila runs the notebook for any page, so it is not asked for one)."""
-
-    url: str
-    token: str
-    log: Path
-    process: subprocess.Popen[bytes]
-    ready: str | None = "api/status"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def copy_course(tmp_path: Path) -> Path:
@@ -85,76 +62,6 @@ LAB_SETTINGS = {
 }
 
 
-def isolated_env(tmp_path: Path) -> dict[str, str]:
-    """Jupyter's config, runtime, settings and workspaces in ``tmp_path``, not the user's."""
-    env = dict(os.environ)
-    for name, folder in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
-                         ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTERLAB_WORKSPACES_DIR", "workspaces")):
-        (tmp_path / folder).mkdir()
-        env[name] = str(tmp_path / folder)
-    for name, text in LAB_SETTINGS.items():
-        path = tmp_path / "settings" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return env
-
-
-def wait_until_ready(server: Server) -> None:
-    """Poll the server's status until it answers, the process dies, or START_SECONDS pass."""
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            pytest.fail(f"the server exited with {server.process.returncode}:\n{server.log.read_text()[-3000:]}")
-        try:
-            if server.ready is None:
-                with socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1].strip("/"))), timeout=3):
-                    return
-            with urllib.request.urlopen(f"{server.url}{server.ready}?token={server.token}", timeout=3) as answer:
-                if answer.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.5)
-    pytest.fail(f"the server did not answer within {START_SECONDS} s:\n{server.log.read_text()[-3000:]}")
-
-
-def stop(server: Server) -> None:
-    """Ask the server to shut down (it stops its kernels), then terminate and kill its process group
-    (a server stops its kernels when terminated, too)."""
-    try:
-        request = urllib.request.Request(f"{server.url}api/shutdown?token={server.token}", method="POST")
-        urllib.request.urlopen(request, timeout=10).close()
-        server.process.wait(timeout=30)
-    except (urllib.error.URLError, ConnectionError, TimeoutError, subprocess.TimeoutExpired):
-        pass
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if server.process.poll() is not None:
-            break
-        os.killpg(server.process.pid, sig)
-        try:
-            server.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            continue
-
-
-def start(command: list[str], tmp_path: Path, token: str, port: int) -> Server:
-    """Start ``command`` in its own process group, its output in ``tmp_path``/server.log."""
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=tmp_path, env=isolated_env(tmp_path), stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    return Server(f"http://127.0.0.1:{port}/", token, log, process)
-
-
-def serving(server: Server) -> Iterator[Server]:
-    """Wait for ``server``, hand it to the test, and stop it whatever happens."""
-    try:
-        wait_until_ready(server)
-        yield server
-    finally:
-        stop(server)
-
-
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[Server]:
     """JupyterLab on a copy of the notebooks."""
@@ -162,18 +69,15 @@ def lab(tmp_path: Path) -> Iterator[Server]:
     server = start([sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                     f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={notebooks}",
                     *(["--allow-root"] if os.geteuid() == 0 else [])],  # JupyterLab refuses root otherwise
-                   tmp_path, token, port)
+                   tmp_path, token, port, LAB_SETTINGS)
     yield from serving(server)
 
 
 @pytest.fixture
 def voila(tmp_path: Path) -> Iterator[Server]:
-    """Voila serving the explorer app from a copy of the notebooks."""
-    notebooks, token, port = copy_course(tmp_path), secrets.token_hex(16), free_port()
-    server = start([sys.executable, "-m", "voila", str(notebooks / "explorer_app.ipynb"), "--no-browser",
-                    f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={token}"], tmp_path, token, port)
-    server.ready = None
-    yield from serving(server)
+    """The course app, started with the README's command (scripts/app.sh, what `make app` runs) on
+    a free port, at the URL with the token it prints."""
+    yield from serving(start_app(tmp_path))
 
 
 @pytest.fixture
@@ -246,10 +150,16 @@ def test_voila_app_explorer_quiz_and_checker(voila: Server, page: Any, broeders:
     from playwright.sync_api import expect
 
     events = alphabeta_events(broeders)
+    with urllib.request.urlopen(voila.url, timeout=STEP_SECONDS) as answer:  # no token: the login page
+        assert "/login" in answer.url
     page.goto(f"{voila.url}?token={voila.token}", timeout=START_SECONDS * 1000)
     explorer = page.locator(".gamelib-explorer")
     picture = explorer.locator("svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
+    # The app's own check cells (tagged app-hidden) are left out; the lesson's text is there.
+    expect(page.get_by_role("heading", name="Game-tree search explorer")).to_be_visible()
+    expect(page.get_by_role("heading", name="Checks")).to_have_count(0)
+    expect(page.get_by_text("app-hidden")).to_have_count(0)
     press_next_and_compare(explorer, picture, Replay(broeders, events), step_after(events, Cutoff, "8"))
     assert "pruned" in picture.locator("#node-18").get_attribute("class")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -277,6 +187,22 @@ def test_voila_app_explorer_quiz_and_checker(voila: Server, page: Any, broeders:
     expect(checker).to_contain_text("alphabeta: right on all 5 trees.", timeout=STEP_SECONDS * 1000)
     checker.get_by_label("load").select_option(label="alphabeta forgets to raise alpha")
     expect(checker.locator("textarea")).to_have_value(re.compile("def my_alphabeta"), timeout=STEP_SECONDS * 1000)
-    checker.get_by_role("button", name="Check", exact=True).click()
+    check = checker.get_by_role("button", name="Check", exact=True)
+    check.click()
     expect(checker).to_contain_text("position 18", timeout=STEP_SECONDS * 1000)
     checker.screenshot(path=str(SCREENSHOTS / "voila_checker.png"))
+
+    # An endless loop: new code clears the verdict at once; while the check runs the tab says so
+    # and Check is disabled; after 5 s the sandbox stops it, naming the tree. Stop ends a check early.
+    checker.locator("textarea").fill(ENDLESS_ALPHABETA)
+    expect(checker).not_to_contain_text("position 18", timeout=STEP_SECONDS * 1000)
+    check.click()
+    expect(checker.locator(".gamelib-checking")).to_be_visible(timeout=STEP_SECONDS * 1000)
+    expect(check).to_be_disabled()
+    expect(checker).to_contain_text("my_alphabeta ran longer than 5 s on tree 1 of 5", timeout=(5 + STEP_SECONDS) * 1000)
+    checker.screenshot(path=str(SCREENSHOTS / "voila_checker_timeout.png"))
+    check.click()
+    expect(checker.locator(".gamelib-checking")).to_be_visible(timeout=STEP_SECONDS * 1000)
+    checker.get_by_role("button", name="Stop", exact=True).click()
+    expect(checker).to_contain_text("Stopped: the check was stopped after", timeout=STEP_SECONDS * 1000)
+    expect(check).to_be_enabled()

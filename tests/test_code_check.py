@@ -1,16 +1,20 @@
-"""The app's code box: code typed as text is checked like the function itself, and every way the
-text can go wrong gives a message naming the line, not a traceback."""
+"""The app's code box: code typed as text is checked like the function itself (in the sandbox), every
+way the text can go wrong gives a message naming the line, not a traceback, and the Checker tab says
+while it is checking, can be stopped, and never leaves a verdict under code it was not given."""
 
 from __future__ import annotations
 
 import inspect
+import time
 
+import psutil
 import pytest
 
 import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import (
+    MAX_SOURCE_CHARACTERS,
     check_source,
     function_name,
     source_as_exercise,
@@ -18,6 +22,7 @@ from gamelib.teach.code_check import (
 )
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
 from gamelib.teach.mistakes import MISTAKES
+from gamelib.teach.sandbox import Limits
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
                   "alphabeta": solutions.lesson_02_alpha_beta}
@@ -84,6 +89,14 @@ def test_an_error_inside_the_function_points_into_the_student_code() -> None:
     assert "  line 3, in my_minimax: return max(my_minimax(tree, child) for child in children)" in message
 
 
+def test_text_longer_than_the_checker_takes_is_refused_before_it_runs() -> None:
+    source = "print('ran')\n" + "x = 1\n" * (MAX_SOURCE_CHARACTERS // 6)
+    verdict = check_source("minimax", source)
+    assert verdict.message == (f"your code has {len(source):,} characters; the checker takes at most "
+                               f"{MAX_SOURCE_CHARACTERS:,}")
+    assert verdict.output == ""
+
+
 def test_an_unknown_exercise_is_refused() -> None:
     with pytest.raises(UnknownExerciseError, match="use one of minimax, negamax, alphabeta"):
         check_source("negascout", "")
@@ -103,3 +116,56 @@ def test_the_app_tab_loads_examples_and_checks_the_box() -> None:
     checker.exercise.value = "negamax"
     assert checker.examples.value == "starter code" and checker.code.value == starter_code("negamax")
     assert "my_negamax" in checker.report.value
+
+
+ENDLESS_ALPHABETA = "def my_alphabeta(tree, node, alpha, beta):\n    while True:\n        pass\n"
+
+
+def wait_until_idle(checker: CodeChecker, seconds: float = 10) -> None:
+    """Wait until the checker's background check has ended (Check is enabled again)."""
+    deadline = time.monotonic() + seconds
+    while checker.check_button.disabled and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not checker.check_button.disabled, f"the check did not end within {seconds} s"
+
+
+def test_the_app_shows_it_is_checking_and_stop_ends_the_check() -> None:
+    checker = CodeChecker()
+    checker.code.value = ENDLESS_ALPHABETA
+    checker.start()
+    assert CodeChecker.CHECKING in checker.report.value
+    assert checker.check_button.disabled and not checker.stop_button.disabled
+    started = time.monotonic()
+    checker.stop()
+    wait_until_idle(checker)
+    assert time.monotonic() - started < 1
+    assert "Stopped: the check was stopped after" in checker.report.value and checker.stop_button.disabled
+    assert psutil.Process().children(recursive=True) == []
+
+
+def test_an_endless_loop_in_the_app_ends_in_the_timeout_verdict() -> None:
+    checker = CodeChecker(limits=Limits(seconds=1))
+    checker.code.value = ENDLESS_ALPHABETA
+    verdict = checker.check()
+    assert verdict.message.startswith("my_alphabeta ran longer than 1 s on tree 1 of 5")
+    assert "an endless loop?" in checker.report.value
+
+
+def test_a_new_check_clears_the_previous_verdict_at_once() -> None:
+    checker = CodeChecker()
+    checker.examples.value = "alphabeta_forgets_to_raise_alpha"
+    checker.check()
+    assert "position 18" in checker.report.value
+    checker.start()
+    assert "position 18" not in checker.report.value and CodeChecker.CHECKING in checker.report.value
+    wait_until_idle(checker)
+
+
+def test_changing_the_code_clears_the_verdict_and_drops_the_running_check() -> None:
+    checker = CodeChecker()
+    checker.code.value = ENDLESS_ALPHABETA
+    checker.start()
+    checker.code.value = inspect.getsource(solutions.lesson_02_alpha_beta)
+    assert "press Check" in checker.report.value  # at once, before the old check has ended
+    wait_until_idle(checker)
+    assert "press Check" in checker.report.value and checker.verdict is None

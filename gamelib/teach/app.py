@@ -1,8 +1,10 @@
 """The course's standalone app for a projector: the explorer, the pruning quiz and the checker, in tabs.
 
-``voila notebooks/explorer_app.ipynb`` serves it (see the README); :func:`course_app` builds it
-and works in JupyterLab too. In the checker tab a student types a minimax, negamax or alpha-beta
-function and checks it; an instructor can load the plausible mistakes of :mod:`gamelib.teach.mistakes`.
+``make app`` serves it with Voila on localhost behind a random token (``scripts/app.sh``; see the
+README); :func:`course_app` builds it and works in JupyterLab too. In the checker tab a student types
+a minimax, negamax or alpha-beta function and checks it, in a sandbox (:mod:`gamelib.teach.sandbox`)
+and in the background, with a Stop button; an instructor can load the plausible mistakes of
+:mod:`gamelib.teach.mistakes`.
 
 >>> app = course_app()
 >>> [app.widget.get_title(index) for index in range(len(app.widget.children))]
@@ -10,6 +12,9 @@ function and checks it; an instructor can load the plausible mistakes of :mod:`g
 """
 
 from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
 
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree
@@ -23,6 +28,7 @@ from gamelib.teach.code_check import (
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.quiz import PruningQuiz
+from gamelib.teach.sandbox import Limits
 from gamelib.view.explorer import Explorer
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 
@@ -34,25 +40,37 @@ class CodeChecker:
 
     ``exercise`` picks the exercise (:data:`gamelib.teach.exercises.EXERCISES`); ``examples`` loads the
     starter code or one of the plausible mistakes of :mod:`gamelib.teach.mistakes` into ``code`` (an
-    instructor's demonstration); the Check button runs :func:`gamelib.teach.code_check.check_source` and
-    shows the verdict in ``report``, with the tree drawn up to the first departure from the
-    reference, or what went wrong in the code and on which line.
+    instructor's demonstration). The Check button runs :func:`gamelib.teach.code_check.check_source`
+    (in its sandbox, within ``limits``: 5 s by default) in a background thread, so the kernel stays
+    free: while it runs the report says "checking…", Check is disabled and Stop ends the check. The
+    verdict then shows in ``report``, with the tree drawn up to the first departure from the
+    reference, or what went wrong and where. A verdict is never left under code it was not given:
+    changing the code clears the report and stops a check that is running.
     """
 
     STARTER = "starter code"
+    CHECKING = "checking…"
 
-    def __init__(self, exercise: str = "alphabeta") -> None:
+    def __init__(self, exercise: str = "alphabeta", limits: Limits = Limits()) -> None:
         widgets = ipywidgets()
+        self.limits = limits
+        self.verdict: SourceVerdict | None = None
+        self._lock = threading.Lock()
+        self._running: _Check | None = None
         self.exercise = widgets.Dropdown(options=list(EXERCISES), value=exercise, description="exercise")
         self.examples = widgets.Dropdown(description="load", layout=widgets.Layout(width="420px"))
         self.code = widgets.Textarea(layout=widgets.Layout(width="100%", height="300px"))
         self.code.add_class("gamelib-code")
         self.report = widgets.HTML()
+        self.report.add_class("gamelib-verdict")
         self.exercise.observe(lambda _change: self._offer_examples(), names="value")
         self.examples.observe(lambda _change: self.load(), names="value")
-        check = touch_button("Check", "run your function on the exercise's trees", self.check)
+        self.code.observe(lambda _change: self._code_changed(), names="value")
+        self.check_button = touch_button("Check", f"run your function on the exercise's trees (at most "
+                                                  f"{limits.seconds:g} s)", self.start)
+        self.stop_button = touch_button("Stop", "stop the check that is running", self.stop, disabled=True)
         self.widget = widgets.VBox([style_sheet(), widgets.HBox([self.exercise, self.examples]), self.code,
-                                    check, self.report])
+                                    widgets.HBox([self.check_button, self.stop_button]), self.report])
         self.widget.add_class("gamelib-checker")
         self._offer_examples()
 
@@ -71,13 +89,82 @@ class CodeChecker:
             self.code.value = starter_code(exercise)
         else:
             self.code.value = source_as_exercise(MISTAKES[exercise][example], exercise)
-        self.report.value = f"<p>Write <code>{function_name(exercise)}</code>, then press Check.</p>"
+        self._prompt()
+
+    def _prompt(self) -> None:
+        self.report.value = f"<p>Write <code>{function_name(self.exercise.value)}</code>, then press Check.</p>"
+
+    def _code_changed(self) -> None:
+        """The code is no longer what was checked: stop a running check (its verdict will not be
+        shown) and clear the report."""
+        with self._lock:
+            running = self._running
+            if running is not None:
+                running.stale = True
+                running.cancel.set()
+        self.verdict = None
+        self._prompt()
+
+    def start(self) -> None:
+        """Begin checking the code in the box in a background thread and return at once (nothing
+        happens if a check is already running)."""
+        self._start()
+
+    def _start(self) -> _Check:
+        """Start a check, or find the one running; returns it."""
+        with self._lock:
+            if self._running is not None:
+                return self._running
+            running = self._running = _Check(self.exercise.value, self.code.value)
+            running.thread = threading.Thread(target=self._run, args=(running,), name="gamelib-check", daemon=True)
+        self.verdict = None
+        self.report.value = (f'<p class="gamelib-checking">{self.CHECKING} (at most {self.limits.seconds:g} s; '
+                             f'Stop ends it)</p>')
+        self.check_button.disabled, self.stop_button.disabled = True, False
+        running.thread.start()
+        return running
+
+    def _run(self, running: _Check) -> None:
+        """The background thread: wait for the sandbox, then show the verdict unless the code has
+        changed meanwhile."""
+        try:
+            running.verdict = check_source(running.exercise, running.source, self.limits, cancel=running.cancel)
+        finally:
+            with self._lock:
+                self._running = None
+                stale = running.stale
+            if not stale and running.verdict is not None:
+                self.verdict = running.verdict
+                self.report.value = running.verdict._repr_html_()
+            self.check_button.disabled, self.stop_button.disabled = False, True
+
+    def stop(self) -> None:
+        """End the check that is running (its child process is killed); the report says it was stopped."""
+        with self._lock:
+            if self._running is not None:
+                self._running.cancel.set()
 
     def check(self) -> SourceVerdict:
-        """Check the code in the box and show the verdict; returns it."""
-        verdict = check_source(self.exercise.value, self.code.value)
-        self.report.value = verdict._repr_html_()
-        return verdict
+        """Check the code in the box, wait for the verdict, show it and return it (what the Check
+        button does, without returning before the end)."""
+        running = self._start()
+        assert running.thread is not None
+        running.thread.join()
+        assert running.verdict is not None, "a check ended without a verdict"
+        return running.verdict
+
+
+@dataclass
+class _Check:
+    """A check in progress: what it checks, its Stop event, whether the code has changed since it
+    started (``stale``: its verdict is not shown), its thread and its verdict."""
+
+    exercise: str
+    source: str
+    cancel: threading.Event = field(default_factory=threading.Event)
+    stale: bool = False
+    thread: threading.Thread | None = None
+    verdict: SourceVerdict | None = None
 
 
 class CourseApp:
