@@ -117,6 +117,7 @@ class _Search:
         self.nodes = 0
         self.leaves = 0
         self.fail_soft = self.strict = self.scout = self.pvs = False
+        self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
         self.static = False  # whether the last node searched returned a static (exact) value
         self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
@@ -202,13 +203,22 @@ class _Search:
         yield INF, [move for move in self.moves(state) if move != first]
 
     def read(self, entry: Record, depth: int | None, alpha: Value, beta: Value, state: Hashable,
-             player: Player) -> tuple[Value | None, Value, Value, Any]:
+             player: Player, plies: int) -> tuple[Value | None, Value, Value, Any]:
         """What the table's ``entry`` for ``state`` says: (the value if it settles the node else
         None, the window narrowed by the entry's bounds, the entry's best move). After seed 004's
         AlphaBetaWithMemory, whose lowerbound/upperbound are an entry's value read by its bound; an
-        exact entry settles the node at once. All values for the side to move."""
+        exact entry settles the node at once. All values for the side to move.
+
+        The root (``plies`` 0) takes only the move: it is the node whose best move the search must
+        return, and a bound cannot name one. A root settled by a bound, or searched in a window
+        narrowed to a stored lower bound that no move then beats, would come back without a move
+        (the alpha-beta bot once played its first legal move that way after solving its game)."""
         _, stored, value, bound, move = entry
         if stored is not None and (depth is None or stored < depth):  # not deep enough
+            return None, alpha, beta, move
+        if not plies:
+            if self.tracing:
+                self.trace_hit(state, player, entry, False)
             return None, alpha, beta, move
         lower = -INF if bound == _UPPER else value
         upper = INF if bound == _LOWER else value
@@ -218,10 +228,15 @@ class _Search:
             self.table.stats.cutoffs += 1
             self.horizons += stored is not None
         if self.tracing:
-            traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
-            self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
-                               None if move is None else str(move), settled is not None)
+            self.trace_hit(state, player, entry, settled is not None)
         return settled, max(alpha, lower), min(beta, upper), move
+
+    def trace_hit(self, state: Hashable, player: Player, entry: Record, settled: bool) -> None:
+        """Trace a table hit on ``state`` (its entry in MAX's view) and whether it settled the node."""
+        _, stored, value, bound, move = entry
+        traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
+        self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
+                           None if move is None else str(move), settled)
 
     def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
         """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
@@ -384,7 +399,9 @@ def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple
     """Run the negamax skeleton once from ``state`` with the root ``window`` (MAX's view) and the
     skeleton's switches set on ``search``."""
     state = _start(game, state, depth)
-    alpha, beta = _root_window(game, game.to_move(state), window)
+    player = game.to_move(state)
+    alpha, beta = _root_window(game, player, window)
+    search.floor = _root_window(game, player, None)[0]  # the value range's end for the side to move
     search.fail_soft, search.strict, search.scout, search.pvs = fail_soft, strict, scout, pvs
     value, pv = _negamax(search, state, depth, alpha, beta, 0)
     return search.result(state, value, pv, depth)
@@ -464,7 +481,7 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
         key = search.key(state)
         entry = search.probe(key)
         if entry is not None:
-            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player)
+            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player, plies)
             if settled is not None:
                 if tracing:
                     search.exit(state, player, settled, _bound(settled, alpha, beta), first)
@@ -496,18 +513,25 @@ def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequenc
 def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
             beta: Value, first: Any, plies: int) -> tuple[Value, tuple[Any, ...]]:
     """Search the children of an inner node (see :func:`_negamax`), with the window narrowed by the
-    table; return its value and principal variation."""
+    table; return its value and principal variation.
+
+    A root whose alpha is at or below ``search.floor`` (the value range's end for its side to move,
+    which no move's value can lie below) starts its value at -INF even when fail-hard, and skips
+    no group before it has a best move: if no move beats alpha, every move is worth exactly the
+    floor, and the first is a best move. Fail-hard's rule alone (start at alpha, keep a move only
+    if it beats the value) would return no move there. The value returned is the same either way."""
     game = search.game
     horizons = search.horizons
     scout, strict = search.scout, search.strict
     child_depth = None if depth is None else depth - 1
-    value: Value = -INF if search.fail_soft else alpha
+    floored = not plies and alpha <= search.floor
+    value: Value = -INF if search.fail_soft or floored else alpha
     low = alpha  # the window's lower end for the children: max(alpha, value)
     best, pv = None, ()
     index = 0
     groups = search.groups(state, depth, first)
     for bound, moves in groups:
-        if bound <= low:
+        if bound <= low and not (floored and best is None):
             value = max(value, bound)  # every move left is worth at most bound: fail low at once
             search.horizons += 1
             break
