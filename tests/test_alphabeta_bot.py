@@ -189,7 +189,8 @@ def test_after_solving_the_game_the_bot_still_plays_a_best_move() -> None:
     narrowed the root's window, no move beat it, the root stored a bound without a move, and the
     bot played its first legal move, d1, with value None and the note "no search finished in time".
     ``depth=12`` solves the game at ply 44 whatever the machine's load (``AlphaBetaBot()`` with 5 s
-    a move did the same in about 1.5 s). The oracle is plain minimax to the end of the game."""
+    a move did the same in about 1.5 s). The oracles search to the end of the game without a
+    table: minimax for the four moves at ply 52, plain alpha-beta (minimax's value) from ply 48."""
     game, bot = AdjacencyGame(rounds=28, rule=8), AlphaBetaBot(depth=12)
     state, decisions = game.root, {}
     for ply, square in enumerate(ISSUE_12_GAME):
@@ -200,10 +201,10 @@ def test_after_solving_the_game_the_bot_still_plays_a_best_move() -> None:
     assert decisions[44][1].depth == 12  # solved: the search reached the end of the game everywhere
     by_move = {square_name(move): minimax(game, game.result(state, move)).value for move in game.legal_moves(state)}
     assert by_move["d1"] == -16 and by_move["h2"] == -10 == max(by_move.values())  # the issue's values
-    for position, decision in (decisions[50], decisions[52]):
+    for position, decision in (decisions[48], decisions[50], decisions[52]):
         assert decision.depth is not None and "no search finished" not in decision.note
-        assert decision.value == minimax(game, position).value  # MAX's (X's) point of view
-        assert minimax(game, game.result(position, decision.move)).value == decision.value
+        assert decision.value == alphabeta(game, position).value  # MAX's (X's) point of view
+        assert alphabeta(game, game.result(position, decision.move)).value == decision.value
 
 
 @settings(max_examples=30, deadline=None)

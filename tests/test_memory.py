@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib import GameTree, RecordingTracer, minimax
+from gamelib import GameTree, RecordingTracer, minimax, tree_from_dict
 from gamelib.games.tictactoe import TicTacToe, TicTacToeState
 from gamelib.search.algorithms import run_search
 from gamelib.search.mtdf import iterative_deepening, mtdf
@@ -318,3 +318,19 @@ def test_same_parity_gives_mtdf_the_value_from_two_depths_back(tree: GameTree, d
         guesses = [values[depth - 3] if same_parity and depth > 2 else values[depth - 2]
                    for depth in range(2, found.depth + 1)]
         assert spy.calls == [(1, 0), *enumerate(guesses, start=2)]
+
+
+def test_the_strict_rule_with_a_table_stores_no_empty_window_value() -> None:
+    """Found by test_properties: with the strict rule, node 1's value 9 equals beta, so node 3 and
+    the nodes below it are searched in the empty window (9, 9). Node 6 (worth 3) came back with 9,
+    was stored as "at least 9", and a later search of node 3 trusted it: 9 instead of 3."""
+    tree = tree_from_dict({
+        "root": "0", "to_move": "max", "value_range": [1, 9],
+        "children": {"0": ["1"], "1": ["2", "3"], "2": ["4"], "3": ["5", "6"], "4": ["7", "8"], "5": ["9", "10"],
+                     "6": ["11", "12"]},
+        "values": {"7": 9, "8": 9, "9": 9, "10": 1, "11": 3, "12": 3},
+        "players": {"1": "max", "2": "min", "3": "min", "4": "max", "5": "max", "6": "max", "7": "min", "8": "min",
+                    "9": "min", "10": "min", "11": "min", "12": "min"}})
+    table = TranspositionTable(64)
+    assert alphabeta(tree, strict=True, table=table).value == minimax(tree).value == 9
+    assert alphabeta(tree, "3", strict=True, table=table).value == minimax(tree, "3").value == 3

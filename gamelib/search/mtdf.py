@@ -4,7 +4,8 @@ MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996, the driver of seed 004) calls
 AlphaBetaWithMemory with null windows only. Each pass asks "is the value at least beta?" and moves a
 lower or an upper bound; the passes stop when the bounds meet. The transposition table keeps what
 each pass learned, so later passes re-visit little. Iterative deepening searches depth 1, 2, ...
-and gives each depth's value to the next as MTD(f)'s first guess.
+and gives each depth's value to the next as MTD(f)'s first guess (with ``same_parity``, to the
+depth after next).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> from gamelib.search.tracing import RecordingTracer, MtdPass
@@ -124,11 +125,11 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration
     trace event. ``table`` defaults to a new table shared by all depths.
 
-    The guess is the previous depth's value, or with ``same_parity`` the value from two depths
-    back (depth 2 has none and takes depth 1's). In games with an odd-even effect, where the side
-    that moves last before the horizon gains (the Adjacency game), depth d's value is nearer
-    depth d - 2's than depth d - 1's; after Plaat, Schaeffer, Pijls & de Bruin (1996), who feed
-    MTD(f) this way in such programs.
+    The guess is the previous depth's value (Plaat, Schaeffer, Pijls & de Bruin 1996), or with
+    ``same_parity`` the value from two depths back (depth 2 has none and takes depth 1's). In
+    games with an odd-even effect, where the side that moves last before the horizon gains (the
+    Adjacency game: 7, 0, 7, 0, ... in lesson 4), depth d's value is nearer depth d - 2's, whose
+    last move is made by the same side, than depth d - 1's.
 
     ``aspiration`` (a search taking ``window``: alpha-beta, NegaScout) searches each depth after
     the first with the **aspiration window** (g - aspiration, g + aspiration) around the guess g,

@@ -209,14 +209,16 @@ class _Search:
         AlphaBetaWithMemory, whose lowerbound/upperbound are an entry's value read by its bound; an
         exact entry settles the node at once. All values for the side to move.
 
-        The root (``plies`` 0) takes only the move: it is the node whose best move the search must
-        return, and a bound cannot name one. A root settled by a bound, or searched in a window
-        narrowed to a stored lower bound that no move then beats, would come back without a move
-        (the alpha-beta bot once played its first legal move that way after solving its game)."""
+        At the root (``plies`` 0), whose best move the search must return, only an exact entry
+        counts: it settles the root and names the best move, which :meth:`result` reads from the
+        table. A bound names no best move, so it neither settles nor narrows the root: a root
+        settled by a bound, or searched in a window narrowed to a stored lower bound that no move
+        then beats, would come back without a move (the alpha-beta bot once played its first legal
+        move that way after solving its game)."""
         _, stored, value, bound, move = entry
         if stored is not None and (depth is None or stored < depth):  # not deep enough
             return None, alpha, beta, move
-        if not plies:
+        if not plies and bound != _EXACT:
             if self.tracing:
                 self.trace_hit(state, player, entry, False)
             return None, alpha, beta, move
@@ -571,7 +573,11 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
             continue
         break
     kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
-    if search.save is not None:
+    # The strict rule (cut only when a value passes beta) searches the moves after a value equal to
+    # beta in the empty window (beta, beta), where a value equal to its ends is no bound: an upper
+    # bound if no move reached it, a lower one if a move did. Stored as a lower bound, such a value
+    # once made alpha-beta with a table return a wrong value, so it is not stored.
+    if search.save is not None and (alpha < beta or value != alpha):
         search.save(key, None if search.horizons == horizons else depth, value, kind, best)
     if search.tracing:
         search.exit(state, player, value, Bound(kind), best)
