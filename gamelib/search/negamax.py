@@ -74,7 +74,8 @@ class SearchResult:
     """What a search found, as a value.
 
     ``value`` is the root's backed-up value from MAX's point of view; ``move`` the best move at the
-    root (None at a leaf, or when fail-hard alpha-beta found nothing better than alpha); ``pv`` the
+    root (None at a leaf or at depth 0, or when a root window narrower than the game's value range
+    failed low: fail-hard alpha-beta found nothing better than alpha); ``pv`` the
     principal variation, moves from the root (Rich & Knight's PATH); ``nodes`` the nodes entered,
     root included; ``leaves`` the static evaluations; ``complete`` is False if the depth limit
     stopped the search anywhere (so a deeper search might find another value).
@@ -380,12 +381,15 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     ``fail_soft`` starts it at -INF and may return values on either side of the window. A
     node's remaining children are cut when its value reaches beta (``value >= beta``, Knuth &
     Moore's rule); ``strict`` cuts only when it passes it (``value > beta``). A value v inside the
-    window is exact; v <= alpha is an upper bound, v >= beta a lower bound. Reproduces
-    AlphaBeta0.cpp's trace and AlphaBeta1.cpp's result on Broeders' tree.
+    window is exact; v <= alpha is an upper bound, v >= beta a lower bound. A root whose alpha is
+    the end of the value range, which no value lies below, keeps its first move when no move
+    beats alpha: every move is then worth exactly alpha. Reproduces AlphaBeta0.cpp's trace and
+    AlphaBeta1.cpp's result on Broeders' tree.
 
     With a ``table`` (a :class:`~gamelib.search.ttable.TranspositionTable`) every node is looked up
     first and stored last, as seed 004's AlphaBetaWithMemory does (see
-    :func:`alphabeta_with_memory`). ``order(game, state, moves)`` reorders moves (the table's best
+    :func:`alphabeta_with_memory`); the root takes a stored bound's move but not its bound, so a
+    root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
     move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
     raises SearchTimeout.
 
@@ -417,7 +421,7 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
 
     Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
     once (a TableHit event with ``cutoff``), otherwise the bounds narrow the window; an exact entry
-    returns its value. After the search the node stores its value as an upper bound (value <=
+    returns its value. The root uses only exact entries so (see :func:`alphabeta`). After the search the node stores its value as an upper bound (value <=
     alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry
     here keeps one value and its bound, which the lookup reads as the seed's lowerbound/upperbound.
     ``table`` defaults to a new 65,536-slot depth-preferred table; pass one to keep what it learns
