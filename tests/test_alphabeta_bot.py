@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import gamelib.play.bots.alphabeta as bot_module
 import gamelib.search.mtdf as mtdf_module
 import gamelib.search.negamax as search_module
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask, square_name
 from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
 from gamelib.play.arena import play_game
@@ -176,6 +176,35 @@ def test_the_table_is_kept_between_moves_and_cleared_for_other_rules() -> None:
     fresh = AlphaBetaBot(depth=4).choose(rule4, rule4.root, 1.0)
     kept = bot.choose(rule4, rule4.root, 1.0)
     assert (kept.move, kept.value, kept.nodes) == (fresh.move, fresh.value, fresh.nodes)
+
+
+ISSUE_12_GAME = ("g6 h6 f7 f8 f6 e8 e7 e6 d6 d7 d8 a3 b3 c7 c8 c6 d5 c5 e5 f5 g5 h5 b6 b7 b8 c2 c1 a8 a7 a6 b5 a5 "
+                 "c4 c3 d3 d4 e4 f4 g4 h4 e3 f3 g3 h3 e2 e1 b4 a4 g2 g1 f2 f1").split()
+"""A rule-8, 28-round game (52 plies) in which the bot once played d1 at ply 52 with value None."""
+
+
+def test_after_solving_the_game_the_bot_still_plays_a_best_move() -> None:
+    """Issue 12: one bot asked at X's plies 44, 46, 48 and 50 of this game solves it at ply 44
+    (12 plies left) and keeps end-of-game bounds in its table. At ply 52 a stored lower bound
+    narrowed the root's window, no move beat it, the root stored a bound without a move, and the
+    bot played its first legal move, d1, with value None and the note "no search finished in time".
+    ``depth=12`` solves the game at ply 44 whatever the machine's load (``AlphaBetaBot()`` with 5 s
+    a move did the same in about 1.5 s). The oracles search to the end of the game without a
+    table: minimax for the four moves at ply 52, plain alpha-beta (minimax's value) from ply 48."""
+    game, bot = AdjacencyGame(rounds=28, rule=8), AlphaBetaBot(depth=12)
+    state, decisions = game.root, {}
+    for ply, square in enumerate(ISSUE_12_GAME):
+        if ply in (44, 46, 48, 50):
+            decisions[ply] = state, bot.choose(game, state, 5.0)
+        state = game.play(state, [square])
+    decisions[52] = state, bot.choose(game, state, 5.0)
+    assert decisions[44][1].depth == 12  # solved: the search reached the end of the game everywhere
+    by_move = {square_name(move): minimax(game, game.result(state, move)).value for move in game.legal_moves(state)}
+    assert by_move["d1"] == -16 and by_move["h2"] == -10 == max(by_move.values())  # the issue's values
+    for position, decision in (decisions[48], decisions[50], decisions[52]):
+        assert decision.depth is not None and "no search finished" not in decision.note
+        assert decision.value == alphabeta(game, position).value  # MAX's (X's) point of view
+        assert alphabeta(game, game.result(position, decision.move)).value == decision.value
 
 
 @settings(max_examples=30, deadline=None)

@@ -13,14 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib import GameTree, RecordingTracer, minimax
+from gamelib import GameTree, RecordingTracer, minimax, tree_from_dict
 from gamelib.games.tictactoe import TicTacToe, TicTacToeState
 from gamelib.search.algorithms import run_search
 from gamelib.search.mtdf import iterative_deepening, mtdf
-from gamelib.search.negamax import SearchTimeout, alphabeta, alphabeta_with_memory, negascout
+from gamelib.search.negamax import SearchResult, SearchTimeout, alphabeta, alphabeta_with_memory, negascout
+from gamelib.search.pitfalls import MoveForgettingTable
 from gamelib.search.tracing import Bound, MtdPass, TableHit
 from gamelib.search.ttable import Replacement, TableStats, TranspositionTable, TTEntry
-from tests.strategies import trees
+from tests.strategies import ranged_trees, trees
 
 GAME = TicTacToe()
 
@@ -64,6 +65,29 @@ def test_a_new_entry_for_the_same_key_replaces_the_old_even_if_shallower() -> No
     table.store(entry(1, 2, value=4))
     assert table.probe(1) == entry(1, 2, value=4)
     assert table.stats == TableStats(probes=1, hits=1, cutoffs=0, stores=2, overwrites=0)
+
+
+@pytest.mark.parametrize("replacement", list(Replacement))
+def test_a_result_without_a_move_keeps_the_held_entrys_move(replacement: Replacement) -> None:
+    """Issue 17: a search that fails low finds no best move; its entry keeps the move the key's
+    entry had (chess programs do the same), and a result with a move replaces it."""
+    table = TranspositionTable(size=4, replacement=replacement)
+    table.store(TTEntry(1, 3, 7, Bound.EXACT, "a"))
+    if replacement is Replacement.TWO_TIER:
+        table.store(TTEntry(5, 9, 0, Bound.EXACT, "z"))  # deeper, same slot: pushes key 1 to the always tier
+    table.store(TTEntry(1, 4, 5, Bound.UPPER, None))
+    assert table.probe(1) == TTEntry(1, 4, 5, Bound.UPPER, "a")
+    table.store(TTEntry(1, 5, 6, Bound.LOWER, "b"))
+    assert table.probe(1) == TTEntry(1, 5, 6, Bound.LOWER, "b")
+    table.store(TTEntry(9, 9, 0, Bound.UPPER, None))  # another key in the slot inherits nothing
+    assert table.probe(9) == TTEntry(9, 9, 0, Bound.UPPER, None)
+
+
+def test_the_move_forgetting_table_loses_the_move() -> None:
+    table = MoveForgettingTable(size=4)
+    table.store(TTEntry(1, 3, 7, Bound.EXACT, "a"))
+    table.store(TTEntry(1, 4, 5, Bound.UPPER, None))
+    assert table.probe(1) == TTEntry(1, 4, 5, Bound.UPPER, None)
 
 
 @pytest.mark.parametrize("size, replacement, message", [
@@ -217,3 +241,96 @@ def test_iterative_deepening_keeps_the_last_finished_depth_when_time_runs_out() 
 def test_a_passed_deadline_stops_a_search() -> None:
     with pytest.raises(SearchTimeout):
         alphabeta(GAME, deadline=0.0)
+
+
+class WindowSpy:
+    """A search for iterative deepening (alpha-beta) that records each call's depth, window and value."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, tuple[float, float] | None, float]] = []
+
+    def __call__(self, game: GameTree, state: str, depth: int, *, window: tuple[float, float] | None = None,
+                 **options: object) -> SearchResult:
+        result = alphabeta(game, state, depth, window=window, **options)  # type: ignore[arg-type]
+        self.calls.append((depth, window, result.value))
+        return result
+
+
+class GuessSpy:
+    """A search for iterative deepening (MTD(f)) that records each call's depth and first guess."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, float]] = []
+
+    def __call__(self, game: GameTree, state: str, depth: int, *, first_guess: float = 0,
+                 **options: object) -> SearchResult:
+        self.calls.append((depth, first_guess))
+        return mtdf(game, state, depth, first_guess=first_guess, **options)  # type: ignore[arg-type]
+
+
+def with_inner_values(tree: GameTree, data: st.DataObject) -> GameTree:
+    """``tree`` with static values inside its range on inner nodes, so values change with depth."""
+    low, high = tree.value_range
+    return tree.with_values({node: data.draw(st.integers(int(low), int(high)))
+                             for node in tree.nodes() if not tree.is_terminal(node)})
+
+
+@settings(max_examples=200, deadline=None)
+@given(ranged_trees(), st.integers(1, 3), st.booleans(), st.data())
+def test_an_aspiration_miss_reopens_only_the_side_that_failed(tree: GameTree, width: int, same_parity: bool,
+                                                               data: st.DataObject) -> None:
+    """Depth d is searched in (g - width, g + width) around the guess g: the previous depth's value,
+    or with same_parity the one from two depths back (depth 2: depth 1's). A value v at or below
+    the window is an upper bound (the true value is at most v), so the only other search of that
+    depth has the window (low, v + 1); at or above, (v - 1, high); (low, high) is the value range."""
+    tree = with_inner_values(tree, data)
+    spy = WindowSpy()
+    found = iterative_deepening(tree, max_depth=5, search=spy, aspiration=width, same_parity=same_parity,
+                                table=TranspositionTable(16))
+    values = [minimax(tree, depth=depth).value for depth in range(1, found.depth + 1)]
+    assert [result.value for result in found.iterations] == values
+    low, high = tree.value_range
+    calls = iter(spy.calls)
+    assert next(calls) == (1, None, values[0])
+    for depth in range(2, found.depth + 1):
+        guess = values[depth - 3] if same_parity and depth > 2 else values[depth - 2]
+        alpha, beta = guess - width, guess + width
+        call_depth, window, value = next(calls)
+        assert (call_depth, window) == (depth, (alpha, beta))
+        if value <= alpha:
+            assert values[depth - 1] <= value and next(calls) == (depth, (low, value + 1), values[depth - 1])
+        elif value >= beta:
+            assert values[depth - 1] >= value and next(calls) == (depth, (value - 1, high), values[depth - 1])
+        else:
+            assert value == values[depth - 1]
+    assert next(calls, None) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(ranged_trees(), st.data())
+def test_same_parity_gives_mtdf_the_value_from_two_depths_back(tree: GameTree, data: st.DataObject) -> None:
+    tree = with_inner_values(tree, data)
+    for same_parity in (False, True):
+        spy = GuessSpy()
+        found = iterative_deepening(tree, max_depth=5, search=spy, same_parity=same_parity)
+        values = [result.value for result in found.iterations]
+        assert values == [minimax(tree, depth=depth).value for depth in range(1, found.depth + 1)]
+        guesses = [values[depth - 3] if same_parity and depth > 2 else values[depth - 2]
+                   for depth in range(2, found.depth + 1)]
+        assert spy.calls == [(1, 0), *enumerate(guesses, start=2)]
+
+
+def test_the_strict_rule_with_a_table_stores_no_empty_window_value() -> None:
+    """Found by test_properties: with the strict rule, node 1's value 9 equals beta, so node 3 and
+    the nodes below it are searched in the empty window (9, 9). Node 6 (worth 3) came back with 9,
+    was stored as "at least 9", and a later search of node 3 trusted it: 9 instead of 3."""
+    tree = tree_from_dict({
+        "root": "0", "to_move": "max", "value_range": [1, 9],
+        "children": {"0": ["1"], "1": ["2", "3"], "2": ["4"], "3": ["5", "6"], "4": ["7", "8"], "5": ["9", "10"],
+                     "6": ["11", "12"]},
+        "values": {"7": 9, "8": 9, "9": 9, "10": 1, "11": 3, "12": 3},
+        "players": {"1": "max", "2": "min", "3": "min", "4": "max", "5": "max", "6": "max", "7": "min", "8": "min",
+                    "9": "min", "10": "min", "11": "min", "12": "min"}})
+    table = TranspositionTable(64)
+    assert alphabeta(tree, strict=True, table=table).value == minimax(tree).value == 9
+    assert alphabeta(tree, "3", strict=True, table=table).value == minimax(tree, "3").value == 3

@@ -15,13 +15,14 @@ from gamelib import (
     alphabeta,
     evaluated_nodes,
     minimax,
+    tree_from_dict,
     visited_nodes,
 )
 from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, alphabeta_with_memory, negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.ttable import TranspositionTable
-from tests.strategies import trees
+from tests.strategies import ranged_trees, trees
 
 
 def is_subsequence(short: list[str], long: list[str]) -> bool:
@@ -145,3 +146,59 @@ def test_aspiration_needs_a_positive_width_and_a_search_with_a_window() -> None:
         iterative_deepening(tree, search=alphabeta, aspiration=0)
     with pytest.raises(SearchError, match="MTD"):
         iterative_deepening(tree, search=mtdf, aspiration=2)
+
+
+ROOT_SEARCHES = {**WINDOWED, "fail_soft": partial(alphabeta, fail_soft=True), "strict": partial(alphabeta, strict=True),
+                 "mtdf": mtdf}
+
+
+def best_moves(tree: GameTree, node: str, depth: int | None) -> set[str]:
+    """The moves at ``node`` whose minimax value (brute force, ``depth`` plies in all) is ``node``'s."""
+    child_depth = None if depth is None else depth - 1
+    value = minimax(tree, node, depth).value
+    return {move for move in tree.legal_moves(node) if minimax(tree, tree.result(node, move), child_depth).value == value}
+
+
+def plies_below_root(tree: GameTree, node: str) -> int:
+    return 0 if node == tree.root else 1 + plies_below_root(tree, tree.parents[node])
+
+
+@settings(max_examples=300, deadline=None)
+@given(ranged_trees(), st.one_of(st.none(), st.integers(1, 4)), st.data())
+def test_a_root_with_moves_always_returns_a_best_move(tree: GameTree, depth: int | None,
+                                                        data: st.DataObject) -> None:
+    """With a value_range, fail-hard searches once returned no move when the root's value was an
+    end of the range; and a search rooted at a position that an earlier search had stored as a
+    bound could come back without a move (issue 12). Every search from any inner node returns one
+    of the moves minimax finds best there: alone, after a search from the tree's root has filled
+    the table (twice: the second finds its own root's entry), and as the last depth of iterative
+    deepening with aspiration windows."""
+    if depth is not None:  # a depth limit needs static values on the frontier: give inner nodes some
+        tree = tree.with_values({node: tree.value_range[0] for node in tree.nodes() if not tree.is_terminal(node)})
+    inner = [node for node in tree.nodes() if not tree.is_terminal(node)]
+    if not inner:
+        return
+    node = data.draw(st.sampled_from(inner))
+    later = None if depth is None else max(1, depth - plies_below_root(tree, node))  # the earlier search's depth there
+    best = best_moves(tree, node, later)
+    for name, search in ROOT_SEARCHES.items():
+        assert search(tree, node, later).move in best, name
+        table = TranspositionTable(64)
+        search(tree, depth=depth, table=table)
+        for _ in range(2):
+            assert search(tree, node, later, table=table).move in best, name
+    if later is None:
+        return
+    for name, search in WINDOWED.items():
+        found = iterative_deepening(tree, node, later, search=search, aspiration=1, table=TranspositionTable(64))
+        assert found.result is not None and found.result.move in best_moves(tree, node, found.depth), name
+
+
+def test_a_root_at_the_floor_of_its_range_returns_a_move() -> None:
+    """The smallest case of issue 12: two leaves worth 0 in the range [0, 15]; both moves are best."""
+    for to_move, value in (("max", 0), ("min", 15)):
+        tree = tree_from_dict({"root": "r", "to_move": to_move, "children": {"r": ["a", "b"]},
+                               "values": {"a": value, "b": value}, "value_range": [0, 15]})
+        for name, search in ROOT_SEARCHES.items():
+            result = search(tree)
+            assert (result.value, result.move, result.pv) == (value, "a", ("a",)), (name, to_move)

@@ -4,7 +4,8 @@ MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996, the driver of seed 004) calls
 AlphaBetaWithMemory with null windows only. Each pass asks "is the value at least beta?" and moves a
 lower or an upper bound; the passes stop when the bounds meet. The transposition table keeps what
 each pass learned, so later passes re-visit little. Iterative deepening searches depth 1, 2, ...
-and gives each depth's value to the next as MTD(f)'s first guess.
+and gives each depth's value to the next as MTD(f)'s first guess (with ``same_parity``, to the
+depth after next).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> from gamelib.search.tracing import RecordingTracer, MtdPass
@@ -111,9 +112,10 @@ Searcher = Callable[..., SearchResult]
 def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int = 64, *,
                         search: Searcher = mtdf, seconds: float | None = None,
                         table: TranspositionTable | None = None, order: MoveOrder | None = None,
-                        aspiration: Value | None = None, tracer: Tracer = NULL_TRACER) -> Deepening:
-    """Search depth 1, 2, ... ``max_depth``; each depth starts from the previous depth's value
-    (MTD(f)'s first guess) and the table's best moves (tried first).
+                        aspiration: Value | None = None, same_parity: bool = False,
+                        tracer: Tracer = NULL_TRACER) -> Deepening:
+    """Search depth 1, 2, ... ``max_depth``; each depth starts from a guess at its value (MTD(f)'s
+    first guess) and the table's best moves (tried first).
 
     ``search`` is :func:`mtdf` (default), or any search taking ``table``, ``order`` and
     ``deadline`` (alpha-beta, NegaScout). ``seconds`` of wall time bound the whole call: a depth
@@ -123,12 +125,19 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration
     trace event. ``table`` defaults to a new table shared by all depths.
 
+    The guess is the previous depth's value (Plaat, Schaeffer, Pijls & de Bruin 1996), or with
+    ``same_parity`` the value from two depths back (depth 2 has none and takes depth 1's). In
+    games with an odd-even effect, where the side that moves last before the horizon gains (the
+    Adjacency game: 7, 0, 7, 0, ... in lesson 4), depth d's value is nearer depth d - 2's, whose
+    last move is made by the same side, than depth d - 1's.
+
     ``aspiration`` (a search taking ``window``: alpha-beta, NegaScout) searches each depth after
-    the first with the **aspiration window** (v - aspiration, v + aspiration) around the previous
-    depth's value v, MAX's view; a value outside it is only a bound, so that depth is searched
-    again with the full window (after Marsland 1986's aspiration search). The answer is the same
-    as without; the narrow window cuts more when the value stays inside it. An infinite previous
-    value gets the full window.
+    the first with the **aspiration window** (g - aspiration, g + aspiration) around the guess g,
+    MAX's view (after Marsland 1986's aspiration search). A value v outside it is only a bound,
+    so that depth is searched again with only the failed side opened: (low, v + 1) after a fail
+    low (the true value is at most v), (v - 1, high) after a fail high, low and high the game's
+    ``value_range``. The answer is the same as without; the narrow window cuts more when the
+    value stays inside it. An infinite guess gets the full window.
 
     Raises SearchError for max_depth < 1, an aspiration below 1, or an aspiration with a search
     that takes no window (MTD(f)).
@@ -152,18 +161,16 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         if depth > 1 and deadline is not None and time.perf_counter() > deadline:
             timed_out = True
             break
-        options: dict[str, Any] = {"first_guess": iterations[-1].value} if iterations and guesses else {}
+        guess = _guess(iterations, same_parity)
+        options: dict[str, Any] = {"first_guess": guess} if guess is not None and guesses else {}
         run = partial(search, game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
                       **options)
         try:
-            if aspiration is not None and iterations and math.isfinite(iterations[-1].value):
-                guess = iterations[-1].value
-                alpha, beta = guess - aspiration, guess + aspiration
-                result = run(window=(alpha, beta))
-                if not alpha < result.value < beta:
-                    failed.append((depth, alpha, beta, result.value))
-                    failed_nodes += result.nodes
-                    result = run()
+            if aspiration is not None and guess is not None and math.isfinite(guess):
+                result, miss = _aspiration_search(run, game, guess, aspiration)
+                if miss is not None:
+                    failed.append((depth, *miss[:3]))
+                    failed_nodes += miss[3]
             else:
                 result = run()
         except SearchTimeout as timeout:
@@ -177,3 +184,29 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     seconds_taken = time.perf_counter() - start
     return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished,
                      tuple(failed), failed_nodes)
+
+
+def _guess(iterations: list[SearchResult], same_parity: bool) -> Value | None:
+    """The next depth's guess at its value (MAX's view): the last finished depth's value, or with
+    ``same_parity`` the one before it when there is one; None before depth 1 has finished."""
+    if not iterations:
+        return None
+    return iterations[-2].value if same_parity and len(iterations) > 1 else iterations[-1].value
+
+
+def _aspiration_search(run: Callable[..., SearchResult], game: Game[Any, Any], guess: Value,
+                       width: Value) -> tuple[SearchResult, tuple[Value, Value, Value, int] | None]:
+    """``run`` (a search taking ``window``) with the window (guess - width, guess + width), MAX's
+    view, and if its value v falls outside, again with only the failed side opened to the game's
+    ``value_range``: (low, v + 1) after a fail low, (v - 1, high) after a fail high. A fail-low v
+    is an upper bound on the true value, so the second window holds it, and its answer is exact.
+    Returns the exact result and, if the first window failed, (alpha, beta, v, nodes) of that
+    first search, else None."""
+    alpha, beta = guess - width, guess + width
+    first = run(window=(alpha, beta))
+    value = first.value
+    if alpha < value < beta:
+        return first, None
+    low, high = game.value_range
+    window = (low, value + 1) if value <= alpha else (value - 1, high)
+    return run(window=window), (alpha, beta, value, first.nodes)

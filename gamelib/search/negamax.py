@@ -74,7 +74,8 @@ class SearchResult:
     """What a search found, as a value.
 
     ``value`` is the root's backed-up value from MAX's point of view; ``move`` the best move at the
-    root (None at a leaf, or when fail-hard alpha-beta found nothing better than alpha); ``pv`` the
+    root (None at a leaf or at depth 0, or when a root window narrower than the game's value range
+    failed low: fail-hard alpha-beta found nothing better than alpha); ``pv`` the
     principal variation, moves from the root (Rich & Knight's PATH); ``nodes`` the nodes entered,
     root included; ``leaves`` the static evaluations; ``complete`` is False if the depth limit
     stopped the search anywhere (so a deeper search might find another value).
@@ -117,6 +118,7 @@ class _Search:
         self.nodes = 0
         self.leaves = 0
         self.fail_soft = self.strict = self.scout = self.pvs = False
+        self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
         self.static = False  # whether the last node searched returned a static (exact) value
         self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
@@ -202,13 +204,24 @@ class _Search:
         yield INF, [move for move in self.moves(state) if move != first]
 
     def read(self, entry: Record, depth: int | None, alpha: Value, beta: Value, state: Hashable,
-             player: Player) -> tuple[Value | None, Value, Value, Any]:
+             player: Player, plies: int) -> tuple[Value | None, Value, Value, Any]:
         """What the table's ``entry`` for ``state`` says: (the value if it settles the node else
         None, the window narrowed by the entry's bounds, the entry's best move). After seed 004's
         AlphaBetaWithMemory, whose lowerbound/upperbound are an entry's value read by its bound; an
-        exact entry settles the node at once. All values for the side to move."""
+        exact entry settles the node at once. All values for the side to move.
+
+        At the root (``plies`` 0), whose best move the search must return, only an exact entry
+        counts: it settles the root and names the best move, which :meth:`result` reads from the
+        table. A bound names no best move, so it neither settles nor narrows the root: a root
+        settled by a bound, or searched in a window narrowed to a stored lower bound that no move
+        then beats, would come back without a move (the alpha-beta bot once played its first legal
+        move that way after solving its game)."""
         _, stored, value, bound, move = entry
         if stored is not None and (depth is None or stored < depth):  # not deep enough
+            return None, alpha, beta, move
+        if not plies and bound != _EXACT:
+            if self.tracing:
+                self.trace_hit(state, player, entry, False)
             return None, alpha, beta, move
         lower = -INF if bound == _UPPER else value
         upper = INF if bound == _LOWER else value
@@ -218,10 +231,15 @@ class _Search:
             self.table.stats.cutoffs += 1
             self.horizons += stored is not None
         if self.tracing:
-            traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
-            self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
-                               None if move is None else str(move), settled is not None)
+            self.trace_hit(state, player, entry, settled is not None)
         return settled, max(alpha, lower), min(beta, upper), move
+
+    def trace_hit(self, state: Hashable, player: Player, entry: Record, settled: bool) -> None:
+        """Trace a table hit on ``state`` (its entry in MAX's view) and whether it settled the node."""
+        _, stored, value, bound, move = entry
+        traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
+        self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
+                           None if move is None else str(move), settled)
 
     def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
         """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
@@ -363,12 +381,15 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     ``fail_soft`` starts it at -INF and may return values on either side of the window. A
     node's remaining children are cut when its value reaches beta (``value >= beta``, Knuth &
     Moore's rule); ``strict`` cuts only when it passes it (``value > beta``). A value v inside the
-    window is exact; v <= alpha is an upper bound, v >= beta a lower bound. Reproduces
-    AlphaBeta0.cpp's trace and AlphaBeta1.cpp's result on Broeders' tree.
+    window is exact; v <= alpha is an upper bound, v >= beta a lower bound. A root whose alpha is
+    the end of the value range, which no value lies below, keeps its first move when no move
+    beats alpha: every move is then worth exactly alpha. Reproduces AlphaBeta0.cpp's trace and
+    AlphaBeta1.cpp's result on Broeders' tree.
 
     With a ``table`` (a :class:`~gamelib.search.ttable.TranspositionTable`) every node is looked up
     first and stored last, as seed 004's AlphaBetaWithMemory does (see
-    :func:`alphabeta_with_memory`). ``order(game, state, moves)`` reorders moves (the table's best
+    :func:`alphabeta_with_memory`); the root takes a stored bound's move but not its bound, so a
+    root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
     move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
     raises SearchTimeout.
 
@@ -384,7 +405,9 @@ def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple
     """Run the negamax skeleton once from ``state`` with the root ``window`` (MAX's view) and the
     skeleton's switches set on ``search``."""
     state = _start(game, state, depth)
-    alpha, beta = _root_window(game, game.to_move(state), window)
+    player = game.to_move(state)
+    alpha, beta = _root_window(game, player, window)
+    search.floor = _root_window(game, player, None)[0]  # the value range's end for the side to move
     search.fail_soft, search.strict, search.scout, search.pvs = fail_soft, strict, scout, pvs
     value, pv = _negamax(search, state, depth, alpha, beta, 0)
     return search.result(state, value, pv, depth)
@@ -398,7 +421,7 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
 
     Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
     once (a TableHit event with ``cutoff``), otherwise the bounds narrow the window; an exact entry
-    returns its value. After the search the node stores its value as an upper bound (value <=
+    returns its value. The root uses only exact entries so (see :func:`alphabeta`). After the search the node stores its value as an upper bound (value <=
     alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry
     here keeps one value and its bound, which the lookup reads as the seed's lowerbound/upperbound.
     ``table`` defaults to a new 65,536-slot depth-preferred table; pass one to keep what it learns
@@ -464,7 +487,7 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
         key = search.key(state)
         entry = search.probe(key)
         if entry is not None:
-            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player)
+            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player, plies)
             if settled is not None:
                 if tracing:
                     search.exit(state, player, settled, _bound(settled, alpha, beta), first)
@@ -496,18 +519,25 @@ def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequenc
 def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
             beta: Value, first: Any, plies: int) -> tuple[Value, tuple[Any, ...]]:
     """Search the children of an inner node (see :func:`_negamax`), with the window narrowed by the
-    table; return its value and principal variation."""
+    table; return its value and principal variation.
+
+    A root whose alpha is at or below ``search.floor`` (the value range's end for its side to move,
+    which no move's value can lie below) starts its value at -INF even when fail-hard, and skips
+    no group before it has a best move: if no move beats alpha, every move is worth exactly the
+    floor, and the first is a best move. Fail-hard's rule alone (start at alpha, keep a move only
+    if it beats the value) would return no move there. The value returned is the same either way."""
     game = search.game
     horizons = search.horizons
     scout, strict = search.scout, search.strict
     child_depth = None if depth is None else depth - 1
-    value: Value = -INF if search.fail_soft else alpha
+    floored = not plies and alpha <= search.floor
+    value: Value = -INF if search.fail_soft or floored else alpha
     low = alpha  # the window's lower end for the children: max(alpha, value)
     best, pv = None, ()
     index = 0
     groups = search.groups(state, depth, first)
     for bound, moves in groups:
-        if bound <= low:
+        if bound <= low and not (floored and best is None):
             value = max(value, bound)  # every move left is worth at most bound: fail low at once
             search.horizons += 1
             break
@@ -547,7 +577,11 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
             continue
         break
     kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
-    if search.save is not None:
+    # The strict rule (cut only when a value passes beta) searches the moves after a value equal to
+    # beta in the empty window (beta, beta), where a value equal to its ends is no bound: an upper
+    # bound if no move reached it, a lower one if a move did. Stored as a lower bound, such a value
+    # once made alpha-beta with a table return a wrong value, so it is not stored.
+    if search.save is not None and (alpha < beta or value != alpha):
         search.save(key, None if search.horizons == horizons else depth, value, kind, best)
     if search.tracing:
         search.exit(state, player, value, Bound(kind), best)

@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
 from gamelib.games.game import Value
 from gamelib.search.tracing import Bound
@@ -50,7 +50,9 @@ class Replacement(str, Enum):
 class TTEntry:
     """One position's record: ``key``; ``depth`` searched below it in plies (None: to the end of the
     game, which serves any depth); ``value`` for the side to move in that position and its
-    ``bound`` (same point of view); ``move``, the best move found, or None."""
+    ``bound`` (same point of view); ``move``, the best move found, or None. A table keeps the move
+    of its entry for the key when a new one has none (see :meth:`TranspositionTable.save`), so a
+    bound's move may come from an earlier search: a move to try first, not a proof."""
 
     key: Hashable
     depth: int | None
@@ -111,6 +113,8 @@ class TranspositionTable:
     size: int = 1 << 16
     replacement: Replacement | str = Replacement.DEPTH
     stats: TableStats = field(default_factory=TableStats)
+    keeps_moves: ClassVar[bool] = True
+    """Whether a new result without a move keeps the held entry's move (see :meth:`save`)."""
 
     def __post_init__(self) -> None:
         if self.size < 1:
@@ -159,9 +163,16 @@ class TranspositionTable:
         self.save(entry.key, entry.depth, entry.value, entry.bound, entry.move)
 
     def save(self, key: Hashable, depth: int | None, value: Value, bound: str, move: Any) -> None:
-        """:meth:`store` from the entry's fields, for the search core; ``bound`` a Bound or its value."""
+        """:meth:`store` from the entry's fields, for the search core; ``bound`` a Bound or its value.
+
+        A new result for a key already held that has no move (a search that failed low, a leaf)
+        keeps the held entry's move, as chess programs do: the move that was best at the last
+        depth is still the one to try first, and a re-search after a failed aspiration window
+        would otherwise lose the previous depth's move ordering."""
         self.stats.stores += 1
         slot = key % self.size if type(key) is int else self._slot(key)
+        if move is None and self.keeps_moves:
+            move = self._held_move(slot, key)
         record = (key, depth, value, bound if type(bound) is str else Bound(bound).value, move)
         first = self._slots[0]
         old = first[slot]
@@ -173,6 +184,14 @@ class TranspositionTable:
             self._put(0, slot, record)
         elif self._two_tier:
             self._put(1, slot, record)
+
+    def _held_move(self, slot: int, key: Hashable) -> Any:
+        """The move of the entry held for ``key`` in ``slot`` (either tier), or None."""
+        for tier in self._slots:
+            record = tier[slot]
+            if record is not None and record[0] == key:
+                return record[4]
+        return None
 
     def _put(self, tier: int, slot: int, record: Record) -> None:
         slots = self._slots

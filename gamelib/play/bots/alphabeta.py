@@ -169,14 +169,17 @@ def _search_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
 
 
 def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float, search: str) -> Decision:
-    """The Decision for the deepest finished search in ``found``; if none finished (or it has no
-    move), the first move in the game's order, with no value."""
+    """The Decision for the deepest finished search in ``found``; if none finished, the first move
+    in the game's order, with no value. A finished search of a position with moves always has a
+    move (the search core never lets the root lose it); raises SearchError if one has none."""
     result = found.result
     nodes = sum(iteration.nodes for iteration in found.iterations) + found.unfinished_nodes
-    if result is None or result.move is None:
+    if result is None:
         move = game.legal_moves(state)[0]
         return Decision(move, None, found.depth or None, seconds, nodes,
                         f"{search}: no search finished in time, first move played")
+    if result.move is None:
+        raise SearchError(f"{search}'s depth-{found.depth} search of {game.node_id(state)} finished without a move")
     unfinished = f"; no time to finish depth {found.depth + 1}" if found.timed_out else ""
     note = f"{search} depth {found.depth}, value {result.value:+}, {nodes} nodes{unfinished}"
     return Decision(result.move, result.value, found.depth, seconds, nodes, note)
