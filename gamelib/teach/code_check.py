@@ -49,8 +49,8 @@ from gamelib.teach.exercises import (
 )
 from gamelib.teach.sandbox import Channel, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
 
-__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_source",
-           "function_name", "source_as_exercise", "starter_code"]
+__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_function",
+           "check_source", "function_name", "function_source", "source_as_exercise", "starter_code"]
 
 FILENAME = "<your code>"
 """The file name the student's code is compiled under; tracebacks are cut down to its lines."""
@@ -148,6 +148,51 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     except SandboxUnavailableError as error:
         return SourceVerdict(exercise, None, str(error))
     return _verdict(exercise, source, result)
+
+
+def check_function(exercise: str, function: Callable[..., Any], limits: Limits = Limits(), *,
+                   cancel: threading.Event | None = None) -> SourceVerdict:
+    """Check a function defined in a notebook as :func:`check_source` checks typed code: in the
+    sandbox, so an endless loop or a memory bomb stops the child process, not the student's kernel.
+
+    The text sent is :func:`function_source` of ``function``: its source, the sources of the plain
+    functions it calls from the same notebook or module, and, if it has another name than the
+    exercise asks for, a line naming it so. Returns a SourceVerdict, with a message if the source
+    cannot be found (a function typed at a console, a lambda). Raises UnknownExerciseError for an
+    unknown exercise.
+
+    >>> from gamelib.teach.mistakes import minimax_always_max
+    >>> check_function("minimax", minimax_always_max).report.tree_name
+    "Broeders' 31-node binary tree"
+    """
+    try:
+        source = function_source(function, function_name(exercise))
+    except (OSError, TypeError) as error:
+        return SourceVerdict(exercise, None, f"the checker cannot read the source of {function!r} ({error}): "
+                                             "define it with def in a notebook cell or a file")
+    return check_source(exercise, source, limits, cancel=cancel)
+
+
+def function_source(function: Callable[..., Any], name: str) -> str:
+    """The source of ``function`` and of every plain function it calls, directly or through
+    another, from its own module's globals (the notebook's, for a function defined in a cell), in
+    the order first met; then ``name = <function's name>`` if the names differ. Raises OSError or
+    TypeError (from :func:`inspect.getsource`) if a source cannot be found."""
+    namespace = getattr(function, "__globals__", {})
+    found: dict[str, Callable[..., Any]] = {}
+    waiting = [function]
+    while waiting:
+        current = waiting.pop(0)
+        if current.__name__ in found:
+            continue
+        found[current.__name__] = current
+        waiting += [namespace[called] for called in current.__code__.co_names
+                    if callable(namespace.get(called)) and hasattr(namespace[called], "__code__")
+                    and getattr(namespace[called], "__module__", None) == function.__module__]
+    sources = [getsource(each) for each in found.values()]
+    if function.__name__ != name:
+        sources.append(f"{name} = {function.__name__}\n")
+    return "\n".join(sources)
 
 
 MAX_SOURCE_CHARACTERS = 100_000
