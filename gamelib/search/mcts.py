@@ -53,7 +53,7 @@ from gamelib.search.negamax import SearchError
 from gamelib.search.tracing import NULL_TRACER, Tracer
 
 __all__ = ["DEFAULT_C", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS", "MctsResult", "Playout", "Reward",
-           "mcts", "random_playout", "ucb1", "uct_choice"]
+           "check_options", "mcts", "random_playout", "ucb1", "uct_choice"]
 
 DEFAULT_C = math.sqrt(2)
 """UCB1's exploration constant: sqrt(2) for rewards in [0, 1] (Auer et al. 2002; Kocsis &
@@ -88,24 +88,21 @@ def ucb1(wins: float, visits: int, parent_visits: int, c: float = DEFAULT_C) -> 
     >>> round(ucb1(3, 4, 10), 4)  # 0.75 + sqrt(2 ln 10 / 4)
     1.823
     """
-    return wins / visits + c * math.sqrt(math.log(parent_visits) / visits)
+    return uct_choice([(wins, visits)], parent_visits, c)[1][0]
 
 
 def uct_choice(stats: Sequence[tuple[float, int]], parent_visits: int,
                c: float = DEFAULT_C) -> tuple[int, tuple[float, ...]]:
-    """(the index of the child UCT selects, every child's UCB1 score): the highest score, the
-    first of several equal ones. ``stats`` holds each child's (wins, visits) from the chooser's
+    """(the index of the child UCT selects, every child's :func:`ucb1` score): the highest score,
+    the first of several equal ones. ``stats`` holds each child's (wins, visits) from the chooser's
     point of view, as :func:`ucb1` takes them; every child has at least one visit.
 
     >>> uct_choice([(3, 4), (2, 6)], 10)[0]
     0
     """
-    scores = tuple(ucb1(wins, visits, parent_visits, c) for wins, visits in stats)
-    best = 0
-    for index, score in enumerate(scores):
-        if score > scores[best]:
-            best = index
-    return best, scores
+    log_parent, sqrt = math.log(parent_visits), math.sqrt
+    scores = tuple([wins / visits + c * sqrt(log_parent / visits) for wins, visits in stats])
+    return max(range(len(scores)), key=scores.__getitem__), scores
 
 
 def random_playout(game: Game[Any, Any], state: Any, rng: random.Random,
@@ -148,24 +145,28 @@ class MctsResult:
 
 
 class _Node:
-    """A node of the search tree: its state, the move into it and the player who made it
-    (``chooser``, None at the root), its expanded children in legal-move order, its untried moves,
-    ``visits`` and ``total`` (the sum of its rewards for MAX); ``name`` is the game's node id,
-    set only when the search is traced."""
+    """A node of the search tree: its state, the move into it, the side to move (``player``), its
+    expanded children in legal-move order, its legal moves (``tried`` of them expanded), ``visits``
+    and ``total`` (the sum of its rewards for MAX); ``name`` is the game's node id, set only when
+    the search is traced."""
 
-    __slots__ = ("state", "move", "chooser", "children", "moves", "tried", "visits", "total", "name")
+    __slots__ = ("state", "move", "player", "children", "moves", "tried", "visits", "total", "name")
 
-    def __init__(self, game: Game[Any, Any], state: Any, move: Any, chooser: Player | None, name: str) -> None:
-        self.state, self.move, self.chooser, self.name = state, move, chooser, name
+    def __init__(self, game: Game[Any, Any], state: Any, move: Any, name: str) -> None:
+        self.state, self.move, self.name = state, move, name
+        self.player = game.to_move(state)
         self.children: list[_Node] = []
         self.moves: Sequence[Any] = () if game.is_terminal(state) else game.legal_moves(state)
         self.tried = 0
         self.visits = 0
         self.total = 0.0
 
-    def wins(self) -> float:
-        """The sum of rewards from the point of view of the player who moved into this node."""
-        return self.total if self.chooser is Player.MAX else self.visits - self.total
+    def stats(self) -> list[tuple[float, int]]:
+        """(wins, visits) of each child for the side to move here, who chooses among them: the
+        children's sums of rewards for MAX, or for MIN the visits less those sums."""
+        if self.player is Player.MAX:
+            return [(child.total, child.visits) for child in self.children]
+        return [(child.visits - child.total, child.visits) for child in self.children]
 
 
 class _Search:
@@ -201,7 +202,7 @@ class _Search:
         each step to the child UCB1 prefers."""
         node, path = root, [root]
         while node.children and node.tried == len(node.moves):
-            index, scores = uct_choice([(child.wins(), child.visits) for child in node.children], node.visits, self.c)
+            index, scores = uct_choice(node.stats(), node.visits, self.c)
             child = node.children[index]
             if self.tracing:
                 self.tracer.mcts_select(iteration, tuple(each.name for each in path),
@@ -216,7 +217,7 @@ class _Search:
         node.tried += 1
         state = self.game.result(node.state, move)
         name = self.game.node_id(state) if self.tracing else ""
-        child = _Node(self.game, state, move, self.game.to_move(node.state), name)
+        child = _Node(self.game, state, move, name)
         node.children.append(child)
         self.nodes += 1
         if self.tracing:
@@ -247,19 +248,34 @@ def mcts(game: Game[Any, Any], state: Any = None, *, iterations: int | None = No
     a missing static value (a tree's inner node reached by ``rollout_plies``).
     """
     start = time.perf_counter()
-    limit = _check_budget(iterations, seconds)
-    _check_options(c, rollout_plies, reward)
+    limit = check_options(iterations=iterations, seconds=seconds, c=c, rollout_plies=rollout_plies, reward=reward)
     root_state = _root(game, state)
     limits = _bounds(game, bounds) if reward == "value" else (-1, 1)
     search = _Search(game, c, random.Random(seed), playout or random_playout, rollout_plies,
                      _scale(reward, limits), tracer)
-    root = _Node(game, root_state, None, None, game.node_id(root_state) if search.tracing else "")
+    root = _Node(game, root_state, None, game.node_id(root_state) if search.tracing else "")
     deadline = None if seconds is None else start + seconds
     done = 0
     while done < limit and (deadline is None or time.perf_counter() < deadline):
         done += 1
         search.iterate(root, done)
     return _result(game, root, reward, limits, search.nodes, time.perf_counter() - start)
+
+
+def check_options(*, iterations: int | None = None, seconds: float | None = None, c: float = DEFAULT_C,
+                  rollout_plies: int | None = None, reward: Reward = "value") -> int:
+    """The most iterations :func:`mcts` will run with these options; raises SearchError, naming the
+    option and its range, for one out of range (see :func:`mcts`).
+
+    >>> check_options(seconds=1.0) == MAX_ITERATIONS, check_options()
+    (True, 1000)
+    >>> check_options(iterations=0)
+    Traceback (most recent call last):
+    ...
+    gamelib.search.negamax.SearchError: iterations is 0: give a whole number from 1 to 10,000,000
+    """
+    _check_options(c, rollout_plies, reward)
+    return _check_budget(iterations, seconds)
 
 
 def _check_budget(iterations: int | None, seconds: float | None) -> int:
@@ -326,7 +342,7 @@ def _scale(reward: Reward, bounds: tuple[Value, Value]) -> Callable[[Value], flo
 def _result(game: Game[Any, Any], root: _Node, reward: Reward, bounds: tuple[Value, Value], nodes: int,
             seconds: float) -> MctsResult:
     """The MctsResult of a search whose tree is ``root``."""
-    sign = game.to_move(root.state).sign
+    sign = root.player.sign
     visited = [child for child in root.children if child.visits]
     best = max(visited, key=lambda child: (child.visits, sign * child.total / child.visits), default=None)
     move = root.moves[0] if best is None else best.move
