@@ -29,6 +29,7 @@ from gamelib.search.tracing import (
     RecordingTracer,
     event_from_dict,
 )
+from gamelib.view.mcts_picture import mcts_svg, show_mcts
 from gamelib.view.mcts_replay import MctsReplay, MctsReplayError, Phase, describe_mcts
 from gamelib.view.replay import Replay, ReplayError, describe
 
@@ -324,3 +325,36 @@ def test_a_finished_game_is_refused() -> None:
     tree = load_seed_tree("broeders31")
     with pytest.raises(SearchError, match="the game is over"):
         mcts(tree, "15")
+
+
+# The picture.
+
+def test_the_picture_shows_the_tree_the_path_and_the_rollout() -> None:
+    tree = load_seed_tree("broeders31")
+    tracer = RecordingTracer()
+    mcts(tree, iterations=12, seed=1, tracer=tracer)
+    replay = MctsReplay(tracer.events)
+    step = max(step for step, event in enumerate(replay.events, 1) if isinstance(event, MctsRollout))
+    picture = replay.snapshot(step)
+    assert picture.expanded is not None and picture.rollout  # a new node and a rollout below it
+    assert len(picture.selected) >= 2  # a path selected below the root
+    svg = mcts_svg(tree, picture)
+    assert svg.count(" in-tree") == 2 * len(picture.visits) - 1  # every node of the search tree, and its edge
+    new = picture.expanded[-1]
+    assert f'<g id="node-{new}" class="node {tree.to_move(new).value} in-tree expanded">' in svg
+    for parent, child in zip(picture.selected, picture.selected[1:]):
+        assert f'<g id="edge-{parent}-{child}" class="edge in-tree selected">' in svg
+    assert f'<g id="edge-{picture.expanded[-2]}-{new}" class="edge in-tree expanded">' in svg
+    assert picture.expanded[:-1] == picture.selected
+    line = (new, *picture.rollout)
+    for parent, child in zip(line, line[1:]):
+        assert f'<g id="edge-{parent}-{child}" class="edge rollout">' in svg
+    assert svg.count('class="ucb"') == len(picture.ucb)
+    assert f"n={picture.visits[('0',)]} " in svg and "rollout from" in svg
+
+
+def test_show_mcts_draws_the_last_step() -> None:
+    tree = random_tree(2, 3, seed=0)
+    _, tracer = traced(tree, 20)
+    svg = str(show_mcts(tree, tracer.events))
+    assert 'data-step="' + str(len(tracer.events)) + '"' in svg and "back up reward" in svg
