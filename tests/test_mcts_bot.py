@@ -91,6 +91,18 @@ def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.Monke
     assert decision.seconds == 42 / 1024 and fake.now - start == 43 / 1024 < LIMIT
 
 
+def test_a_limit_too_short_for_the_margins_plays_the_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 0.01 s less 4% and 10 ms is below zero: the search gets a microsecond, and the fake clock's
+    # first reading inside it (1/1024 s later) is past its deadline, so no iteration runs.
+    fake = FakeClock(step=1 / 1024)
+    for module in (search_mcts, bot_mcts):
+        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
+    game = AdjacencyGame()
+    decision = MctsBot().choose(game, game.root, 0.01)
+    assert (decision.move, decision.value, decision.nodes) == (game.legal_moves(game.root)[0], None, 1)
+    assert decision.note.startswith("mcts 0 iterations")
+
+
 def test_the_bot_beats_the_random_bot() -> None:
     # Six 8-round games, colours alternating, 200 iterations a move: measured 6 wins of 6.
     wins = 0
@@ -120,14 +132,14 @@ def test_the_decision_reports_the_search() -> None:
     assert decision.depth is None and decision.nodes == 121  # the root and one node an iteration
     assert decision.value is not None and -1 <= decision.value <= 1
     assert decision.note.startswith("mcts 120 iterations, 121 nodes, ")
-    assert "visited" in decision.note and "X's expected score" in decision.note
+    assert "visited" in decision.note and "MAX's expected score" in decision.note
 
 
 def test_a_tree_is_played_with_the_generic_playout() -> None:
     tree = tree_from_dict({"name": "fork", "source": "made up", "root": "0", "to_move": "min",
                            "children": {"0": ["1", "2"]}, "values": {"1": -1, "2": 1}})
     decision = MctsBot(iterations=20).choose(tree, tree.root, 1.0)
-    assert decision.move == "1" and decision.note.endswith("X's expected score 0.00")
+    assert decision.move == "1" and decision.note.endswith("MAX's expected score 0.00")
 
 
 def test_the_shuffled_playout_ends_the_game_with_legal_moves() -> None:

@@ -71,7 +71,7 @@ MAX_SECONDS = 3600.0
 Reward = Literal["value", "outcome"]
 """How a rollout's value for MAX becomes MAX's reward in [0, 1] (see the module docstring)."""
 
-Playout = Callable[[Any, Any, random.Random, "int | None"], tuple[Any, Sequence[Any]]]
+Playout = Callable[[Any, Any, random.Random, int | None], tuple[Any, Sequence[Any]]]
 """``playout(game, state, rng, plies) -> (state reached, moves played)``: uniformly random moves
 from ``state`` until the game ends or ``plies`` moves are played (None: no limit)."""
 
