@@ -3,7 +3,9 @@
 A :class:`RecordingTracer` turns the hooks into immutable, typed, JSON-serialisable events
 (after python-chess's ``pgn.BaseVisitor``). Pictures, steppers and checkers only replay recorded
 events; they never run a search of their own. Every window and value in an event is from MAX's
-point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``).
+point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``); the one exception is
+Monte Carlo tree search's UCB1 scores (MctsSelect), which are for the side choosing, as UCB1
+defines them.
 
 >>> from gamelib.search.negamax import alphabeta
 >>> from gamelib.games.trees import tree_from_dict
