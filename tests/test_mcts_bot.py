@@ -21,6 +21,7 @@ import gamelib.search.mcts as search_mcts
 from gamelib.cli import main
 from gamelib.games.adjacency import AdjacencyGame, Mark
 from gamelib.play.arena import build_bot, play_game
+from gamelib.play.bots.alphabeta import MARGIN_SECONDS, MARGIN_SHARE
 from gamelib.play.bots.base import BOT_NAMES, make_bot
 from gamelib.play.bots.mcts import MctsBot, adjacency_playout
 from gamelib.play.bots.random_bot import RandomBot
@@ -41,25 +42,29 @@ def test_it_is_the_mcts_bot_by_name() -> None:
 
 def test_the_bot_keeps_its_time_limit() -> None:
     # 30 moves at 0.05 s: the bot as X for 15 rounds, then as O for 15 rounds, against the random bot.
-    # Measured: at most 0.94 of the limit in wall time (see the report). The bot pauses the garbage
-    # collector, whose full collections took 0.1-0.16 s inside moves in this pytest process before. On
-    # the shared machine a move may still be over the limit, but only if the time the process was not
-    # run (wall less CPU time) explains the excess; its CPU time is always under the limit.
-    over = []
+    # Its search has 0.05 * (1 - 0.04) - 0.01 = 0.038 s, 0.76 of the limit, and stops at the first
+    # clock reading after that: its own (thread) CPU time stays under 0.043 s, whatever the machine
+    # does, and its wall time is mostly spent (median at least 0.7 of the limit). Measured in this
+    # process on the shared machine: wall times at most 0.86-0.94 of the limit. Wall time past the
+    # limit can only come from the machine not running the process (the bot pauses the garbage
+    # collector, whose full collections put 0.1-0.16 s into moves here before), so it is reported,
+    # not asserted beyond the CPU bound.
+    budget = LIMIT * (1 - MARGIN_SHARE) - MARGIN_SECONDS
+    walls = []
     for side in (Mark.X, Mark.O):
         game, bot, other = AdjacencyGame(rounds=15), MctsBot(seed=1), RandomBot(seed=2)
         state = game.root
         while not game.is_terminal(state):
             player = bot if state.to_move is side else other
-            wall, cpu = time.perf_counter(), time.process_time()
+            wall, cpu = time.perf_counter(), time.thread_time()
             decision = player.choose(game, state, LIMIT)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
             if player is bot:
-                assert cpu < LIMIT and decision.move in game.legal_moves(state)
-                over.append(wall - LIMIT if wall >= LIMIT else 0.0)
-                assert wall < LIMIT or wall - cpu > wall - LIMIT, f"{wall:.3f} s of wall time, {cpu:.3f} s of CPU"
+                assert cpu < budget + 0.005, f"{cpu:.3f} s of CPU time, {wall:.3f} s of wall time"
+                assert decision.move in game.legal_moves(state)
+                walls.append(wall / LIMIT)
             state = game.result(state, decision.move)
-    assert len(over) == 30
+    assert len(walls) == 30 and 0.7 <= sorted(walls)[15] < 1.0, f"wall time shares {sorted(walls)}"
 
 
 class FakeClock:
