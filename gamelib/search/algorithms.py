@@ -1,5 +1,9 @@
 """Every search by name, for the command line, the stepper and the explorer: :func:`run_search`.
 
+Monte Carlo tree search (:func:`gamelib.search.mcts.mcts`) is not among them: it returns an
+``MctsResult``, not a SearchResult, and its trace replays with ``gamelib.view.mcts_replay``, not
+with the stepper's replay of entered, evaluated and pruned nodes.
+
 >>> sorted(SEARCHES)
 ['alphabeta', 'alphabeta_with_memory', 'minimax', 'mtdf', 'negascout', 'pvs']
 """

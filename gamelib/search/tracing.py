@@ -3,7 +3,9 @@
 A :class:`RecordingTracer` turns the hooks into immutable, typed, JSON-serialisable events
 (after python-chess's ``pgn.BaseVisitor``). Pictures, steppers and checkers only replay recorded
 events; they never run a search of their own. Every window and value in an event is from MAX's
-point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``).
+point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``); the one exception is
+Monte Carlo tree search's UCB1 scores (MctsSelect), which are for the side choosing, as UCB1
+defines them.
 
 >>> from gamelib.search.negamax import alphabeta
 >>> from gamelib.games.trees import tree_from_dict
@@ -35,6 +37,11 @@ __all__ = [
     "Exit",
     "FailHigh",
     "Leaf",
+    "MCTS_EVENTS",
+    "MctsBackup",
+    "MctsExpand",
+    "MctsRollout",
+    "MctsSelect",
     "NullWindow",
     "Iteration",
     "MtdPass",
@@ -226,12 +233,70 @@ class Iteration(_Event):
     nodes: int
 
 
-Event = Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | MtdPass | Iteration
+@dataclass(frozen=True)
+class MctsSelect(_Event):
+    """Monte Carlo tree search, iteration ``iteration`` (1, 2, ...), selection: at the node reached
+    by ``path`` (node ids from the root, root first), every child already in the tree, the search
+    descends to ``child``, the first of ``children`` with the highest UCB1 score in ``scores``
+    (one per child, in the same order). A score is for the side to move at the node, the player
+    who chooses: its mean reward there (in [0, 1]) plus the exploration bonus (Kocsis &
+    Szepesvari 2006; see :func:`gamelib.search.mcts.ucb1`)."""
+
+    kind: ClassVar[str] = "mcts_select"
+    iteration: int
+    path: tuple[str, ...]
+    children: tuple[str, ...]
+    scores: tuple[float, ...]
+    child: str
+
+
+@dataclass(frozen=True)
+class MctsExpand(_Event):
+    """Monte Carlo tree search, iteration ``iteration``, expansion: the node reached by ``path``
+    gains ``child``, its next untried move's node, with no visits yet."""
+
+    kind: ClassVar[str] = "mcts_expand"
+    iteration: int
+    path: tuple[str, ...]
+    child: str
+
+
+@dataclass(frozen=True)
+class MctsRollout(_Event):
+    """Monte Carlo tree search, iteration ``iteration``, rollout (simulation): from the node reached
+    by ``path`` the search played ``moves`` (each as ``str(move)``; none when the node is
+    terminal) and valued the position it reached: ``value`` from MAX's point of view, ``reward``
+    for MAX in [0, 1]."""
+
+    kind: ClassVar[str] = "mcts_rollout"
+    iteration: int
+    path: tuple[str, ...]
+    moves: tuple[str, ...]
+    value: Value
+    reward: float
+
+
+@dataclass(frozen=True)
+class MctsBackup(_Event):
+    """Monte Carlo tree search, iteration ``iteration``, backup: every node on ``path`` (root
+    first) gains a visit and adds ``reward`` (for MAX, in [0, 1]) to its sum of rewards."""
+
+    kind: ClassVar[str] = "mcts_backup"
+    iteration: int
+    path: tuple[str, ...]
+    reward: float
+
+
+MCTS_EVENTS = (MctsSelect, MctsExpand, MctsRollout, MctsBackup)
+"""The events of a Monte Carlo tree search; a search's trace has these only or none of them."""
+
+Event = (Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | MtdPass | Iteration
+         | MctsSelect | MctsExpand | MctsRollout | MctsBackup)
 """Any trace event."""
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
     cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research, TableHit,
-                              MtdPass, Iteration)}
+                              MtdPass, Iteration, *MCTS_EVENTS)}
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -244,7 +309,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         fields["player"] = Player(fields["player"])
     if "bound" in fields:
         fields["bound"] = Bound(fields["bound"])
-    for name in ("skipped", "null_window", "window"):
+    for name in ("skipped", "null_window", "window", "path", "children", "scores", "moves"):
         if name in fields:
             fields[name] = tuple(_from_jsonable(v) for v in fields[name])
     return _EVENT_TYPES[kind](**fields)  # type: ignore[return-value]
@@ -289,6 +354,20 @@ class Tracer:
 
     def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
         """Iterative deepening finished a depth."""
+
+    def mcts_select(self, iteration: int, path: tuple[str, ...], children: tuple[str, ...],
+                    scores: tuple[float, ...], child: str) -> None:
+        """Monte Carlo tree search descends from the node at ``path`` to ``child`` by UCB1."""
+
+    def mcts_expand(self, iteration: int, path: tuple[str, ...], child: str) -> None:
+        """Monte Carlo tree search adds ``child`` under the node at ``path``."""
+
+    def mcts_rollout(self, iteration: int, path: tuple[str, ...], moves: tuple[str, ...], value: Value,
+                     reward: float) -> None:
+        """Monte Carlo tree search played ``moves`` from the node at ``path`` and valued the end."""
+
+    def mcts_backup(self, iteration: int, path: tuple[str, ...], reward: float) -> None:
+        """Monte Carlo tree search adds a visit and ``reward`` to every node on ``path``."""
 
 
 NULL_TRACER = Tracer()
@@ -343,6 +422,20 @@ class RecordingTracer(Tracer):
 
     def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
         self._events.append(Iteration(depth, value, move, nodes))
+
+    def mcts_select(self, iteration: int, path: tuple[str, ...], children: tuple[str, ...],
+                    scores: tuple[float, ...], child: str) -> None:
+        self._events.append(MctsSelect(iteration, path, children, scores, child))
+
+    def mcts_expand(self, iteration: int, path: tuple[str, ...], child: str) -> None:
+        self._events.append(MctsExpand(iteration, path, child))
+
+    def mcts_rollout(self, iteration: int, path: tuple[str, ...], moves: tuple[str, ...], value: Value,
+                     reward: float) -> None:
+        self._events.append(MctsRollout(iteration, path, moves, value, reward))
+
+    def mcts_backup(self, iteration: int, path: tuple[str, ...], reward: float) -> None:
+        self._events.append(MctsBackup(iteration, path, reward))
 
 
 def visited_nodes(events: Iterable[Event]) -> list[str]:

@@ -30,6 +30,7 @@ from typing import NamedTuple
 from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import (
+    MCTS_EVENTS,
     BestMove,
     Bound,
     Cutoff,
@@ -44,6 +45,7 @@ from gamelib.search.tracing import (
     Research,
     TableHit,
 )
+from gamelib.view.mcts_replay import describe_mcts
 
 __all__ = ["Replay", "ReplayError", "Snapshot", "Status", "Visit", "cut_reason", "cutoff_distances", "cutoff_that_pruned",
            "describe", "snapshot"]
@@ -226,6 +228,9 @@ class Replay:
         return self._timelines.setdefault(node, _Timeline())
 
     def _record(self, index: int, event: Event) -> None:
+        if isinstance(event, MCTS_EVENTS):
+            raise ReplayError("this is a Monte Carlo tree search's trace: replay it with "
+                              "gamelib.view.mcts_replay.MctsReplay")
         counts = self._counts[-1]
         if isinstance(event, _ROOT_EVENTS):
             (self._passes if isinstance(event, MtdPass) else self._iterations).append(index)
@@ -324,7 +329,7 @@ class Replay:
                          if since <= index < step and status[child] is Status.PRUNED)
         event = self.events[step - 1] if step else None
         counts = self._counts[step]
-        current = None if event is None or isinstance(event, _ROOT_EVENTS) else event.node
+        current = None if event is None or isinstance(event, _ROOT_EVENTS + MCTS_EVENTS) else event.node
         mtd_pass, mtd_bounds = self._mtd_state(step, since)
         return Snapshot(step, len(self.events), status, current, event, window, value, bound, best, cuts,
                         counts.entered, counts.leaves, counts.cutoffs, counts.researches, counts.table_hits,
@@ -448,6 +453,8 @@ def describe(event: Event | None) -> str:
     """
     if event is None:
         return "nothing searched yet"
+    if isinstance(event, MCTS_EVENTS):
+        return describe_mcts(event)
     if isinstance(event, Enter):
         if event.alpha is None and event.beta is None:
             return f"enter pos {event.node}"

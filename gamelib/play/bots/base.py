@@ -2,7 +2,7 @@
 
 A bot is a player for any :class:`~gamelib.games.game.Game`. The arena, the command line, the engine
 protocol and the notebook board all pick bots by name through :func:`make_bot`, so the names are
-the same everywhere: ``alphabeta``, ``hillclimb``, ``genetic``, ``random``, ``human``.
+the same everywhere: ``alphabeta``, ``hillclimb``, ``genetic``, ``random``, ``mcts``, ``human``.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ _FACTORIES: dict[str, str] = {
     "hillclimb": "gamelib.play.bots.hillclimb:HillClimbBot",
     "genetic": "gamelib.play.bots.genetic:GeneticBot",
     "random": "gamelib.play.bots.random_bot:RandomBot",
+    "mcts": "gamelib.play.bots.mcts:MctsBot",
     "human": "gamelib.play.bots.human:HumanPlayer",
 }
 
