@@ -24,7 +24,7 @@ schemes for transposition tables", ICCA Journal 17(4); their names in brackets):
 >>> table.store(TTEntry(key=5, depth=2, value=3, bound=Bound.LOWER, move="a"))
 >>> table.probe(5)
 TTEntry(key=5, depth=2, value=3, bound=<Bound.LOWER: 'lower'>, move='a', nodes=1)
->>> table.probe(9) is None  # same slot (9 % 4 == 5 % 4), different key: a miss, never a wrong hit
+>>> table.probe(9) is None  # same slot (9 % 4 == 5 % 4), another key: a miss (whole keys are compared)
 True
 >>> table.stats
 TableStats(probes=2, hits=1, cutoffs=0, stores=1, overwrites=0)
