@@ -585,8 +585,8 @@ def _exact(search: _Search, child: Any, depth: int | None) -> bool:
     """Whether the child just searched returned an exact value, so that a null-window test of it
     needs no re-search: a leaf (counted by :meth:`_Search.stops` as NegaScout always has), a
     frontier value, or, fail-soft, a node that searched every move and got an exact value from
-    each (:func:`_expand`): on a fixed-depth tree, every test two plies above the horizon that
-    fails high (Reinefeld 1983's rule)."""
+    each (:func:`_expand`): on a fixed-depth tree with alternating players and no table, every
+    test two plies above the horizon that fails high (Reinefeld 1983's rule)."""
     return search.stops(child, depth) or search.exact
 
 

@@ -40,7 +40,7 @@ class ShortKeyTable(TranspositionTable):
     Two positions whose keys agree in those bits share one entry, so a probe for one finds the
     other's entry: a wrong hit, which a table that stores the whole key turns into a miss. With
     ``size`` at least ``2 ** bits`` every short key has a slot of its own, so the short key is all
-    that tells positions apart. It keeps no best moves: another position's move may be illegal
+    that tells positions apart. It gives no best moves: another position's move may be illegal
     where it is probed (programs check a table's move before they try it), and this table is here
     to show wrong values. Keys must be integers (Zobrist keys). Use it only to show the mistake;
     raises ValueError for ``bits`` below 1.
@@ -55,8 +55,9 @@ class ShortKeyTable(TranspositionTable):
         self.mask = (1 << self.bits) - 1
 
     def lookup(self, key: Hashable) -> Record | None:
-        """The entry for the key's low ``bits`` bits, whichever position stored it."""
-        return super().lookup(self._short(key))
+        """The entry for the key's low ``bits`` bits, whichever position stored it, without a move."""
+        record = super().lookup(self._short(key))
+        return None if record is None else (*record[:4], None, *record[5:])
 
     def save(self, key: Hashable, depth: int | None, value: Value, bound: str, move: Any, nodes: int = 1) -> None:
         """Store the entry, without its move, under the key's low ``bits`` bits."""

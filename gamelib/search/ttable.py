@@ -115,9 +115,10 @@ def _deeper_or_equal(new: int | None, old: int | None) -> bool:
 Record = tuple[Hashable, int | None, Value, str, Any, int, int]
 """An entry as the table keeps it: (key, depth, value, bound, move, nodes, age), the fields of
 TTEntry with the bound as its value ("exact", "lower", "upper"), then the table's ``age`` when it
-was stored (the number of :meth:`TranspositionTable.new_search` calls before). A tuple of plain numbers and strings is one that
-Python's cyclic garbage collector stops tracking, so a table of a million entries adds nothing to
-its full collections (with enum members in them, one took 0.27 s in the middle of a bot's move)."""
+was stored (the number of :meth:`TranspositionTable.new_search` calls before). A tuple of plain
+numbers and strings is one that Python's cyclic garbage collector stops tracking, so a table of a
+million entries adds nothing to its full collections (with enum members in them, one took 0.27 s
+in the middle of a bot's move)."""
 
 
 @dataclass
@@ -165,7 +166,7 @@ class TranspositionTable:
         return None if record is None else TTEntry(*record[:3], Bound(record[3]), *record[4:6])
 
     def lookup(self, key: Hashable) -> Record | None:
-        """:meth:`probe` as a tuple (key, depth, value, bound, move), for the search core."""
+        """:meth:`probe` as a :data:`Record` tuple, for the search core."""
         stats = self.stats
         stats.probes += 1
         slot = key % self.size if type(key) is int else self._slot(key)
