@@ -20,6 +20,7 @@ from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import SearchResult, SearchTimeout, alphabeta, alphabeta_with_memory, negascout
 from gamelib.search.pitfalls import MoveForgettingTable
 from gamelib.search.tracing import Bound, MtdPass, TableHit
+from gamelib.search.pitfalls import ShortKeyTable
 from gamelib.search.ttable import Replacement, TableStats, TranspositionTable, TTEntry
 from tests.strategies import ranged_trees, trees
 
@@ -90,6 +91,53 @@ def test_the_move_forgetting_table_loses_the_move() -> None:
     assert table.probe(1) == TTEntry(1, 4, 5, Bound.UPPER, None)
 
 
+def test_subtree_size_keeps_the_entry_whose_search_entered_more_nodes() -> None:
+    table = TranspositionTable(size=4, replacement="subtree")
+    table.store(TTEntry(1, 2, 0, Bound.EXACT, None, nodes=40))
+    table.store(TTEntry(5, 6, 0, Bound.EXACT, None, nodes=30))  # deeper but smaller: it loses
+    assert table.probe(5) is None and table.probe(1) == TTEntry(1, 2, 0, Bound.EXACT, None, nodes=40)
+    table.store(TTEntry(9, 1, 0, Bound.EXACT, None, nodes=40))  # as big: the newer wins
+    assert table.probe(9) is not None and table.probe(1) is None
+
+
+def test_aging_replaces_an_entry_from_an_earlier_search_first() -> None:
+    table = TranspositionTable(size=4, replacement="aging")
+    table.store(entry(1, 5))
+    table.store(entry(5, 1))  # the same search: depth-preferred, the shallower entry loses
+    assert table.probe(5) is None and table.probe(1) == entry(1, 5)
+    table.new_search()
+    assert table.probe(1) == entry(1, 5)  # still readable
+    table.store(entry(5, 1))  # a new search: the old deep entry gives way
+    assert table.probe(1) is None and table.probe(5) == entry(5, 1)
+    table.store(entry(9, 0))  # now the same age again: depth-preferred
+    assert table.probe(9) is None
+    table.clear()
+    assert table.age == 0 and len(table) == 0
+
+
+def test_the_search_stores_each_entrys_subtree_size() -> None:
+    # Broeders' tree with alpha-beta: the root's entry counts all 18 nodes entered, a leaf's 1.
+    from gamelib.games.data import load_seed_tree
+    table = TranspositionTable()
+    result = alphabeta(load_seed_tree("broeders31"), table=table)
+    root, leaf = table.probe("0"), table.probe("15")
+    assert root is not None and leaf is not None and (root.nodes, leaf.nodes) == (result.nodes, 1) == (18, 1)
+
+
+def test_a_short_key_table_takes_one_position_for_another() -> None:
+    # Keys 0x1_0005 and 0x2_0005 agree in their low 16 bits: the full-key table with 2 ** 16 slots
+    # puts them in one slot and tells them apart (a miss); the 16-bit table cannot (a wrong hit).
+    full, short = TranspositionTable(size=1 << 16), ShortKeyTable(size=1 << 16, bits=16)
+    for table in (full, short):
+        table.store(TTEntry(0x1_0005, 3, 7, Bound.EXACT, move=12))
+    assert full.probe(0x2_0005) is None
+    assert short.probe(0x2_0005) == TTEntry(0x0005, 3, 7, Bound.EXACT, None)
+    with pytest.raises(ValueError, match="at least 1 bit"):
+        ShortKeyTable(bits=0)
+    with pytest.raises(TypeError, match="integer keys"):
+        short.probe("a1")
+
+
 @pytest.mark.parametrize("size, replacement, message", [
     (0, "depth", "at least 1 slot"), (4, "newest", "unknown replacement strategy 'newest'")])
 def test_bad_table_settings_are_refused(size: int, replacement: str, message: str) -> None:
@@ -118,6 +166,7 @@ def test_every_search_with_a_table_equals_minimax_on_trees(
     assert alphabeta(tree, depth=depth, fail_soft=True, table=table()).value == expected
     assert negascout(tree, depth=depth, table=table()).value == expected
     assert negascout(tree, depth=depth, pvs=True, table=table()).value == expected
+    assert negascout(tree, depth=depth, fail_soft=True, table=table()).value == expected
     assert alphabeta_with_memory(tree, depth=depth, table=table()).value == expected
     assert mtdf(tree, depth=depth, first_guess=guess, table=table()).value == expected
 
@@ -144,7 +193,7 @@ def test_every_search_with_or_without_a_table_equals_minimax_on_tic_tac_toe(size
         expected = minimax(GAME, state).value
         for depth in (None, 2):
             target = expected if depth is None else minimax(GAME, state, depth).value
-            for name in ("alphabeta", "negascout", "pvs", "alphabeta_with_memory", "mtdf"):
+            for name in ("alphabeta", "negascout", "pvs", "negascout_soft", "alphabeta_with_memory", "mtdf"):
                 assert run_search(name, GAME, state, depth=depth).value == target, (name, depth)
                 table = TranspositionTable(size=size)
                 assert run_search(name, GAME, state, depth=depth, table=table).value == target, (name, depth, size)

@@ -20,7 +20,8 @@ from gamelib import (
 )
 from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, alphabeta_with_memory, negascout
-from gamelib.search.random_trees import random_tree
+from gamelib.search.random_trees import ORDERINGS, Ordering, random_tree
+from gamelib.search.tracing import scout_tests
 from gamelib.search.ttable import TranspositionTable
 from tests.strategies import ranged_trees, trees
 
@@ -42,7 +43,8 @@ def test_alphabeta_value_equals_minimax_for_every_option(tree: GameTree, depth: 
     for options in OPTIONS:
         assert alphabeta(tree, depth=depth, **options).value == expected, options
     for pvs in (False, True):
-        assert negascout(tree, depth=depth, pvs=pvs).value == expected, pvs
+        for soft in (False, True):
+            assert negascout(tree, depth=depth, pvs=pvs, fail_soft=soft).value == expected, (pvs, soft)
 
 
 @settings(max_examples=300, deadline=None)
@@ -52,9 +54,39 @@ def test_negascout_never_evaluates_a_leaf_alphabeta_prunes(tree: GameTree) -> No
     pruning = RecordingTracer()
     alphabeta(tree, tracer=pruning)
     for pvs in (False, True):
-        scouting = RecordingTracer()
-        negascout(tree, pvs=pvs, tracer=scouting)
-        assert set(evaluated_nodes(scouting.events)) <= set(evaluated_nodes(pruning.events)), pvs
+        for soft in (False, True):
+            scouting = RecordingTracer()
+            negascout(tree, pvs=pvs, fail_soft=soft, tracer=scouting)
+            assert set(evaluated_nodes(scouting.events)) <= set(evaluated_nodes(pruning.events)), (pvs, soft)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), st.integers(-3, 12), st.integers(1, 8), st.booleans())
+def test_negascout_values_are_bounds_consistent_with_the_true_value(tree: GameTree, alpha: int, width: int,
+                                                                     pvs: bool) -> None:
+    """With any window, fail-hard or fail-soft: v <= alpha says true <= v, v >= beta says
+    true >= v, and a value inside the window is the true value."""
+    true, beta = minimax(tree).value, alpha + width
+    for soft in (False, True):
+        v = negascout(tree, window=(alpha, beta), pvs=pvs, fail_soft=soft).value
+        assert (true <= v) if v <= alpha else (true >= v) if v >= beta else (true == v), soft
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 3), st.integers(1, 6), st.integers(0, 10**6), st.sampled_from(ORDERINGS), st.booleans())
+def test_negascout_researches_exactly_where_reinefeld_says(b: int, d: int, seed: int, order: Ordering,
+                                                          pvs: bool) -> None:
+    """On a uniform tree (ties likely): a test that fails high strictly inside the window (a < t <
+    beta, read from the trace) is searched again unless its value is exact: fail-hard, when the
+    move leads to a leaf (one ply left); fail-soft, on the last two plies (Reinefeld 1983's
+    ``depth >= d - 2``)."""
+    tree = random_tree(b, d, low=0, high=9, seed=seed, order=order)
+    for soft, exact_plies in ((False, 1), (True, 2)):
+        tracer = RecordingTracer()
+        assert negascout(tree, fail_soft=soft, pvs=pvs, tracer=tracer).value == minimax(tree).value
+        for test in scout_tests(tracer.events):
+            inside = test.a < test.t < test.beta
+            assert test.researched == (inside and d - tree.depth(test.node) > exact_plies), (soft, test)
 
 
 @settings(max_examples=200, deadline=None)
@@ -121,7 +153,7 @@ def test_best_first_ordering_searches_the_minimal_tree(b: int, d: int, seed: int
 
 
 WINDOWED = {"alphabeta": alphabeta, "negascout": negascout, "pvs": partial(negascout, pvs=True),
-            "alphabeta_with_memory": alphabeta_with_memory}
+            "negascout_soft": partial(negascout, fail_soft=True), "alphabeta_with_memory": alphabeta_with_memory}
 
 
 @settings(max_examples=200, deadline=None)

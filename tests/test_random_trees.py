@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamelib import Exit, Player, RecordingTracer, minimax
+from gamelib import Exit, GameTree, Player, RecordingTracer, minimax
 from gamelib.search.random_trees import random_tree
 
 
@@ -30,9 +30,29 @@ def test_orderings_sort_children_by_minimax_value(order: str) -> None:
         assert kids == (best_first if order == "best_first" else best_first[::-1])
 
 
+def test_mostly_best_first_puts_the_best_child_first_at_about_p_of_the_nodes() -> None:
+    # p = 1: every node's first child is a best one; p = 0: the random tree itself; p = 0.9 on
+    # 3,906 inner nodes of b = 5: the best child first at 0.9 + 0.1 / 5 = 0.92 of them (a random
+    # order has it first one time in 5), within 4 standard deviations (sd 0.0043).
+    def share_best_first(tree: GameTree) -> float:
+        tracer = RecordingTracer()
+        minimax(tree, tracer=tracer)
+        value = {e.node: e.value for e in tracer.events if isinstance(e, Exit)}
+        inner = [node for node in tree.nodes() if not tree.is_terminal(node)]
+        return sum(value[tree.children_of(node)[0]] == value[node] for node in inner) / len(inner)
+
+    assert share_best_first(random_tree(3, 4, seed=4, order="mostly_best_first", p=1)) == 1
+    assert random_tree(3, 4, seed=4, order="mostly_best_first", p=0).to_dict()["values"] == \
+        random_tree(3, 4, seed=4).to_dict()["values"]
+    strong = random_tree(5, 6, high=10**9, seed=4, order="mostly_best_first", p=0.9)
+    assert abs(share_best_first(strong) - 0.92) < 4 * (0.92 * 0.08 / 3906) ** 0.5
+    assert minimax(strong).value == minimax(random_tree(5, 6, high=10**9, seed=4)).value
+
+
 @pytest.mark.parametrize("kwargs", [dict(branching=0, depth=2), dict(branching=2, depth=-1),
                                     dict(branching=(3, 2), depth=2), dict(branching=2, depth=2, low=5, high=1),
-                                    dict(branching=2, depth=2, order="sideways")])
+                                    dict(branching=2, depth=2, order="sideways"),
+                                    dict(branching=2, depth=2, order="mostly_best_first", p=1.5)])
 def test_bad_arguments(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         random_tree(**kwargs)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ Monte Carlo tree search (:func:`gamelib.search.mcts.mcts`) is not among them: it
 with the stepper's replay of entered, evaluated and pruned nodes.
 
 >>> sorted(SEARCHES)
-['alphabeta', 'alphabeta_with_memory', 'minimax', 'mtdf', 'negascout', 'pvs']
+['alphabeta', 'alphabeta_with_memory', 'minimax', 'mtdf', 'negascout', 'negascout_soft', 'pvs']
 """
 
 from __future__ import annotations
@@ -27,10 +27,13 @@ SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
     "alphabeta": (alphabeta, frozenset({"depth", "window", "fail_soft", "strict", "table"})),
     "negascout": (negascout, frozenset({"depth", "window", "table"})),
     "pvs": (partial(negascout, pvs=True), frozenset({"depth", "window", "table"})),
+    "negascout_soft": (partial(negascout, fail_soft=True), frozenset({"depth", "window", "table"})),
     "alphabeta_with_memory": (alphabeta_with_memory, frozenset({"depth", "window", "table"})),
     "mtdf": (mtdf, frozenset({"depth", "first_guess", "table"})),
 }
-"""The searches by name, for the command line and the stepper: name -> (function, its options)."""
+"""The searches by name, for the command line and the stepper: name -> (function, its options).
+``negascout`` and ``pvs`` are fail-hard, as seed 000 gives NegaScout; ``negascout_soft`` is
+Reinefeld's fail-soft NegaScout (see :func:`~gamelib.search.negamax.negascout`)."""
 
 
 def run_search(name: str, game: Game[Any, Any], state: Any = None, *, tracer: Tracer = NULL_TRACER,

@@ -95,11 +95,12 @@ _MAX = Player.MAX
 
 
 def _record(entry: TTEntry | None) -> Record | None:
-    return None if entry is None else (entry.key, entry.depth, entry.value, entry.bound.value, entry.move)
+    return None if entry is None else (entry.key, entry.depth, entry.value, entry.bound.value, entry.move,
+                                       entry.nodes, 0)
 
 
-def _entry(key: Hashable, depth: int | None, value: Value, bound: str, move: Any) -> TTEntry:
-    return TTEntry(key, depth, value, Bound(bound), move)
+def _entry(key: Hashable, depth: int | None, value: Value, bound: str, move: Any, nodes: int) -> TTEntry:
+    return TTEntry(key, depth, value, Bound(bound), move, nodes)
 
 
 class _Search:
@@ -120,12 +121,12 @@ class _Search:
         self.fail_soft = self.strict = self.scout = self.pvs = False
         self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
-        self.static = False  # whether the last node searched returned a static (exact) value
+        self.exact = False  # whether the last node searched returned an exact value (see _expand)
         self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
         self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
             getattr(game, "move_groups", None) if order is None else None)
         self.probe: Callable[[Hashable], Record | None] | None = None
-        self.save: Callable[[Hashable, int | None, Value, str, Any], None] | None = None
+        self.save: Callable[[Hashable, int | None, Value, str, Any, int], None] | None = None
         if table is not None:
             self.probe = table.lookup if table.direct else lambda key: _record(table.probe(key))
             self.save = table.save if table.direct else lambda *fields: table.store(_entry(*fields))
@@ -216,7 +217,7 @@ class _Search:
         settled by a bound, or searched in a window narrowed to a stored lower bound that no move
         then beats, would come back without a move (the alpha-beta bot once played its first legal
         move that way after solving its game)."""
-        _, stored, value, bound, move = entry
+        _, stored, value, bound, move, *_ = entry
         if stored is not None and (depth is None or stored < depth):  # not deep enough
             return None, alpha, beta, move
         if not plies and bound != _EXACT:
@@ -236,7 +237,7 @@ class _Search:
 
     def trace_hit(self, state: Hashable, player: Player, entry: Record, settled: bool) -> None:
         """Trace a table hit on ``state`` (its entry in MAX's view) and whether it settled the node."""
-        _, stored, value, bound, move = entry
+        _, stored, value, bound, move, *_ = entry
         traced = _SWAP_BOUND[Bound(bound)] if player is Player.MIN else Bound(bound)
         self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
                            None if move is None else str(move), settled)
@@ -434,24 +435,41 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
 
 
 def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
-              window: tuple[Value, Value] | None = None, pvs: bool = False,
+              window: tuple[Value, Value] | None = None, pvs: bool = False, fail_soft: bool = False,
               table: TranspositionTable | None = None, order: MoveOrder | None = None,
               deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """NegaScout: search the first move with the full window, the others with a null window.
 
-    After Reinefeld (1983), as seed 000 gives it (citing Plaat 1994): each later move is first
-    tested with the null window (a, a + 1), a being the best value so far; a test that fails high
-    with a value t inside the node's window (a < t < beta) is searched again with (t, beta),
-    unless the move leads to a static evaluation, whose value is exact (the seed's "depth > 1").
-    ``pvs`` re-searches with (a, beta) instead, as principal variation search does. Values must be
-    integers for the null window to be one. ``window`` and the result are from MAX's point of
-    view; the window defaults to the game's ``value_range``. ``table``, ``order`` and ``deadline``
-    work as in :func:`alphabeta`. Trace events: NullWindow for each test, FailHigh when a test
-    says "better", Research with both windows. Raises SearchError for a negative depth or an empty
-    window.
+    Each later move is first tested with the null window (a, a + 1), a being the best value so
+    far; a test that fails high with a value t inside the node's window (a < t < beta) is searched
+    again with (t, beta), unless the test's value is exact already (see below). ``pvs``
+    re-searches with (a, beta) instead, as principal variation search does.
+
+    Fail-hard (the default) is seed 000's transcription (after Plaat 1994): a node's value starts
+    at alpha, so a test that fails high returns exactly a + 1 unless the move leads to a static
+    evaluation; the re-search windows (t, beta) and (a, beta) then differ by one point, and only a
+    static value counts as exact (the seed's "depth > 1"). ``fail_soft`` is Reinefeld's own form
+    (Reinefeld 1983, ICCA Journal 6(4), p. 7, as Breuker quotes it in CCC, 2 August 2004; proofs in
+    Reinefeld 1989, *Spielbaum-Suchverfahren*): values start at -INF, so a test returns the best
+    bound it found and (t, beta) can be much narrower than (a, beta); and a test of a node that
+    searched all its moves and got an exact value from each needs no re-search. On a fixed-depth
+    tree with alternating players and no table this is Reinefeld's rule of no re-search on the
+    last two plies (his ``depth >= d - 2``): a test there fails high only when the child fails
+    low, having searched every leaf below it.
+
+    Values must be integers for the null window to be one. ``window`` and the result are from
+    MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``
+    and ``deadline`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
+    FailHigh when a test says "better", Research with both windows. Raises SearchError for a
+    negative depth or an empty window.
+
+    >>> from gamelib.search.random_trees import random_tree
+    >>> tree = random_tree(3, 4, seed=2)
+    >>> negascout(tree).value == negascout(tree, fail_soft=True).value == minimax(tree).value
+    True
     """
     return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
-                     scout=True, pvs=pvs)
+                     fail_soft=fail_soft, scout=True, pvs=pvs)
 
 
 def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
@@ -461,8 +479,10 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
 
     ``search.fail_soft`` starts the value at -INF instead of alpha; ``search.strict`` cuts only
     when the value passes beta; ``search.scout`` tests every move after the first with a null
-    window and searches it again if the test fails high inside the window (NegaScout, or PVS
-    with ``search.pvs``). With a table the node is looked up first and stored last.
+    window and searches it again if the test fails high inside the window and its value is not
+    exact (NegaScout, or PVS with ``search.pvs``). With a table the node is looked up first and
+    stored last. On return, ``search.exact`` says whether the value is exact whatever the window:
+    a static value, or (fail-soft only) one backed up from exact values with no move skipped.
     """
     search.nodes += 1
     if not search.nodes & CLOCK_MASK:
@@ -479,7 +499,7 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
             search.horizons += 1
             if tracing:
                 search.trace_leaf(state, player.sign * value)
-            search.static = True
+            search.exact = True
             return value, ()
     key, first = None, None
     low, high = alpha, beta
@@ -491,7 +511,7 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
             if settled is not None:
                 if tracing:
                     search.exit(state, player, settled, _bound(settled, alpha, beta), first)
-                search.static = False
+                search.exact = False
                 return settled, ()
     terminal = game.is_terminal(state)
     if terminal or depth == 0:  # a leaf: its exact value, stored for any depth if the game is over
@@ -499,8 +519,8 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
             search.horizons += 1
         value = search.evaluate(state, player)
         if search.save is not None:
-            search.save(key, None if terminal else 0, value, _EXACT, None)
-        search.static = True
+            search.save(key, None if terminal else 0, value, _EXACT, None, 1)
+        search.exact = True
         return value, ()
     return _expand(search, state, player, key, depth, low, high, first, plies)
 
@@ -528,6 +548,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     if it beats the value) would return no move there. The value returned is the same either way."""
     game = search.game
     horizons = search.horizons
+    entered = search.nodes - 1  # the nodes entered before this one: the entry's subtree size is the rest
     scout, strict = search.scout, search.strict
     child_depth = None if depth is None else depth - 1
     floored = not plies and alpha <= search.floor
@@ -535,11 +556,13 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     low = alpha  # the window's lower end for the children: max(alpha, value)
     best, pv = None, ()
     index = 0
+    exact = search.fail_soft  # fail-soft: whether every child so far returned an exact value
     groups = search.groups(state, depth, first)
     for bound, moves in groups:
         if bound <= low and not (floored and best is None):
             value = max(value, bound)  # every move left is worth at most bound: fail low at once
             search.horizons += 1
+            exact = False
             break
         for move in moves:
             child = game.result(state, move)
@@ -554,7 +577,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
             if scout and index and reply >= high:
                 if search.tracing:
                     search.fail_high(state, player, move, reply, low, high)
-                if reply < beta and not _static(search, child, child_depth):
+                if reply < beta and not _exact(search, child, child_depth):
                     research = (low if search.pvs else reply, beta)
                     if search.tracing:
                         search.research(state, player, move, (low, high), research)
@@ -562,6 +585,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
                                                -research[0] if flips else beta, plies + 1)
                     if flips:
                         reply = -reply
+            exact = exact and search.exact
             index += 1
             if reply > value:
                 value, best, pv = reply, move, (move, *child_pv)
@@ -572,6 +596,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
             if value > beta or (value == beta and not strict):
                 if search.tracing:
                     search.cutoff(state, player, value, alpha, beta, _skipped(groups, moves, move))
+                exact = False
                 break
         else:
             continue
@@ -582,17 +607,21 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     # bound if no move reached it, a lower one if a move did. Stored as a lower bound, such a value
     # once made alpha-beta with a table return a wrong value, so it is not stored.
     if search.save is not None and (alpha < beta or value != alpha):
-        search.save(key, None if search.horizons == horizons else depth, value, kind, best)
+        search.save(key, None if search.horizons == horizons else depth, value, kind, best,
+                    search.nodes - entered)
     if search.tracing:
         search.exit(state, player, value, Bound(kind), best)
-    search.static = False
+    search.exact = exact
     return value, pv
 
 
-def _static(search: _Search, child: Any, depth: int | None) -> bool:
-    """Whether the child just searched got a static, exact value: a leaf (counted by
-    :meth:`_Search.stops` as NegaScout always has) or a frontier value."""
-    return search.stops(child, depth) or search.static
+def _exact(search: _Search, child: Any, depth: int | None) -> bool:
+    """Whether the child just searched returned an exact value, so that a null-window test of it
+    needs no re-search: a leaf (counted by :meth:`_Search.stops` as NegaScout always has), a
+    frontier value, or, fail-soft, a node that searched every move and got an exact value from
+    each (:func:`_expand`): on a fixed-depth tree with alternating players and no table, every
+    test two plies above the horizon that fails high (Reinefeld 1983's rule)."""
+    return search.stops(child, depth) or search.exact
 
 
 def _skipped(groups: MoveGroups, moves: Sequence[Any], move: Any) -> list[Any]:

@@ -10,42 +10,56 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal
 
-from gamelib.games.game import Player, Value
+from gamelib.games.game import Value
 from gamelib.games.trees import GameTree, tree_from_dict
-from gamelib.search.negamax import minimax
-from gamelib.search.tracing import Exit, RecordingTracer
 
-__all__ = ["Ordering", "classroom_tree", "random_tree"]
+__all__ = ["ORDERINGS", "Ordering", "classroom_tree", "random_tree"]
 
-Ordering = Literal["random", "best_first", "worst_first"]
+Ordering = Literal["random", "best_first", "worst_first", "mostly_best_first"]
+ORDERINGS = ("random", "best_first", "worst_first", "mostly_best_first")
 
 
 def random_tree(branching: int | tuple[int, int], depth: int, *, low: int = 0, high: int = 99,
-                seed: int = 0, order: Ordering = "random", to_move: str = "max") -> GameTree:
+                seed: int = 0, order: Ordering = "random", p: float = 0.9, to_move: str = "max") -> GameTree:
     """A random tree: ``depth`` plies, each inner node with ``branching`` children, integer leaves.
 
     ``branching`` is a number or an inclusive (fewest, most) range; leaf values are uniform in
     [low, high] from MAX's point of view, drawn from ``random.Random(seed)``, so the same arguments
     give the same tree. ``order`` sorts every node's children by their minimax values:
     ``"best_first"`` (the best move for the side to move first: the case where alpha-beta searches
-    the Knuth & Moore minimal tree) or ``"worst_first"``. Node ids are 0, 1, 2, ... breadth first,
-    as in Broeders' tree. Raises ValueError for a depth below 0, branching below 1, low > high or
-    an unknown order.
+    the Knuth & Moore minimal tree) or ``"worst_first"``; ``"mostly_best_first"`` moves the best
+    child (the first of equals) to the front of a node's random order with probability ``p``
+    (0 to 1, drawn per inner node from the same generator) and leaves the order random otherwise:
+    a strongly ordered tree, like a game program's with good move ordering. The children keep
+    their values, so every order gives the same minimax value. Node ids are 0, 1, 2, ... breadth
+    first, as in Broeders' tree. Raises ValueError for a depth below 0, branching below 1,
+    low > high, an unknown order or p outside [0, 1].
+
+    >>> strong = random_tree(5, 6, seed=3, order="mostly_best_first", p=0.9)
+    >>> strong.name, len(strong.nodes())
+    ('random tree b=5 d=6 seed=3 order=mostly_best_first p=0.9', 19531)
     """
     fewest, most = (branching, branching) if isinstance(branching, int) else branching
     if depth < 0 or fewest < 1 or fewest > most or low > high:
         raise ValueError(f"need depth >= 0, 1 <= branching, fewest <= most and low <= high; got "
                          f"depth={depth}, branching={branching}, low={low}, high={high}")
-    if order not in ("random", "best_first", "worst_first"):
-        raise ValueError(f"order is {order!r}: use 'random', 'best_first' or 'worst_first'")
+    if order not in ORDERINGS:
+        raise ValueError(f"order is {order!r}: use one of {', '.join(map(repr, ORDERINGS))}")
+    if not 0 <= p <= 1:
+        raise ValueError(f"p is {p}: give the probability of the best move first, from 0 to 1")
     rng = random.Random(seed)
     shape = _grow(rng, depth, fewest, most, low, high)
-    tree = _number(shape, f"random tree b={branching} d={depth} seed={seed} order={order}", to_move)
-    if order == "random":
-        return tree
-    return _number(_sorted_shape(tree, tree.root, best_first=order == "best_first"), tree.name, to_move)
+    name = f"random tree b={branching} d={depth} seed={seed} order={order}"
+    if order == "mostly_best_first":
+        shape = _reordered(shape, to_move == "max", partial(_best_to_front, rng, p))[1]
+        name += f" p={p}"
+    elif order != "random":
+        shape = _reordered(shape, to_move == "max", partial(_sort, best_first=order == "best_first"))[1]
+    return _number(shape, name, to_move)
 
 
 def classroom_tree(branching: int = 2, depth: int = 4, seed: int = 0) -> GameTree:
@@ -83,18 +97,31 @@ def _number(shape: Any, name: str, to_move: str) -> GameTree:
                            "to_move": to_move, "children": children, "values": values})
 
 
-def _sorted_shape(tree: GameTree, node: str, *, best_first: bool) -> Any:
-    """The tree as a nested shape with children sorted by their minimax values."""
-    tracer = RecordingTracer()
-    minimax(tree, tracer=tracer)
-    backed_up = {event.node: event.value for event in tracer.events if isinstance(event, Exit)}
+Arrange = Callable[[list[Value], bool], list[int]]
+"""``arrange(values, prefers_high) -> indices``: a node's children in a new order (their indices),
+given their minimax values (MAX's view) and whether the side to move prefers high values."""
 
-    def shape(current: str) -> Any:
-        if tree.is_terminal(current):
-            return tree.evaluate(current)
-        prefers_high = tree.to_move(current) is Player.MAX
-        kids = sorted(tree.children_of(current), key=lambda kid: backed_up[kid],
-                      reverse=prefers_high == best_first)
-        return [shape(kid) for kid in kids]
 
-    return shape(node)
+def _sort(values: list[Value], prefers_high: bool, *, best_first: bool) -> list[int]:
+    """The children sorted by value, best for the side to move first (or worst first); stable."""
+    return sorted(range(len(values)), key=values.__getitem__, reverse=prefers_high == best_first)
+
+
+def _best_to_front(rng: random.Random, p: float, values: list[Value], prefers_high: bool) -> list[int]:
+    """With probability ``p``, the best child (the first of equals) moved to the front; else as is."""
+    order = list(range(len(values)))
+    if rng.random() >= p:
+        return order
+    best = (max if prefers_high else min)(order, key=values.__getitem__)
+    return [best, *(index for index in order if index != best)]
+
+
+def _reordered(shape: Any, prefers_high: bool, arrange: Arrange) -> tuple[Value, Any]:
+    """A nested shape's minimax value (MAX's view; players alternate, ``prefers_high`` for MAX to
+    move) and the shape with every node's children put in order by ``arrange``."""
+    if not isinstance(shape, list):
+        return shape, shape
+    valued = [_reordered(part, not prefers_high, arrange) for part in shape]
+    values = [value for value, _ in valued]
+    value = max(values) if prefers_high else min(values)
+    return value, [valued[index][1] for index in arrange(values, prefers_high)]

@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from gamelib.games.game import Player, Value
 from gamelib.games.trees import GameTree
@@ -49,10 +49,12 @@ __all__ = [
     "TableHit",
     "NULL_TRACER",
     "RecordingTracer",
+    "ScoutTest",
     "Tracer",
     "event_from_dict",
     "evaluated_nodes",
     "pruned_nodes",
+    "scout_tests",
     "to_jsonable",
     "visited_nodes",
 ]
@@ -456,3 +458,51 @@ def pruned_nodes(tree: GameTree, events: Iterable[Event], depth: int | None = No
     """
     entered = set(visited_nodes(events))
     return [node for node in tree.subtree_breadth_first(depth) if node not in entered]
+
+
+class ScoutTest(NamedTuple):
+    """A NegaScout null-window test that failed high, seen from the side to move at ``node``: ``a``
+    is the best value before the test (the null window was (a, a + 1)), ``t`` the test's value
+    (t > a), ``beta`` the node's beta when it was entered, ``researched`` whether the move was
+    searched again."""
+
+    node: str
+    move: str
+    a: Value
+    t: Value
+    beta: Value
+    researched: bool
+
+
+def scout_tests(events: Iterable[Event]) -> list[ScoutTest]:
+    """Every failed-high null-window test in a NegaScout or PVS trace, in order, read from the
+    events alone: the node's Enter (its window and side to move), the FailHigh, and the Research
+    that follows it at once if the move is searched again. Reinefeld (1983) re-searches only when
+    a < t < beta.
+
+    >>> from gamelib.search.negamax import negascout
+    >>> from gamelib.games.trees import tree_from_dict
+    >>> tree = tree_from_dict({"root": "r", "children": {"r": ["a", "b"], "a": ["a1", "a2"], "b": ["b1", "b2"]},
+    ...                        "values": {"a1": 3, "a2": 4, "b1": 5, "b2": 6}})
+    >>> tracer = RecordingTracer()
+    >>> negascout(tree, tracer=tracer).value
+    5
+    >>> scout_tests(tracer.events)
+    [ScoutTest(node='r', move='b', a=3, t=4, beta=inf, researched=True)]
+    """
+    entered: dict[str, Enter] = {}
+    tests: list[ScoutTest] = []
+    for event in events:
+        if isinstance(event, Enter):
+            entered[event.node] = event
+        elif isinstance(event, FailHigh):
+            enter = entered[event.node]
+            assert enter.alpha is not None and enter.beta is not None, "NegaScout enters nodes with a window"
+            if enter.player is Player.MAX:
+                a, t, beta = event.alpha, event.value, enter.beta
+            else:
+                a, t, beta = -event.beta, -event.value, -enter.alpha
+            tests.append(ScoutTest(event.node, event.move, a, t, beta, False))
+        elif isinstance(event, Research) and tests and tests[-1][:2] == (event.node, event.move):
+            tests[-1] = tests[-1]._replace(researched=True)
+    return tests

@@ -8,20 +8,38 @@ a fail-low value stored as if exact would be trusted in a later, wider window (l
 Keys are Zobrist keys for board games (:mod:`gamelib.games.zobrist`) and node ids for explicit trees. The
 table has a fixed number of slots; a key's slot is ``key % size`` (node ids are turned into numbers
 with CRC-32, so slots are the same in every run). When two keys share a slot the replacement
-strategy decides which entry stays (Breuker, Uiterwijk & van den Herik 1994):
+strategy decides which entry stays (after Breuker, Uiterwijk & van den Herik 1994, "Replacement
+schemes for transposition tables", ICCA Journal 17(4); their names in brackets):
 
-* ``always``: the new entry replaces the old one;
-* ``depth``: the deeper search stays (depth-preferred);
-* ``two-tier``: each slot holds two entries, one depth-preferred and one always replaced.
+* ``always``: the new entry replaces the old one (New);
+* ``depth``: the deeper search stays (Deep, depth-preferred);
+* ``two-tier``: each slot holds two entries, one depth-preferred and one always replaced (TwoDeep);
+* ``subtree``: the entry whose search entered more nodes stays (BigAll: a subtree's size in nodes,
+  which Breuker et al. found a better guide to the work an entry saves than its depth);
+* ``aging``: an entry stored before the latest :meth:`TranspositionTable.new_search` is replaced
+  first; among entries of the same search the deeper stays (depth-preferred with aging, the
+  practice of programs that keep one table from move to move).
 
 >>> table = TranspositionTable(size=4)
 >>> table.store(TTEntry(key=5, depth=2, value=3, bound=Bound.LOWER, move="a"))
 >>> table.probe(5)
-TTEntry(key=5, depth=2, value=3, bound=<Bound.LOWER: 'lower'>, move='a')
->>> table.probe(9) is None  # same slot (9 % 4 == 5 % 4), different key: a miss, never a wrong hit
+TTEntry(key=5, depth=2, value=3, bound=<Bound.LOWER: 'lower'>, move='a', nodes=1)
+>>> table.probe(9) is None  # same slot (9 % 4 == 5 % 4), another key: a miss (whole keys are compared)
 True
 >>> table.stats
 TableStats(probes=2, hits=1, cutoffs=0, stores=1, overwrites=0)
+
+With ``aging``, an old deep entry gives way to a new shallow one once a new search starts:
+
+>>> aging = TranspositionTable(size=4, replacement="aging")
+>>> aging.store(TTEntry(key=1, depth=6, value=0, bound=Bound.EXACT, move=None))
+>>> aging.store(TTEntry(key=5, depth=2, value=0, bound=Bound.EXACT, move=None))  # same slot, shallower
+>>> aging.probe(5) is None
+True
+>>> aging.new_search()
+>>> aging.store(TTEntry(key=5, depth=2, value=0, bound=Bound.EXACT, move=None))
+>>> aging.probe(5).depth, aging.probe(1)
+(2, None)
 """
 
 from __future__ import annotations
@@ -44,13 +62,16 @@ class Replacement(str, Enum):
     ALWAYS = "always"
     DEPTH = "depth"
     TWO_TIER = "two-tier"
+    SUBTREE = "subtree"
+    AGING = "aging"
 
 
 @dataclass(frozen=True, slots=True)
 class TTEntry:
     """One position's record: ``key``; ``depth`` searched below it in plies (None: to the end of the
     game, which serves any depth); ``value`` for the side to move in that position and its
-    ``bound`` (same point of view); ``move``, the best move found, or None. A table keeps the move
+    ``bound`` (same point of view); ``move``, the best move found, or None; ``nodes``, the nodes
+    the search that found it entered, the position's own included (1 for a leaf). A table keeps the move
     of its entry for the key when a new one has none (see :meth:`TranspositionTable.save`), so a
     bound's move may come from an earlier search: a move to try first, not a proof."""
 
@@ -59,6 +80,7 @@ class TTEntry:
     value: Value
     bound: Bound
     move: Any
+    nodes: int = 1
 
 
 @dataclass
@@ -92,11 +114,13 @@ def _deeper_or_equal(new: int | None, old: int | None) -> bool:
     return old is not None and new >= old
 
 
-Record = tuple[Hashable, int | None, Value, str, Any]
-"""An entry as the table keeps it: (key, depth, value, bound, move), the fields of TTEntry with the
-bound as its value ("exact", "lower", "upper"). A tuple of plain numbers and strings is one that
-Python's cyclic garbage collector stops tracking, so a table of a million entries adds nothing to
-its full collections (with enum members in them, one took 0.27 s in the middle of a bot's move)."""
+Record = tuple[Hashable, int | None, Value, str, Any, int, int]
+"""An entry as the table keeps it: (key, depth, value, bound, move, nodes, age), the fields of
+TTEntry with the bound as its value ("exact", "lower", "upper"), then the table's ``age`` when it
+was stored (the number of :meth:`TranspositionTable.new_search` calls before). A tuple of plain
+numbers and strings is one that Python's cyclic garbage collector stops tracking, so a table of a
+million entries adds nothing to its full collections (with enum members in them, one took 0.27 s
+in the middle of a bot's move)."""
 
 
 @dataclass
@@ -128,6 +152,9 @@ class TranspositionTable:
         self._slots: list[list[Record | None]] = [[None] * self.size for _ in range(tiers)]
         self._always = self.replacement is Replacement.ALWAYS
         self._two_tier = tiers == 2
+        self._prefers = _PREFERS.get(self.replacement, _deeper)
+        self.age = 0
+        """The number of :meth:`new_search` calls so far; entries record the age they were stored at."""
         kind = type(self)
         self.direct = kind.probe is TranspositionTable.probe and kind.store is TranspositionTable.store
         """True unless a subclass overrides probe or store: the search may then call lookup and save."""
@@ -140,10 +167,10 @@ class TranspositionTable:
     def probe(self, key: Hashable) -> TTEntry | None:
         """The entry stored for ``key``, or None; counts a probe and, if found, a hit."""
         record = self.lookup(key)
-        return None if record is None else TTEntry(record[0], record[1], record[2], Bound(record[3]), record[4])
+        return None if record is None else TTEntry(*record[:3], Bound(record[3]), *record[4:6])
 
     def lookup(self, key: Hashable) -> Record | None:
-        """:meth:`probe` as a tuple (key, depth, value, bound, move), for the search core."""
+        """:meth:`probe` as a :data:`Record` tuple, for the search core."""
         stats = self.stats
         stats.probes += 1
         slot = key % self.size if type(key) is int else self._slot(key)
@@ -160,9 +187,9 @@ class TranspositionTable:
     def store(self, entry: TTEntry) -> None:
         """Keep ``entry`` if the replacement strategy lets it take its slot (an entry for the same key
         is always replaced)."""
-        self.save(entry.key, entry.depth, entry.value, entry.bound, entry.move)
+        self.save(entry.key, entry.depth, entry.value, entry.bound, entry.move, entry.nodes)
 
-    def save(self, key: Hashable, depth: int | None, value: Value, bound: str, move: Any) -> None:
+    def save(self, key: Hashable, depth: int | None, value: Value, bound: str, move: Any, nodes: int = 1) -> None:
         """:meth:`store` from the entry's fields, for the search core; ``bound`` a Bound or its value.
 
         A new result for a key already held that has no move (a search that failed low, a leaf)
@@ -173,12 +200,12 @@ class TranspositionTable:
         slot = key % self.size if type(key) is int else self._slot(key)
         if move is None and self.keeps_moves:
             move = self._held_move(slot, key)
-        record = (key, depth, value, bound if type(bound) is str else Bound(bound).value, move)
+        record = (key, depth, value, bound if type(bound) is str else Bound(bound).value, move, nodes, self.age)
         first = self._slots[0]
         old = first[slot]
         if old is None or old[0] == key or self._always:
             self._put(0, slot, record)
-        elif _deeper_or_equal(depth, old[1]):
+        elif self._prefers(record, old):
             if self._two_tier:
                 self._put(1, slot, old)  # the displaced deep entry moves to the always-replace tier
             self._put(0, slot, record)
@@ -208,8 +235,33 @@ class TranspositionTable:
         """The number of entries held."""
         return sum(entry is not None for tier in self._slots for entry in tier)
 
+    def new_search(self) -> None:
+        """Start a new search (a bot: before each move): with ``aging``, every entry stored so far
+        gives way to any entry of the new search. Entries stay readable whatever their age."""
+        self.age += 1
+
     def clear(self) -> None:
-        """Empty the table and reset its counters."""
+        """Empty the table and reset its counters and age."""
         for tier in self._slots:
             tier[:] = [None] * self.size
         self.stats = TableStats()
+        self.age = 0
+
+
+def _deeper(new: Record, old: Record) -> bool:
+    """Depth-preferred: ``new`` was searched at least as deep as ``old``."""
+    return _deeper_or_equal(new[1], old[1])
+
+
+def _bigger(new: Record, old: Record) -> bool:
+    """Subtree size: ``new``'s search entered at least as many nodes as ``old``'s."""
+    return new[5] >= old[5]
+
+
+def _newer_or_deeper(new: Record, old: Record) -> bool:
+    """Aging: ``old`` is from an earlier search, or ``new`` was searched at least as deep."""
+    return old[6] < new[6] or _deeper_or_equal(new[1], old[1])
+
+
+_PREFERS = {Replacement.SUBTREE: _bigger, Replacement.AGING: _newer_or_deeper}
+"""Whether a new entry takes a slot held by another key, by strategy (others: depth-preferred)."""
