@@ -333,8 +333,8 @@ def _read_children(raw: Any, root: str) -> dict[str, tuple[str, ...]]:
             raise TreeFormatError(f"children of node {shown(node)} must be a list of string ids, not {shown(kids)}")
         if len(set(kids)) != len(kids):
             raise TreeFormatError(f"node {shown(node)} lists a child twice: {shown(kids)}")
-        for kid in kids:
-            if not _is_text(kid):
+        if not _is_text("".join(kids)):  # one check for all; then find the culprit
+            for kid in kids:
                 _read_text(kid, f"a child id of node {shown(node)}")
         if kids:
             children[node] = tuple(kids)
@@ -396,7 +396,7 @@ def _read_values(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, V
     for node, value in raw.items():
         if node != root and node not in parents:
             raise TreeFormatError(f"'values' names node {shown(node)}, which is not in the tree")
-        if not _finite_number(value):
+        if type(value) is not int and not _finite_number(value):  # most values are ints: skip the call
             raise TreeFormatError(f"the value of node {shown(node)} is {shown(value)}: it must be a finite number"
                                   + " (a literal such as 1e400 overflows to infinity)" * _infinite(value))
         values[node] = value
@@ -438,8 +438,9 @@ def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[st
     stack = [root]
     while stack:
         node = stack.pop()
+        below = players[node].other
         for kid in children.get(node, ()):
-            players[kid] = overrides.get(kid, players[node].other)
+            players[kid] = overrides.get(kid, below)
             stack.append(kid)
     return players
 
