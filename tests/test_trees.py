@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -198,11 +200,19 @@ def test_a_lone_surrogate_is_no_node_id(tmp_path: Path) -> None:
         load_tree(write(tmp_path, text))
 
 
-def test_an_endless_or_huge_file_is_read_only_to_the_limit(tmp_path: Path) -> None:
+def test_a_huge_file_is_read_only_to_the_limit(tmp_path: Path) -> None:
     with pytest.raises(TreeFormatError, match="larger than 33,554,432 bytes"):
-        load_tree("/dev/zero")
-    with pytest.raises(TreeFormatError, match="larger than"):
         load_tree(write(tmp_path, b" " * (MAX_TREE_BYTES + 1)))
+
+
+def test_an_endless_file_is_read_only_to_the_limit() -> None:
+    """In a child process held to 1 GB and 60 s: a reader without the limit fills all memory."""
+    script = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))\n"
+              "from gamelib import load_tree\n"
+              "try:\n    load_tree('/dev/zero')\nexcept ValueError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0 and done.stdout.startswith("/dev/zero: the file is larger than 33,554,432 bytes")
 
 
 def test_long_input_is_quoted_short() -> None:
