@@ -12,6 +12,7 @@ import pytest
 
 from gamelib.cli import UsageError, build_parser, main
 from gamelib.games.data import DATA_DIR
+from tests.bad_inputs import NON_INTEGER, chain, write_tree
 from tests.conftest import words
 
 BROEDERS = str(DATA_DIR / "trees" / "broeders31.json")
@@ -152,26 +153,11 @@ def test_the_largest_numbers_allowed_work(capsys: pytest.CaptureFixture[str]) ->
 
 
 def tree_file(tmp_path: Path, content: str | bytes) -> str:
-    path = tmp_path / "tree.json"
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return str(path)
+    return str(write_tree(tmp_path, content))
 
 
 def chain_text(plies: int) -> str:
-    """A tree file: a chain of ``plies`` plies, a leaf worth 1 at its end."""
-    return json.dumps({"root": "0", "children": {str(ply): [str(ply + 1)] for ply in range(plies)},
-                       "values": {str(plies): 1}})
-
-
-NON_INTEGER = {"root": "0", "children": {"0": ["1", "2"], "1": ["3", "4"], "2": ["5", "6"], "3": ["7"],
-                                         "4": ["8", "9", "10"], "5": ["11", "12"], "6": ["13", "14", "15"]},
-               "values": {"7": 4.01, "8": 7, "9": 6.5, "10": 4, "11": 9.99, "12": 3.99, "13": 2.99, "14": 4.99,
-                          "15": 2.01}}
-"""A random tree (seed 0 of random_tree((1, 3), 3)) with values moved off whole numbers, as in three of
-Berkeley's CS188 test trees; on it today's MTD(f) never ends."""
+    return json.dumps(chain(plies))
 
 BAD_TREES = {
     "not UTF-8": (b'{"root": "r", "name": "caf\xe9", "values": {"r": 1}}', "not UTF-8 text: byte 0xe9 at offset 26"),

@@ -37,6 +37,7 @@ from gamelib.cli import main
 from gamelib.games.trees import MAX_TREE_DEPTH, TreeFormatError, load_tree
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.random_trees import random_tree
+from tests.bad_inputs import chain
 
 
 
@@ -192,8 +193,7 @@ def lone_surrogate(draw: Draw, data: Data) -> Data:
 
 
 def too_deep(draw: Draw, data: Data) -> Data:
-    plies = draw(st.integers(MAX_TREE_DEPTH + 1, 2 * MAX_TREE_DEPTH))
-    return {"root": "0", "children": {str(ply): [str(ply + 1)] for ply in range(plies)}, "values": {str(plies): 1}}
+    return chain(draw(st.integers(MAX_TREE_DEPTH + 1, 2 * MAX_TREE_DEPTH)))
 
 
 def not_an_object(draw: Draw, data: Data) -> str:

@@ -17,6 +17,7 @@ from gamelib.search import mtdf as mtdf_module
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import alphabeta
+from tests.bad_inputs import NON_INTEGER
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,14 +62,6 @@ def test_a_tree_built_directly_has_its_parents_and_height() -> None:
 
 
 # MTD(f): whole numbers only, and never more than MAX_PASSES passes.
-
-NON_INTEGER = {"root": "0", "children": {"0": ["1", "2"], "1": ["3", "4"], "2": ["5", "6"], "3": ["7"],
-                                         "4": ["8", "9", "10"], "5": ["11", "12"], "6": ["13", "14", "15"]},
-               "values": {"7": 4.01, "8": 7, "9": 6.5, "10": 4, "11": 9.99, "12": 3.99, "13": 2.99, "14": 4.99,
-                          "15": 2.01}}
-"""Seed 0 of random_tree((1, 3), 3) with values moved off whole numbers (as in three of Berkeley's
-CS188 test trees): today's MTD(f) never ends on it, and its memory grows."""
-
 
 def test_mtdf_on_values_that_are_not_whole_numbers_stops_at_once() -> None:
     """In a child process with 30 s and 1 GB, so that a looping MTD(f) fails the test, not the machine."""

@@ -13,6 +13,7 @@ import pytest
 
 from gamelib import GameTree, IllegalMoveError, Player, TreeFormatError, load_tree, tree_from_dict
 from gamelib.games.trees import MAX_TREE_BYTES, MAX_TREE_DEPTH
+from tests.bad_inputs import chain, write_tree
 from gamelib.games.data import DATA_DIR, seed_tree_names
 
 
@@ -122,36 +123,27 @@ def test_a_single_leaf_is_a_tree() -> None:
 # Bad files a reader must refuse with a clear TreeFormatError (issue 12), each of which today's
 # reader took quietly or answered with a traceback.
 
-def write(tmp_path: Path, content: str | bytes) -> Path:
-    path = tmp_path / "tree.json"
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
-
-
 def test_a_file_that_is_not_utf8_names_the_byte(tmp_path: Path) -> None:
     latin1 = '{"name": "café", "root": "r", "values": {"r": 1}}'.encode("latin-1")  # é is the byte 0xe9
     with pytest.raises(TreeFormatError, match=r"tree.json: not UTF-8 text: byte 0xe9 at offset 13"):
-        load_tree(write(tmp_path, latin1))
+        load_tree(write_tree(tmp_path, latin1))
 
 
 def test_a_byte_order_mark_is_allowed(tmp_path: Path) -> None:
-    assert load_tree(write(tmp_path, b"\xef\xbb\xbf" + json.dumps(tiny()).encode())).nodes()[0] == "r"
+    assert load_tree(write_tree(tmp_path, b"\xef\xbb\xbf" + json.dumps(tiny()).encode())).nodes()[0] == "r"
 
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
 def test_nan_and_infinity_are_not_json(tmp_path: Path, literal: str) -> None:
     text = '{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": %s}}' % literal
     with pytest.raises(TreeFormatError, match=f"not valid JSON: {literal} "):
-        load_tree(write(tmp_path, text))
+        load_tree(write_tree(tmp_path, text))
 
 
 def test_a_number_too_big_for_a_float_is_refused(tmp_path: Path) -> None:
     text = '{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": 1e400}}'
     with pytest.raises(TreeFormatError, match="the value of node 'b' is inf: it must be a finite number"):
-        load_tree(write(tmp_path, text))
+        load_tree(write_tree(tmp_path, text))
     with pytest.raises(TreeFormatError, match="the value of node 'c' is -inf"):
         tree_from_dict(tiny(values={"b": 1, "c": -math.inf, "d": 3}))
     with pytest.raises(TreeFormatError, match=r"'value_range' is \[0, inf\]"):
@@ -165,18 +157,13 @@ def test_a_number_too_big_for_a_float_is_refused(tmp_path: Path) -> None:
 ])
 def test_a_key_given_twice_is_refused_and_named(tmp_path: Path, text: str, where: str) -> None:
     with pytest.raises(TreeFormatError, match=where):
-        load_tree(write(tmp_path, text))
-
-
-def chain(plies: int) -> dict[str, Any]:
-    """A root, one child a node, and a leaf worth 1 ``plies`` plies down."""
-    return {"root": "0", "children": {str(ply): [str(ply + 1)] for ply in range(plies)}, "values": {str(plies): 1}}
+        load_tree(write_tree(tmp_path, text))
 
 
 @pytest.mark.parametrize("plies", [10_000, 100_000])
 def test_a_tree_deeper_than_the_limit_is_refused_without_recursion(tmp_path: Path, plies: int) -> None:
     with pytest.raises(TreeFormatError, match=f"the tree is {plies} plies deep .*at most 200 plies deep"):
-        load_tree(write(tmp_path, json.dumps(chain(plies))))
+        load_tree(write_tree(tmp_path, json.dumps(chain(plies))))
 
 
 def test_the_deepest_tree_allowed_loads() -> None:
@@ -188,21 +175,21 @@ def test_the_deepest_tree_allowed_loads() -> None:
 
 def test_json_nested_too_deeply_is_an_error_not_a_recursion(tmp_path: Path) -> None:
     with pytest.raises(TreeFormatError, match="nests lists or objects too deeply"):
-        load_tree(write(tmp_path, "[" * 100_000 + "]" * 100_000))
+        load_tree(write_tree(tmp_path, "[" * 100_000 + "]" * 100_000))
     nested = '{"root": "r", "values": {"r": ' + "[" * 500 + "]" * 500 + "}}"
     with pytest.raises(TreeFormatError, match=r"the value of node 'r' is \[\[\[\[\.\.\.\]\]\]\]: it must be"):
-        load_tree(write(tmp_path, nested))
+        load_tree(write_tree(tmp_path, nested))
 
 
 def test_a_lone_surrogate_is_no_node_id(tmp_path: Path) -> None:
     text = '{"root": "r", "children": {"r": ["\\ud800"]}, "values": {"\\ud800": 1}}'
     with pytest.raises(TreeFormatError, match=r"a child id of node 'r' '\\ud800' is not text"):
-        load_tree(write(tmp_path, text))
+        load_tree(write_tree(tmp_path, text))
 
 
 def test_a_huge_file_is_read_only_to_the_limit(tmp_path: Path) -> None:
     with pytest.raises(TreeFormatError, match="larger than 33,554,432 bytes"):
-        load_tree(write(tmp_path, b" " * (MAX_TREE_BYTES + 1)))
+        load_tree(write_tree(tmp_path, b" " * (MAX_TREE_BYTES + 1)))
 
 
 def test_an_endless_file_is_read_only_to_the_limit() -> None:
