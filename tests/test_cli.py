@@ -71,11 +71,13 @@ def test_depth_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     (["trace", "nope", BROEDERS], "invalid choice: 'nope'"),
     (["trace", "alphabeta", "/no/such/tree.json"], "cannot read /no/such/tree.json: No such file"),
     (["trace", "minimax", BROEDERS, "--strict"], "--strict and --fail-soft are alpha-beta options"),
-    (["trace", "alphabeta", BROEDERS, "--depth", "-1"], "argument --depth: '-1' is not a whole number of plies from 0 to 200"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "-1"],
+     "argument --depth: '-1' is not a number of plies: give a whole number from 0 to 200"),
     (["trace", "alphabeta", BROEDERS, "--depth", "2"], "node '3' has no value"),
     (["trace", "negascout", BROEDERS, "--first-guess", "3"], "--first-guess is an mtdf option"),
     (["trace", "alphabeta", BROEDERS, "--table-size", "8"], "--table-size is an option of"),
-    (["trace", "mtdf", BROEDERS, "--table-size", "0"], "argument --table-size: '0' is not a whole number of table slots from 1 to 4,194,304"),
+    (["trace", "mtdf", BROEDERS, "--table-size", "0"],
+     "argument --table-size: '0' is not a number of table slots: give a whole number from 1 to 4,194,304"),
     ([], "required: command"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -130,15 +132,17 @@ def test_mtdf_reports_its_passes(capsys: pytest.CaptureFixture[str], guess: str)
 
 @pytest.mark.parametrize("args, message", [
     (["trace", "mtdf", BROEDERS, "--table-size", "99999999999999999999"],
-     "argument --table-size: '99999999999999999999' is not a whole number of table slots from 1 to 4,194,304"),
+     "argument --table-size: '99999999999999999999' is not a number of table slots: give a whole number from 1 to "
+     "4,194,304 in ASCII digits"),
     (["trace", "alphabeta", BROEDERS, "--depth", "99999999999999999999"], "argument --depth: '99999999999999999999' "
-     "is not a whole number of plies from 0 to 200"),
-    (["trace", "alphabeta", BROEDERS, "--depth", "٣"], "argument --depth: '٣' is not a whole number of plies"),
-    (["trace", "alphabeta", BROEDERS, "--depth", "²"], "argument --depth: '²' is not a whole number of plies"),
+     "is not a number of plies: give a whole number from 0 to 200"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "٣"], "argument --depth: '٣' is not a number of plies"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "²"], "argument --depth: '²' is not a number of plies"),
     (["trace", "alphabeta", BROEDERS, "--depth", "1_0"], "argument --depth: '1_0' is not"),
     (["trace", "mtdf", BROEDERS, "--first-guess", "10000000000"],
-     "argument --first-guess: '10000000000' is not a whole number of value from -1,000,000,000 to 1,000,000,000"),
-    (["trace", "mtdf", BROEDERS, "--first-guess", "٤"], "argument --first-guess: '٤' is not a whole number"),
+     "argument --first-guess: '10000000000' is not a first guess: give a whole number from -1,000,000,000 to "
+     "1,000,000,000"),
+    (["trace", "mtdf", BROEDERS, "--first-guess", "٤"], "argument --first-guess: '٤' is not a first guess"),
 ])
 def test_numbers_are_ascii_and_bounded(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     status, out, err = run(capsys, *args)
@@ -224,22 +228,24 @@ def test_mtdf_on_values_that_are_not_whole_numbers_stops_with_one_line(tmp_path:
 
 @pytest.mark.parametrize("args, message", [
     (["match", "random", "random", "--games", "99999999999999999999"], "argument --games: '99999999999999999999' "
-     "is not a whole number of games from 1 to 10,000"),
-    (["match", "random", "random", "--workers", "1000000"], "argument --workers: '1000000' is not a whole number "
-     "of processes from 1 to 32"),
-    (["match", "random", "random", "--rounds", "٣"], "argument --rounds: '٣' is not a whole number of rounds from 2 to 28"),
-    (["match", "random", "random", "--time", "inf"], "argument --time: 'inf' is not a number of seconds from 0.001 to 600"),
+     "is not a number of games: give a whole number from 1 to 10,000"),
+    (["match", "random", "random", "--workers", "1000000"], "argument --workers: '1000000' is not a number of "
+     "processes: give a whole number from 1 to 32"),
+    (["match", "random", "random", "--rounds", "٣"],
+     "argument --rounds: '٣' is not a number of rounds: give a whole number from 2 to 28"),
+    (["match", "random", "random", "--time", "inf"],
+     "argument --time: 'inf' is not a number of seconds: give a number from 0.001 to 600"),
     (["match", "random", "random", "--time", "1e9"], "argument --time: '1e9' is not a number of seconds"),
     (["match", "random", "random", "--time", "nan"], "argument --time: 'nan' is not a number of seconds"),
-    (["play", "--time", "601"], "argument --time: '601' is not a number of seconds from 0.001 to 600"),
-    (["play", "--rule", "٨"], "argument --rule: '٨' is not a whole number"),
-    (["play", "--seed", "٣"], "argument --seed: '٣' is not a whole number of seed from 0 to 4,294,967,295"),
+    (["play", "--time", "601"], "argument --time: '601' is not a number of seconds: give a number from 0.001 to 600"),
+    (["play", "--rule", "٨"], "argument --rule: '٨' is not a rule: give a whole number from 4 to 8"),
+    (["play", "--seed", "٣"], "argument --seed: '٣' is not a seed: give a whole number from 0 to 4,294,967,295"),
     (["engine", "--bot", "random", "--seed", "99999999999999999999"], "argument --seed: '99999999999999999999'"),
 ])
 def test_game_command_numbers_are_ascii_and_bounded(args: list[str], message: str) -> None:
     with pytest.raises(UsageError) as error:
         build_parser().parse_args(args)
-    assert str(error.value) == message or str(error.value).startswith(message)
+    assert str(error.value).startswith(message)
 
 
 def test_game_command_numbers_in_bounds_parse() -> None:

@@ -224,7 +224,7 @@ def test_go_at_the_bound_asks_the_bot_for_600_seconds() -> None:
 
 def test_plies_are_ascii_digits() -> None:
     answer = session().handle(f"position {START} X ٣")
-    assert answer.startswith("error '٣' is not a whole number of plies left from 0 to 56")
+    assert answer.startswith("error '٣' is not a number of plies left: give a whole number from 0 to 56")
 
 
 def test_a_long_line_is_refused_with_a_short_quote() -> None:
@@ -240,8 +240,8 @@ def test_the_alphabeta_engine_refuses_an_endless_go_and_reads_quit() -> None:
                           timeout=60, check=False)
     answers = done.stdout.splitlines()
     assert done.returncode == 0 and len(answers) == 2 and answers[1] == "ok"
-    assert answers[0].startswith("error '99999999999999999999999999' is not a whole number of milliseconds from 1 "
-                                 "to 600,000")
+    assert answers[0].startswith("error '99999999999999999999999999' is not a time in milliseconds: give a whole "
+                                 "number from 1 to 600,000")
 
 
 def test_a_100_mb_line_gets_a_short_answer_and_the_engine_goes_on() -> None:

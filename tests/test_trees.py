@@ -151,9 +151,12 @@ def test_a_number_too_big_for_a_float_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text, where", [
-    ('{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": 2, "a": 5}}', "key 'a' appears twice in 'values'"),
-    ('{"root": "r", "children": {"r": ["a"], "r": ["b"]}, "values": {"a": 1, "b": 2}}', "key 'r' appears twice in 'children'"),
-    ('{"root": "r", "root": "a", "children": {"r": ["a"]}, "values": {"a": 1}}', "key 'root' appears twice in the top-level"),
+    ('{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": 2, "a": 5}}',
+     "key 'a' appears twice in 'values'"),
+    ('{"root": "r", "children": {"r": ["a"], "r": ["b"]}, "values": {"a": 1, "b": 2}}',
+     "key 'r' appears twice in 'children'"),
+    ('{"root": "r", "root": "a", "children": {"r": ["a"]}, "values": {"a": 1}}',
+     "key 'root' appears twice in the top-level"),
 ])
 def test_a_key_given_twice_is_refused_and_named(tmp_path: Path, text: str, where: str) -> None:
     with pytest.raises(TreeFormatError, match=where):

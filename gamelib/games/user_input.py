@@ -6,13 +6,13 @@ type. Python's ``int`` reads far more than that: ``int("٣")`` is 3 (an Arabic-I
 a number is ASCII digits and nothing else, inside stated bounds, and an error quotes at most a
 short prefix of what was typed (an error about a 100 MB line must not be 100 MB long).
 
->>> whole_number("12", 0, 200, "plies")
+>>> whole_number("12", 0, 200, "a number of plies")
 12
->>> whole_number("٣", 0, 200, "plies")
+>>> whole_number("٣", 0, 200, "a number of plies")
 Traceback (most recent call last):
 ...
-ValueError: '٣' is not a whole number of plies from 0 to 200 (ASCII digits)
->>> decimal_number("0.5", 0.001, 600, "seconds")
+ValueError: '٣' is not a number of plies: give a whole number from 0 to 200 in ASCII digits
+>>> decimal_number("0.5", 0.001, 600, "a number of seconds")
 0.5
 """
 
@@ -45,28 +45,29 @@ def shown(value: Any) -> str:
     return _SHORT.repr(value)
 
 
-def whole_number(text: str, low: int, high: int, unit: str) -> int:
+def whole_number(text: str, low: int, high: int, what: str) -> int:
     """``text`` as a whole number from ``low`` to ``high``: ASCII digits, a ``-`` in front if
     ``low`` is negative, nothing else (no spaces, signs, underscores or other scripts' digits).
 
-    Raises ValueError saying "'TEXT' is not a whole number of UNIT from LOW to HIGH".
+    Raises ValueError saying "'TEXT' is not WHAT: give a whole number from LOW to HIGH in ASCII
+    digits" (``what`` as "a number of plies", "a seed").
     """
     if _WHOLE.fullmatch(text) and (low < 0 or not text.startswith("-")):
         value = int(text)
         if low <= value <= high:
             return value
-    raise ValueError(f"{shown(text)} is not a whole number of {unit} from {low:,} to {high:,} (ASCII digits)")
+    raise ValueError(f"{shown(text)} is not {what}: give a whole number from {low:,} to {high:,} in ASCII digits")
 
 
-def decimal_number(text: str, low: float, high: float, unit: str) -> float:
+def decimal_number(text: str, low: float, high: float, what: str) -> float:
     """``text`` as a decimal number from ``low`` to ``high``: ASCII digits with an optional
     decimal point (``2``, ``0.25``, ``.5``; no exponent, sign, ``inf`` or ``nan``).
 
-    Raises ValueError saying "'TEXT' is not a number of UNIT from LOW to HIGH".
+    Raises ValueError saying "'TEXT' is not WHAT: give a number from LOW to HIGH in ASCII digits".
     """
     if _DECIMAL.fullmatch(text):
         value = float(text)
         if low <= value <= high:
             return value
-    raise ValueError(f"{shown(text)} is not a number of {unit} from {low:g} to {high:g} (ASCII digits, a "
-                     "decimal point)")
+    raise ValueError(f"{shown(text)} is not {what}: give a number from {low:g} to {high:g} in ASCII digits "
+                     "(a decimal point allowed)")

@@ -42,20 +42,20 @@ Number = TypeVar("Number", int, float)
 
 
 def option(parse: Callable[[str, Number, Number, str], Number], low: Number, high: Number,
-           unit: str) -> Callable[[str], Number]:
-    """An argparse ``type`` reading a number from ``low`` to ``high`` with ``parse``
+           what: str) -> Callable[[str], Number]:
+    """An argparse ``type`` reading ``what`` (a number from ``low`` to ``high``) with ``parse``
     (:func:`~gamelib.games.user_input.whole_number` or ``decimal_number``); its error becomes
-    argparse's, which names the option: "argument --depth: '٣' is not a whole number of plies
-    from 0 to 200 (ASCII digits)"."""
+    argparse's, which names the option: "argument --depth: '٣' is not a number of plies: give a
+    whole number from 0 to 200 in ASCII digits"."""
     def read(text: str) -> Number:
         try:
-            return parse(text, low, high, unit)
+            return parse(text, low, high, what)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
     return read
 
 
-_SEED = option(whole_number, 0, MAX_SEED, "seed")
+_SEED = option(whole_number, 0, MAX_SEED, "a seed")
 
 
 def add_game_commands(commands: Any) -> None:
@@ -64,11 +64,11 @@ def add_game_commands(commands: Any) -> None:
     match = commands.add_parser("match", help="play a tournament between two bots and print its summary")
     match.add_argument("a", metavar="BOT_A", help=bots)
     match.add_argument("b", metavar="BOT_B", help="the other bot, named the same way")
-    match.add_argument("--games", type=option(whole_number, 1, MAX_GAMES, "games"), default=10, metavar="N",
+    match.add_argument("--games", type=option(whole_number, 1, MAX_GAMES, "a number of games"), default=10, metavar="N",
                        help=f"games to play (default 10, at most {MAX_GAMES})")
     match.add_argument("--out", metavar="FILE.jsonl", help="append each game here; rerun to resume")
-    match.add_argument("--workers", type=option(whole_number, 1, MAX_WORKERS, "processes"), default=2, metavar="K",
-                       help=f"processes (default 2, at most {MAX_WORKERS})")
+    match.add_argument("--workers", type=option(whole_number, 1, MAX_WORKERS, "a number of processes"), default=2,
+                       metavar="K", help=f"processes (default 2, at most {MAX_WORKERS})")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_game_options(match, seconds=1.0)
     engine = commands.add_parser("engine", help="serve a bot over the engine line protocol on stdin/stdout")
@@ -82,12 +82,13 @@ def add_game_commands(commands: Any) -> None:
 
 def _add_game_options(parser: argparse.ArgumentParser, seconds: float) -> None:
     """--rounds, --rule, --time and --seed, shared by match and play."""
-    parser.add_argument("--rounds", type=option(whole_number, MIN_ROUNDS, MAX_ROUNDS, "rounds"), default=28,
+    parser.add_argument("--rounds", type=option(whole_number, MIN_ROUNDS, MAX_ROUNDS, "a number of rounds"), default=28,
                         metavar="R", help=f"rounds a game, {MIN_ROUNDS} to {MAX_ROUNDS} (default 28)")
-    parser.add_argument("--rule", type=option(whole_number, min(RULES), max(RULES), "neighbours"), choices=RULES,
+    parser.add_argument("--rule", type=option(whole_number, min(RULES), max(RULES), "a rule"), choices=RULES,
                         default=8, help="neighbours that flip: 8 or 4 (default 8)")
-    parser.add_argument("--time", type=option(decimal_number, 0.001, MAX_MOVE_SECONDS, "seconds"), default=seconds,
-                        metavar="S", help=f"seconds a move (default {seconds:g}, 0.001 to {MAX_MOVE_SECONDS:g})")
+    parser.add_argument("--time", type=option(decimal_number, 0.001, MAX_MOVE_SECONDS, "a number of seconds"),
+                        default=seconds, metavar="S",
+                        help=f"seconds a move (default {seconds:g}, 0.001 to {MAX_MOVE_SECONDS:g})")
     parser.add_argument("--seed", type=_SEED, default=0, metavar="S", help=f"the seed (default 0, at most {MAX_SEED})")
 
 

@@ -122,7 +122,7 @@ class EngineSession:
     def _position(self, args: list[str]) -> str:
         _arguments("position", args, "BOARD SIDE PLIES")
         board, side, plies = args
-        self.state = self.game.from_board(board, side, whole_number(plies, 0, 2 * MAX_ROUNDS, "plies left"))
+        self.state = self.game.from_board(board, side, whole_number(plies, 0, 2 * MAX_ROUNDS, "a number of plies left"))
         return "ok"
 
     def _play(self, args: list[str]) -> str:
@@ -137,7 +137,7 @@ class EngineSession:
 
     def _go(self, args: list[str]) -> str:
         _arguments("go", args, "MILLISECONDS")
-        milliseconds = whole_number(args[0], 1, MAX_MOVE_SECONDS * 1000, "milliseconds")
+        milliseconds = whole_number(args[0], 1, MAX_MOVE_SECONDS * 1000, "a time in milliseconds")
         if self.game.is_terminal(self.state):
             raise ProtocolError("the game is over: there is no move to make")
         decision = self.bot.choose(self.game, self.state, milliseconds / 1000)
