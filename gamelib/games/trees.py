@@ -40,7 +40,7 @@ frames deep). Deeper trees are refused before anything recurses."""
 
 MAX_TREE_BYTES = 32 * 2**20
 """The largest tree file :func:`load_tree` reads, in bytes (32 MiB; a flat tree of 200,000
-leaves takes 4.5 MB). A bigger file, or an endless one such as ``/dev/zero``, is refused after
+leaves takes 4.4 MB). A bigger file, or an endless one such as ``/dev/zero``, is refused after
 reading this much."""
 
 
