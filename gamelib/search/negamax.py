@@ -51,7 +51,9 @@ CLOCK_MASK = 255
 
 
 class SearchError(ValueError):
-    """A search was asked for something impossible: a negative depth, an empty window."""
+    """A search was asked for something impossible: a negative depth, an empty window, a tree
+    deeper than :data:`~gamelib.games.trees.MAX_TREE_DEPTH` plies with no depth limit within it
+    (every search checks this before it recurses)."""
 
 
 class SearchTimeout(Exception):
