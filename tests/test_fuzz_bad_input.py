@@ -8,12 +8,13 @@ Two properties, run in-process through :func:`gamelib.cli.main` with stdout and 
   stderr and no traceback, within a few seconds; the loader raises TreeFormatError and nothing
   else;
 * any file and any option values (random bytes, random JSON, tree-shaped objects with random
-  parts, valid trees; random text after ``--depth``, ``--table-size`` and ``--first-guess``) give either status
-  0 with JSON (or the text printout) on stdout and nothing on stderr, or status 2 and one line.
+  parts, valid trees; random text after ``--depth``, ``--table-size`` and ``--first-guess``) give
+  either status 0 with JSON (or the text printout) on stdout and nothing on stderr, or status 2
+  and one line.
 
-1,200 + 800 examples run by default; the ``slow`` runs (``pytest -m slow tests/test_fuzz_bad_input.py``,
-deselected otherwise) draw ten times as many. A few malformed files also go through a real
-``python -m gamelib`` process.
+1,200 + 800 examples run by default; the ``slow`` runs (``pytest -m slow
+tests/test_fuzz_bad_input.py``, deselected otherwise) draw ten times as many. A few malformed files
+also go through a real ``python -m gamelib`` process.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from gamelib.games.trees import MAX_TREE_DEPTH, TreeFormatError, load_tree
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.random_trees import random_tree
 from tests.bad_inputs import chain
-
 
 
 def examples(count: int) -> settings:
@@ -95,7 +95,7 @@ def nodes(data: Data) -> list[str]:
 
 JUNK = st.one_of(st.none(), st.booleans(), st.text(max_size=8), st.lists(st.integers(), max_size=3),
                  st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
-"""JSON values that are neither a number nor a string id list nor "max"/"min"."""
+"""JSON values that are not numbers (bad values; filtered of "max" and "min" for bad players)."""
 
 
 def drop_root(draw: Draw, data: Data) -> Data:
