@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from gamelib.cli import main
+from gamelib.cli import UsageError, build_parser, main
 from gamelib.games.data import DATA_DIR
+from tests.bad_inputs import NON_INTEGER, chain, write_tree
 from tests.conftest import words
 
 BROEDERS = str(DATA_DIR / "trees" / "broeders31.json")
@@ -70,11 +71,13 @@ def test_depth_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     (["trace", "nope", BROEDERS], "invalid choice: 'nope'"),
     (["trace", "alphabeta", "/no/such/tree.json"], "cannot read /no/such/tree.json: No such file"),
     (["trace", "minimax", BROEDERS, "--strict"], "--strict and --fail-soft are alpha-beta options"),
-    (["trace", "alphabeta", BROEDERS, "--depth", "-1"], "'-1' is not a number of plies"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "-1"],
+     "argument --depth: '-1' is not a number of plies: give a whole number from 0 to 200"),
     (["trace", "alphabeta", BROEDERS, "--depth", "2"], "node '3' has no value"),
     (["trace", "negascout", BROEDERS, "--first-guess", "3"], "--first-guess is an mtdf option"),
     (["trace", "alphabeta", BROEDERS, "--table-size", "8"], "--table-size is an option of"),
-    (["trace", "mtdf", BROEDERS, "--table-size", "0"], "'0' is not a number of table slots"),
+    (["trace", "mtdf", BROEDERS, "--table-size", "0"],
+     "argument --table-size: '0' is not a number of table slots: give a whole number from 1 to 4,194,304"),
     ([], "required: command"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -122,3 +125,130 @@ def test_mtdf_reports_its_passes(capsys: pytest.CaptureFixture[str], guess: str)
     last = summary["passes"][-1]
     assert last["lower"] == last["upper"] == 4
     assert summary["table"]["stores"] > 0 and summary["options"]["table_size"] == 64
+
+
+# Bad input that today's command line answered with a traceback or took for something else
+# (issue 12). Each gets status 2 and one line naming the problem and the bound.
+
+@pytest.mark.parametrize("args, message", [
+    (["trace", "mtdf", BROEDERS, "--table-size", "99999999999999999999"],
+     "argument --table-size: '99999999999999999999' is not a number of table slots: give a whole number from 1 to "
+     "4,194,304 in ASCII digits"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "99999999999999999999"], "argument --depth: '99999999999999999999' "
+     "is not a number of plies: give a whole number from 0 to 200"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "٣"], "argument --depth: '٣' is not a number of plies"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "²"], "argument --depth: '²' is not a number of plies"),
+    (["trace", "alphabeta", BROEDERS, "--depth", "1_0"], "argument --depth: '1_0' is not"),
+    (["trace", "mtdf", BROEDERS, "--first-guess", "10000000000"],
+     "argument --first-guess: '10000000000' is not a first guess: give a whole number from -1,000,000,000 to "
+     "1,000,000,000"),
+    (["trace", "mtdf", BROEDERS, "--first-guess", "٤"], "argument --first-guess: '٤' is not a first guess"),
+])
+def test_numbers_are_ascii_and_bounded(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+    assert "Traceback" not in err and "_plies" not in err
+
+
+def test_the_largest_numbers_allowed_work(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "trace", "mtdf", BROEDERS, "--table-size", "4194304", "--first-guess", "-1000000000",
+                         "--depth", "200")
+    assert status == 0 and json.loads(out)["value"] == 4  # seed 003: the value is 4
+
+
+def tree_file(tmp_path: Path, content: str | bytes) -> str:
+    return str(write_tree(tmp_path, content))
+
+
+def chain_text(plies: int) -> str:
+    return json.dumps(chain(plies))
+
+BAD_TREES = {
+    "not UTF-8": (b'{"root": "r", "name": "caf\xe9", "values": {"r": 1}}', "not UTF-8 text: byte 0xe9 at offset 26"),
+    "10,000 plies": (chain_text(10_000), "the tree is 10000 plies deep"),
+    "100,000 plies": (chain_text(100_000), "the tree is 100000 plies deep"),
+    "1e400": ('{"root": "r", "children": {"r": ["a"]}, "values": {"a": 1e400}}', "the value of node 'a' is inf"),
+    "-Infinity": ('{"root": "r", "children": {"r": ["a"]}, "values": {"a": -Infinity}}', "not valid JSON: -Infinity"),
+    "NaN": ('{"root": "r", "children": {"r": ["a"]}, "values": {"a": NaN}}', "not valid JSON: NaN"),
+    "duplicate value": ('{"root": "r", "children": {"r": ["a"]}, "values": {"a": 1, "a": 2}}',
+                        "key 'a' appears twice in 'values'"),
+    "duplicate children": ('{"root": "r", "children": {"r": ["a"], "r": ["b"]}, "values": {"a": 1, "b": 2}}',
+                           "key 'r' appears twice in 'children'"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_TREES)
+def test_bad_tree_files_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str) -> None:
+    content, message = BAD_TREES[name]
+    status, out, err = run(capsys, "trace", "alphabeta", tree_file(tmp_path, content))
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_a_200_ply_chain_is_searched(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for algorithm in ("minimax", "alphabeta", "negascout", "mtdf"):
+        status, out, _ = run(capsys, "trace", algorithm, tree_file(tmp_path, chain_text(200)))
+        summary = json.loads(out)
+        assert status == 0 and summary["value"] == 1 and len(summary["pv"]) == 200  # one line, 200 moves
+
+
+def gamelib_command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m gamelib ARGS`` in a fresh process, its memory capped at 2 GB, ended after ``timeout``."""
+    def limit_memory() -> None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+    return subprocess.run([sys.executable, "-m", "gamelib", *args], capture_output=True, text=True, timeout=timeout,
+                          check=False, preexec_fn=limit_memory)
+
+
+@pytest.mark.parametrize("name", ["not UTF-8", "100,000 plies", "NaN"])
+def test_bad_tree_files_in_a_real_process(tmp_path: Path, name: str) -> None:
+    content, message = BAD_TREES[name]
+    done = gamelib_command("trace", "alphabeta", tree_file(tmp_path, content))
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.splitlines()) == 1
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_huge_numbers_in_a_real_process() -> None:
+    done = gamelib_command("trace", "mtdf", BROEDERS, "--table-size", "99999999999999999999")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "4,194,304" in done.stderr
+
+
+def test_mtdf_on_values_that_are_not_whole_numbers_stops_with_one_line(tmp_path: Path) -> None:
+    done = gamelib_command("trace", "mtdf", tree_file(tmp_path, json.dumps(NON_INTEGER)), timeout=30)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    assert "pass 1's value is 4.01: MTD(f) steps its null window (v - 1, v) one unit at a time" in done.stderr
+    # alpha-beta has no null window and gives the value minimax backs up by hand: node 1 =
+    # min(max(4.01), max(7, 6.5, 4)) = 4.01, node 2 = min(max(9.99, 3.99), max(2.99, 4.99, 2.01)) = 4.99,
+    # the root max(4.01, 4.99) = 4.99.
+    fine = gamelib_command("trace", "alphabeta", tree_file(tmp_path, json.dumps(NON_INTEGER)))
+    assert fine.returncode == 0 and json.loads(fine.stdout)["value"] == 4.99
+
+
+# The game commands' numbers: checked by the parser, before any game starts.
+
+@pytest.mark.parametrize("args, message", [
+    (["match", "random", "random", "--games", "99999999999999999999"], "argument --games: '99999999999999999999' "
+     "is not a number of games: give a whole number from 1 to 10,000"),
+    (["match", "random", "random", "--workers", "1000000"], "argument --workers: '1000000' is not a number of "
+     "processes: give a whole number from 1 to 32"),
+    (["match", "random", "random", "--rounds", "٣"],
+     "argument --rounds: '٣' is not a number of rounds: give a whole number from 2 to 28"),
+    (["match", "random", "random", "--time", "inf"],
+     "argument --time: 'inf' is not a number of seconds: give a number from 0.001 to 600"),
+    (["match", "random", "random", "--time", "1e9"], "argument --time: '1e9' is not a number of seconds"),
+    (["match", "random", "random", "--time", "nan"], "argument --time: 'nan' is not a number of seconds"),
+    (["play", "--time", "601"], "argument --time: '601' is not a number of seconds: give a number from 0.001 to 600"),
+    (["play", "--rule", "٨"], "argument --rule: '٨' is not a rule: give a whole number from 4 to 8"),
+    (["play", "--seed", "٣"], "argument --seed: '٣' is not a seed: give a whole number from 0 to 4,294,967,295"),
+    (["engine", "--bot", "random", "--seed", "99999999999999999999"], "argument --seed: '99999999999999999999'"),
+])
+def test_game_command_numbers_are_ascii_and_bounded(args: list[str], message: str) -> None:
+    with pytest.raises(UsageError) as error:
+        build_parser().parse_args(args)
+    assert str(error.value).startswith(message)
+
+
+def test_game_command_numbers_in_bounds_parse() -> None:
+    args = build_parser().parse_args(["match", "a", "b", "--games", "10000", "--workers", "32", "--rounds", "2",
+                                      "--time", "0.25", "--rule", "4", "--seed", "4294967295"])
+    assert (args.games, args.workers, args.rounds, args.time, args.rule, args.seed) == (10000, 32, 2, 0.25, 4, 2**32 - 1)

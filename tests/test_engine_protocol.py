@@ -6,6 +6,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
+from gamelib.play.bots.base import Decision
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.play.engine_protocol import EngineError, EngineSession, ExternalBot, serve
 
@@ -192,3 +194,68 @@ def test_the_documented_session_is_what_the_engine_says() -> None:
     for command, answer in zip(sent, answers):
         got = engine.handle(command)
         assert got.split()[0] == "move" if command.startswith("go") else got == answer, command
+
+
+# Bounds (issue 12): a go that would never end, and lines too long to echo or to keep.
+
+class TimedBot(RandomBot):
+    """A random bot that notes the seconds each ``choose`` is given."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=1)
+        self.asked: list[float] = []
+
+    def choose(self, game: Any, state: Any, seconds: float) -> Decision:
+        self.asked.append(seconds)
+        return super().choose(game, state, seconds)
+
+
+@pytest.mark.parametrize("line", ["go 99999999999999999999999999", "go 600001", "go ٣٠٠", "go 1_000", "go +5"])
+def test_go_time_is_ascii_and_at_most_ten_minutes(line: str) -> None:
+    bot = TimedBot()
+    answer = EngineSession(bot).handle(line)
+    assert answer.startswith("error ") and "from 1 to 600,000" in answer and bot.asked == []
+
+
+def test_go_at_the_bound_asks_the_bot_for_600_seconds() -> None:
+    bot = TimedBot()
+    assert EngineSession(bot).handle("go 600000").startswith("move ") and bot.asked == [600.0]
+
+
+def test_plies_are_ascii_digits() -> None:
+    answer = session().handle(f"position {START} X ٣")
+    assert answer.startswith("error '٣' is not a number of plies left: give a whole number from 0 to 56")
+
+
+def test_a_long_line_is_refused_with_a_short_quote() -> None:
+    engine = session()
+    answer = engine.handle("x" * 10**6)
+    assert answer.startswith("error the line is longer than 256 characters") and len(answer) < 150
+    assert engine.handle("y" * 250).startswith("error unknown command 'yyyy") and len(engine.handle("y" * 250)) < 150
+
+
+def test_the_alphabeta_engine_refuses_an_endless_go_and_reads_quit() -> None:
+    command = [sys.executable, "-m", "gamelib", "engine", "--bot", "alphabeta"]
+    done = subprocess.run(command, input="go 99999999999999999999999999\nquit\n", capture_output=True, text=True,
+                          timeout=60, check=False)
+    answers = done.stdout.splitlines()
+    assert done.returncode == 0 and len(answers) == 2 and answers[1] == "ok"
+    assert answers[0].startswith("error '99999999999999999999999999' is not a time in milliseconds: give a whole "
+                                 "number from 1 to 600,000")
+
+
+def test_a_100_mb_line_gets_a_short_answer_and_the_engine_goes_on() -> None:
+    done = subprocess.run(ENGINE, input="x" * 100 * 10**6 + "\nboard\nquit\n", capture_output=True, text=True,
+                          timeout=120, check=False)
+    answers = done.stdout.splitlines()
+    assert done.returncode == 0 and len(answers) == 3 and len(answers[0]) < 150
+    assert answers[0].startswith("error the line is longer than 256 characters")
+    assert answers[1] == f"{START} X 56 4 4" and answers[2] == "ok"
+
+
+def test_a_huge_answer_from_an_engine_is_quoted_short(tmp_path: Path) -> None:
+    game = AdjacencyGame(rounds=2)
+    with ExternalBot(fake_engine(tmp_path, "print('x' * 10**7 if line.startswith('go') else 'ok', flush=True)")) as bot:
+        with pytest.raises(EngineError, match="answered go with 'xxx") as error:
+            bot.choose(game, game.root, 0.1)
+    assert len(str(error.value)) < 300

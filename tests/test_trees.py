@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gamelib import GameTree, IllegalMoveError, Player, TreeFormatError, load_tree, tree_from_dict
+from gamelib.games.trees import MAX_TREE_BYTES, MAX_TREE_DEPTH
+from tests.bad_inputs import chain, write_tree
 from gamelib.games.data import DATA_DIR, seed_tree_names
 
 
@@ -39,7 +43,7 @@ def test_a_valid_tree_loads_with_alternating_players() -> None:
     ({"children": {"r": ["a", "b"], "a": ["c", "d"], "q": ["z"]}}, "node 'q' has children but is not the root"),
     ({"children": {"r": ["a", "a"]}}, "node 'r' lists a child twice"),
     ({"children": {"r": "ab"}}, "children of node 'r' must be a list"),
-    ({"values": {"b": 1, "c": "2", "d": 3}}, "the value of node 'c' is '2': it must be a number"),
+    ({"values": {"b": 1, "c": "2", "d": 3}}, "the value of node 'c' is '2': it must be a finite number"),
     ({"values": {"b": 1, "c": True, "d": 3}}, "the value of node 'c' is True"),
     ({"values": {"b": 1, "c": math.nan, "d": 3}}, "the value of node 'c' is nan"),
     ({"values": {"b": 1, "c": 2, "d": 3, "zz": 4}}, "'values' names node 'zz', which is not in the tree"),
@@ -114,3 +118,103 @@ def test_with_values_changes_a_leaf_and_validates() -> None:
 def test_a_single_leaf_is_a_tree() -> None:
     tree = tree_from_dict({"root": "only", "values": {"only": 7}})
     assert isinstance(tree, GameTree) and tree.is_terminal("only") and tree.nodes() == ["only"]
+
+
+# Bad files a reader must refuse with a clear TreeFormatError (issue 12), each of which today's
+# reader took quietly or answered with a traceback.
+
+def test_a_file_that_is_not_utf8_names_the_byte(tmp_path: Path) -> None:
+    latin1 = '{"name": "café", "root": "r", "values": {"r": 1}}'.encode("latin-1")  # é is the byte 0xe9
+    with pytest.raises(TreeFormatError, match=r"tree.json: not UTF-8 text: byte 0xe9 at offset 13"):
+        load_tree(write_tree(tmp_path, latin1))
+
+
+def test_a_byte_order_mark_is_allowed(tmp_path: Path) -> None:
+    assert load_tree(write_tree(tmp_path, b"\xef\xbb\xbf" + json.dumps(tiny()).encode())).nodes()[0] == "r"
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(tmp_path: Path, literal: str) -> None:
+    text = '{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": %s}}' % literal
+    with pytest.raises(TreeFormatError, match=f"not valid JSON: {literal} "):
+        load_tree(write_tree(tmp_path, text))
+
+
+def test_a_number_too_big_for_a_float_is_refused(tmp_path: Path) -> None:
+    text = '{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": 1e400}}'
+    with pytest.raises(TreeFormatError, match="the value of node 'b' is inf: it must be a finite number"):
+        load_tree(write_tree(tmp_path, text))
+    with pytest.raises(TreeFormatError, match="the value of node 'c' is -inf"):
+        tree_from_dict(tiny(values={"b": 1, "c": -math.inf, "d": 3}))
+    with pytest.raises(TreeFormatError, match=r"'value_range' is \[0, inf\]"):
+        tree_from_dict(tiny(value_range=[0, math.inf]))
+
+
+@pytest.mark.parametrize("text, where", [
+    ('{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1, "b": 2, "a": 5}}',
+     "key 'a' appears twice in 'values'"),
+    ('{"root": "r", "children": {"r": ["a"], "r": ["b"]}, "values": {"a": 1, "b": 2}}',
+     "key 'r' appears twice in 'children'"),
+    ('{"root": "r", "root": "a", "children": {"r": ["a"]}, "values": {"a": 1}}',
+     "key 'root' appears twice in the top-level"),
+])
+def test_a_key_given_twice_is_refused_and_named(tmp_path: Path, text: str, where: str) -> None:
+    with pytest.raises(TreeFormatError, match=where):
+        load_tree(write_tree(tmp_path, text))
+
+
+@pytest.mark.parametrize("plies", [10_000, 100_000])
+def test_a_tree_deeper_than_the_limit_is_refused_without_recursion(tmp_path: Path, plies: int) -> None:
+    with pytest.raises(TreeFormatError, match=f"the tree is {plies} plies deep .*at most 200 plies deep"):
+        load_tree(write_tree(tmp_path, json.dumps(chain(plies))))
+
+
+def test_the_deepest_tree_allowed_loads() -> None:
+    assert MAX_TREE_DEPTH == 200  # the limit data/trees/README.md documents
+    assert tree_from_dict(chain(MAX_TREE_DEPTH)).height == 200
+    with pytest.raises(TreeFormatError, match="201 plies deep"):
+        tree_from_dict(chain(MAX_TREE_DEPTH + 1))
+
+
+def test_json_nested_too_deeply_is_an_error_not_a_recursion(tmp_path: Path) -> None:
+    with pytest.raises(TreeFormatError, match="nests lists or objects too deeply"):
+        load_tree(write_tree(tmp_path, "[" * 100_000 + "]" * 100_000))
+    nested = '{"root": "r", "values": {"r": ' + "[" * 500 + "]" * 500 + "}}"
+    with pytest.raises(TreeFormatError, match=r"the value of node 'r' is \[\[\[\[\.\.\.\]\]\]\]: it must be"):
+        load_tree(write_tree(tmp_path, nested))
+
+
+def test_a_lone_surrogate_is_no_node_id(tmp_path: Path) -> None:
+    text = '{"root": "r", "children": {"r": ["\\ud800"]}, "values": {"\\ud800": 1}}'
+    with pytest.raises(TreeFormatError, match=r"a child id of node 'r' '\\ud800' is not text"):
+        load_tree(write_tree(tmp_path, text))
+
+
+def test_a_huge_file_is_read_only_to_the_limit(tmp_path: Path) -> None:
+    with pytest.raises(TreeFormatError, match="larger than 33,554,432 bytes"):
+        load_tree(write_tree(tmp_path, b" " * (MAX_TREE_BYTES + 1)))
+
+
+def test_an_endless_file_is_read_only_to_the_limit() -> None:
+    """In a child process held to 1 GB and 60 s: a reader without the limit fills all memory."""
+    script = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))\n"
+              "from gamelib import load_tree\n"
+              "try:\n    load_tree('/dev/zero')\nexcept ValueError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0 and done.stdout.startswith("/dev/zero: the file is larger than 33,554,432 bytes")
+
+
+def test_long_input_is_quoted_short() -> None:
+    with pytest.raises(TreeFormatError) as error:
+        tree_from_dict(tiny(values={"b": 1, "c": "x" * 10**6, "d": 3}))
+    assert len(str(error.value)) < 150
+
+
+def test_result_finds_the_child_by_its_parent() -> None:
+    tree = tree_from_dict(tiny())
+    assert tree.result("a", "d") == "d"
+    with pytest.raises(IllegalMoveError, match="'d' is not a child of node 'r'"):
+        tree.result("r", "d")  # a grandchild
+    with pytest.raises(KeyError, match="'zz' is not a node"):
+        tree.result("zz", "a")

@@ -16,14 +16,33 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from gamelib.games.game import IllegalMoveError, Player, Value
+from gamelib.games.user_input import shown
 
-__all__ = ["GameTree", "TreeFormatError", "load_tree", "tree_from_dict"]
+__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "GameTree", "TreeFormatError", "load_tree", "tree_from_dict"]
+
+MAX_TREE_DEPTH = 200
+"""The deepest tree, in plies from the root to its deepest leaf, that gamelib loads and searches.
+
+The searches recurse: minimax one Python frame a ply, the negamax skeleton two (``_negamax`` and
+``_expand``), a traced leaf a few more. Under Python's default recursion limit of 1,000 frames,
+called from a script, alpha-beta, NegaScout, PVS and MTD(f) finish chains of 492 or 493 plies and
+minimax one of 987 (``benchmarks/deep_trees.py`` measures it); 200 plies take about 410 frames
+and leave the rest for the caller (a test runner or a notebook's widget callback sits 30 to 60
+frames deep). Deeper trees are refused before anything recurses."""
+
+MAX_TREE_BYTES = 32 * 2**20
+"""The largest tree file :func:`load_tree` reads, in bytes (32 MiB; a flat tree of 200,000
+leaves takes 4.4 MB). A bigger file, or an endless one such as ``/dev/zero``, is refused after
+reading this much."""
+
 
 class TreeFormatError(ValueError):
     """A tree file or dictionary breaks the tree format; the message names the node and the fix."""
@@ -51,14 +70,24 @@ class GameTree:
     value_range: tuple[Value, Value] = (-math.inf, math.inf)
     parents: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if not self.parents and self.children:  # built directly, not by tree_from_dict
+            parents = {kid: node for node, kids in self.children.items() for kid in kids}
+            object.__setattr__(self, "parents", parents)
+
+    # The methods a search calls at every node test ``node in self.players`` inline rather than
+    # call _check_known: a search of 200,000 leaves makes a million of these calls.
+
     def children_of(self, node: str) -> tuple[str, ...]:
         """The children of ``node`` in search order; ``()`` for a leaf. Raises KeyError if unknown."""
-        self._check_known(node)
+        if node not in self.players:
+            raise self._unknown(node)
         return self.children.get(node, ())
 
     def to_move(self, node: str) -> Player:
         """The side to move at ``node``. Raises KeyError if unknown."""
-        self._check_known(node)
+        if node not in self.players:
+            raise self._unknown(node)
         return self.players[node]
 
     def legal_moves(self, node: str) -> tuple[str, ...]:
@@ -66,24 +95,31 @@ class GameTree:
         return self.children_of(node)
 
     def result(self, node: str, move: str) -> str:
-        """The node that ``move`` leads to: ``move`` itself. Raises IllegalMoveError if not a child."""
-        if move not in self.children_of(node):
-            raise IllegalMoveError(f"{move!r} is not a child of node {node!r} in tree {self.name!r}")
+        """The node that ``move`` leads to: ``move`` itself. Raises IllegalMoveError if not a child.
+
+        One dictionary look-up (the child's parent), whatever the number of children."""
+        if node not in self.players:
+            raise self._unknown(node)
+        if self.parents.get(move) != node:
+            raise IllegalMoveError(f"{shown(move)} is not a child of node {shown(node)} in tree {shown(self.name)}")
         return move
 
     def is_terminal(self, node: str) -> bool:
         """True if ``node`` is a leaf."""
-        return not self.children_of(node)
+        if node not in self.players:
+            raise self._unknown(node)
+        return not self.children.get(node)
 
     def evaluate(self, node: str) -> Value:
         """The static value of ``node`` from MAX's point of view.
 
         Raises TreeFormatError if the node has none (an inner node reached by a depth limit).
         """
-        self._check_known(node)
         if node not in self.values:
+            if node not in self.players:
+                raise self._unknown(node)
             raise TreeFormatError(
-                f"node {node!r} has no value in 'values': the depth limit stops the search there, "
+                f"node {shown(node)} has no value in 'values': the depth limit stops the search there, "
                 "so give it a static value or search deeper")
         return self.values[node]
 
@@ -105,6 +141,12 @@ class GameTree:
             level = [child for parent in level for child in self.children.get(parent, ())]
             plies += 1
         return found
+
+    @cached_property
+    def height(self) -> int:
+        """The plies from the root to the deepest leaf (0 for a one-node tree); the searches
+        refuse a tree higher than :data:`MAX_TREE_DEPTH`."""
+        return _height(self.root, self.children)[0]
 
     def depth(self, node: str) -> int:
         """The number of plies from the root to ``node``."""
@@ -141,32 +183,97 @@ class GameTree:
 
     def _check_known(self, node: str) -> None:
         if node not in self.players:
-            raise KeyError(f"{node!r} is not a node of tree {self.name!r}")
+            raise self._unknown(node)
+
+    def _unknown(self, node: str) -> KeyError:
+        return KeyError(f"{shown(node)} is not a node of tree {shown(self.name)}")
 
 
 def load_tree(path: str | Path) -> GameTree:
-    """Read and validate a JSON tree file.
+    """Read and validate a JSON tree file (UTF-8 text, at most :data:`MAX_TREE_BYTES` bytes).
 
-    Raises TreeFormatError (naming the file and the node) for invalid JSON or an invalid tree,
-    and FileNotFoundError if there is no such file.
+    Raises TreeFormatError, naming the file and the node, for a file that is too big or not
+    UTF-8, invalid JSON (``NaN`` and ``Infinity`` included: JSON has neither), a key given twice
+    in one object (JSON parsers would silently keep the last) or an invalid tree (see
+    :func:`tree_from_dict`); OSError (FileNotFoundError, IsADirectoryError, ...) if the file
+    cannot be read.
     """
     path = Path(path)
+    with path.open("rb") as file:
+        raw = file.read(MAX_TREE_BYTES + 1)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise TreeFormatError(f"{path}: not valid JSON: {error}") from None
-    try:
-        return tree_from_dict(data)
+        return tree_from_dict(_parse_json(raw))
     except TreeFormatError as error:
         raise TreeFormatError(f"{path}: {error}") from None
+
+
+def _parse_json(raw: bytes) -> Any:
+    """The JSON value in ``raw``, a tree file's bytes. Raises TreeFormatError for bytes that are
+    too many, not UTF-8 or not strict JSON, and for a key repeated within one object."""
+    if len(raw) > MAX_TREE_BYTES:
+        raise TreeFormatError(f"the file is larger than {MAX_TREE_BYTES:,} bytes (MAX_TREE_BYTES): "
+                              "is it really a tree?")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise TreeFormatError(f"not UTF-8 text: byte {raw[error.start]:#04x} at offset {error.start}; "
+                              "save the file as UTF-8") from None
+    repeated: list[tuple[str, dict[str, Any]]] = []
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant,
+                          object_pairs_hook=lambda pairs: _object(pairs, repeated))
+    except json.JSONDecodeError as error:
+        raise TreeFormatError(f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise TreeFormatError("not a tree: its JSON nests lists or objects too deeply to read") from None
+    except TreeFormatError:
+        raise
+    except ValueError:  # the only other ValueError: an integer too long to convert
+        raise TreeFormatError(f"not a tree: a number has more than {sys.get_int_max_str_digits():,} digits") from None
+    if repeated:
+        key, where = repeated[0]
+        raise TreeFormatError(f"key {shown(key)} appears twice in {_section(data, where)}: JSON readers keep "
+                              "only the last one; give each key once")
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise TreeFormatError(f"not valid JSON: {name} (JSON has no NaN or infinities): give every value as a "
+                          "finite number")
+
+
+def _object(pairs: list[tuple[str, Any]], repeated: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """A JSON object as a dict; a key given twice is noted in ``repeated`` with the dict."""
+    built = dict(pairs)
+    if len(built) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                repeated.append((key, built))
+                break
+            seen.add(key)
+    return built
+
+
+def _section(data: Any, where: dict[str, Any]) -> str:
+    """Where the object ``where`` sits in the file: "'values'", "the top-level object", ..."""
+    if where is data:
+        return "the top-level object"
+    if isinstance(data, dict):
+        for name, value in data.items():
+            if value is where:
+                return shown(name)
+    return "one object"
 
 
 def tree_from_dict(data: Any) -> GameTree:
     """Validate a dictionary in the JSON tree format and build a :class:`GameTree`.
 
     Raises TreeFormatError naming the offending node: a missing root, an unknown child id, a node
-    with two parents or on a cycle, a node not reachable from the root, a leaf without a value,
-    a value that is not a number, a bad player or ``to_move``, a bad ``value_range``.
+    with two parents or on a cycle, a node not reachable from the root, a node more than
+    :data:`MAX_TREE_DEPTH` plies deep, a leaf without a value, a value that is not a finite
+    number, a bad player or ``to_move``, a bad ``value_range``, a name, source or id that is not
+    text. Nothing here recurses, so a tree of any depth gets this answer.
     """
     if not isinstance(data, Mapping):
         raise TreeFormatError(f"a tree must be a JSON object, not {type(data).__name__}")
@@ -174,14 +281,15 @@ def tree_from_dict(data: Any) -> GameTree:
     to_move = _read_player(data.get("to_move", "max"), "'to_move'")
     children = _read_children(data.get("children", {}), root)
     parents = _check_shape(root, children)
+    _check_height(root, children)
     values = _read_values(data.get("values", {}), parents, root)
     _check_leaves_have_values(children, parents, values)
     if root not in children and root not in values:
-        raise TreeFormatError(f"the root {root!r} has no children and no value")
+        raise TreeFormatError(f"the root {shown(root)} has no children and no value")
     players = _default_players(root, to_move, children, _read_players(data.get("players", {}), parents, root))
     return GameTree(
-        name=str(data.get("name", "unnamed tree")),
-        source=str(data.get("source", "")),
+        name=_read_text(data.get("name", "unnamed tree"), "'name'"),
+        source=_read_text(data.get("source", ""), "'source'"),
         root=root,
         root_player=to_move,
         children=children,
@@ -192,20 +300,40 @@ def tree_from_dict(data: Any) -> GameTree:
     )
 
 
+def _read_text(raw: Any, where: str) -> str:
+    """``raw`` if it is a string that can be written out as UTF-8, else TreeFormatError naming
+    ``where``."""
+    if not isinstance(raw, str):
+        raise TreeFormatError(f"{where} must be a string, not {shown(raw)}")
+    if not _is_text(raw):
+        raise TreeFormatError(f"{where} {shown(raw)} is not text: it holds a lone surrogate (a JSON escape "
+                              "such as \\ud800 on its own)")
+    return raw
+
+
+def _is_text(raw: str) -> bool:
+    """False if ``raw`` holds a lone surrogate (the JSON escape ``"\\ud800"`` gives one), which no
+    file or terminal can show."""
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _read_root(data: Mapping[str, Any]) -> str:
     if "root" not in data:
         raise TreeFormatError("the tree has no 'root': add \"root\": \"<id of the first node>\"")
     root = data["root"]
     if not isinstance(root, str):
-        raise TreeFormatError(f"'root' must be a string node id, not {root!r}")
-    return root
+        raise TreeFormatError(f"'root' must be a string node id, not {shown(root)}")
+    return _read_text(root, "the root id")
 
 
 def _read_player(raw: Any, where: str) -> Player:
-    try:
-        return Player(raw)
-    except ValueError:
-        raise TreeFormatError(f"{where} is {raw!r}: it must be \"max\" or \"min\"") from None
+    if raw not in ("max", "min"):
+        raise TreeFormatError(f"{where} is {shown(raw)}: it must be \"max\" or \"min\"")
+    return Player(raw)
 
 
 def _read_children(raw: Any, root: str) -> dict[str, tuple[str, ...]]:
@@ -214,9 +342,12 @@ def _read_children(raw: Any, root: str) -> dict[str, tuple[str, ...]]:
     children: dict[str, tuple[str, ...]] = {}
     for node, kids in raw.items():
         if not isinstance(kids, list) or not all(isinstance(kid, str) for kid in kids):
-            raise TreeFormatError(f"children of node {node!r} must be a list of string ids, not {kids!r}")
+            raise TreeFormatError(f"children of node {shown(node)} must be a list of string ids, not {shown(kids)}")
         if len(set(kids)) != len(kids):
-            raise TreeFormatError(f"node {node!r} lists a child twice: {kids}")
+            raise TreeFormatError(f"node {shown(node)} lists a child twice: {shown(kids)}")
+        if not _is_text("".join(kids)):  # one check for all; then find the culprit
+            for kid in kids:
+                _read_text(kid, f"a child id of node {shown(node)}")
         if kids:
             children[node] = tuple(kids)
     return children
@@ -228,17 +359,17 @@ def _check_shape(root: str, children: Mapping[str, tuple[str, ...]]) -> dict[str
     for node, kids in children.items():
         for kid in kids:
             if kid == root:
-                raise TreeFormatError(f"node {node!r} lists the root {root!r} as a child: that is a cycle")
+                raise TreeFormatError(f"node {shown(node)} lists the root {shown(root)} as a child: that is a cycle")
             if kid in parents:
                 raise TreeFormatError(
-                    f"node {kid!r} has two parents, {parents[kid]!r} and {node!r}: "
+                    f"node {shown(kid)} has two parents, {shown(parents[kid])} and {shown(node)}: "
                     "a tree node has exactly one (copy the subtree under a new id)")
             parents[kid] = node
     known = set(parents) | {root}
     for node, kids in children.items():
         if node not in known:
             raise TreeFormatError(
-                f"node {node!r} has children but is not the root and no node lists it as a child")
+                f"node {shown(node)} has children but is not the root and no node lists it as a child")
     reached = {root}
     frontier = [root]
     while frontier:
@@ -247,8 +378,27 @@ def _check_shape(root: str, children: Mapping[str, tuple[str, ...]]) -> dict[str
             frontier.append(kid)
     stray = sorted(known - reached)
     if stray:
-        raise TreeFormatError(f"node {stray[0]!r} cannot be reached from the root: it lies on a cycle")
+        raise TreeFormatError(f"node {shown(stray[0])} cannot be reached from the root: it lies on a cycle")
     return parents
+
+
+def _height(root: str, children: Mapping[str, tuple[str, ...]]) -> tuple[int, str]:
+    """The plies from ``root`` down to its deepest node, and that node (the first found), level by
+    level without recursion."""
+    level, plies, deepest = [root], 0, root
+    while True:
+        below = [kid for node in level for kid in children.get(node, ())]
+        if not below:
+            return plies, deepest
+        level, plies, deepest = below, plies + 1, below[0]
+
+
+def _check_height(root: str, children: Mapping[str, tuple[str, ...]]) -> None:
+    plies, deepest = _height(root, children)
+    if plies > MAX_TREE_DEPTH:
+        raise TreeFormatError(
+            f"the tree is {plies} plies deep (node {shown(deepest)}): gamelib loads and searches trees at most "
+            f"{MAX_TREE_DEPTH} plies deep (MAX_TREE_DEPTH), as its searches recurse once a ply")
 
 
 def _read_values(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, Value]:
@@ -257,18 +407,28 @@ def _read_values(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, V
     values: dict[str, Value] = {}
     for node, value in raw.items():
         if node != root and node not in parents:
-            raise TreeFormatError(f"'values' names node {node!r}, which is not in the tree")
-        if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-            raise TreeFormatError(f"the value of node {node!r} is {value!r}: it must be a number")
+            raise TreeFormatError(f"'values' names node {shown(node)}, which is not in the tree")
+        if type(value) is not int and not _finite_number(value):  # most values are ints: skip the call
+            raise TreeFormatError(f"the value of node {shown(node)} is {shown(value)}: it must be a finite number"
+                                  + " (a literal such as 1e400 overflows to infinity)" * _infinite(value))
         values[node] = value
     return values
+
+
+def _finite_number(value: Any) -> bool:
+    """True for an int or a finite float (not a bool, not NaN or infinity)."""
+    return not isinstance(value, bool) and (isinstance(value, int) or isinstance(value, float) and math.isfinite(value))
+
+
+def _infinite(value: Any) -> bool:
+    return isinstance(value, float) and math.isinf(value)
 
 
 def _check_leaves_have_values(
         children: Mapping[str, tuple[str, ...]], parents: Mapping[str, str], values: Mapping[str, Value]) -> None:
     for leaf, parent in parents.items():
         if leaf not in children and leaf not in values:
-            raise TreeFormatError(f"leaf {leaf!r} (a child of {parent!r}) has no value: add it to 'values', "
+            raise TreeFormatError(f"leaf {shown(leaf)} (a child of {shown(parent)}) has no value: add it to 'values', "
                                   "or correct the child id if it is a typo")
 
 
@@ -278,8 +438,8 @@ def _read_players(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, 
     players: dict[str, Player] = {}
     for node, player in raw.items():
         if node != root and node not in parents:
-            raise TreeFormatError(f"'players' names node {node!r}, which is not in the tree")
-        players[node] = _read_player(player, f"the player of node {node!r}")
+            raise TreeFormatError(f"'players' names node {shown(node)}, which is not in the tree")
+        players[node] = _read_player(player, f"the player of node {shown(node)}")
     return players
 
 
@@ -290,8 +450,9 @@ def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[st
     stack = [root]
     while stack:
         node = stack.pop()
+        below = players[node].other
         for kid in children.get(node, ()):
-            players[kid] = overrides.get(kid, players[node].other)
+            players[kid] = overrides.get(kid, below)
             stack.append(kid)
     return players
 
@@ -299,12 +460,12 @@ def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[st
 def _read_range(raw: Any, values: Mapping[str, Value]) -> tuple[Value, Value]:
     if raw is None:
         return (-math.inf, math.inf)
-    if (not isinstance(raw, list) or len(raw) != 2
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+    if (not isinstance(raw, list) or len(raw) != 2 or not all(_finite_number(v) for v in raw)
             or not raw[0] < raw[1]):
-        raise TreeFormatError(f"'value_range' is {raw!r}: it must be [lowest, highest] with lowest < highest")
+        raise TreeFormatError(f"'value_range' is {shown(raw)}: it must be [lowest, highest], finite numbers "
+                              "with lowest < highest")
     low, high = raw
     for node, value in values.items():
         if not low <= value <= high:
-            raise TreeFormatError(f"the value {value} of node {node!r} lies outside 'value_range' {raw}")
+            raise TreeFormatError(f"the value {value} of node {shown(node)} lies outside 'value_range' {raw}")
     return (low, high)

@@ -12,42 +12,50 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from gamelib.games.adjacency import RULES, AdjacencyGame, square_name
+from gamelib.games.adjacency import MAX_ROUNDS, MIN_ROUNDS, RULES, AdjacencyGame, square_name
 from gamelib.games.game import format_value
+from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
-from gamelib.play.engine_protocol import serve
+from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.records import Turn
 
-__all__ = ["add_game_commands", "run_engine", "run_match_command", "run_play"]
+__all__ = ["MAX_GAMES", "MAX_SEED", "MAX_WORKERS", "add_game_commands", "option", "run_engine", "run_match_command",
+           "run_play"]
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
 
+MAX_GAMES = 10_000
+"""The most games ``match --games`` plays in one run (lesson 7's tournament plays 40 a pairing)."""
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
+MAX_WORKERS = 32
+"""The most worker processes ``match --workers`` starts."""
 
+MAX_SEED = 2**32 - 1
+"""Seeds are whole numbers from 0 to 2**32 - 1, as the arena's per-game seeds are."""
 
-def _count(text: str) -> int:
-    if not text.isdigit() or int(text) == 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
-    return int(text)
+Number = TypeVar("Number", int, float)
 
 
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+def option(parse: Callable[[str, Number, Number, str], Number], low: Number, high: Number,
+           what: str) -> Callable[[str], Number]:
+    """An argparse ``type`` reading ``what`` (a number from ``low`` to ``high``) with ``parse``
+    (:func:`~gamelib.games.user_input.whole_number` or ``decimal_number``); its error becomes
+    argparse's, which names the option: "argument --depth: '٣' is not a number of plies: give a
+    whole number from 0 to 200 in ASCII digits"."""
+    def read(text: str) -> Number:
+        try:
+            return parse(text, low, high, what)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return read
+
+
+_SEED = option(whole_number, 0, MAX_SEED, "a seed")
 
 
 def add_game_commands(commands: Any) -> None:
@@ -56,14 +64,16 @@ def add_game_commands(commands: Any) -> None:
     match = commands.add_parser("match", help="play a tournament between two bots and print its summary")
     match.add_argument("a", metavar="BOT_A", help=bots)
     match.add_argument("b", metavar="BOT_B", help="the other bot, named the same way")
-    match.add_argument("--games", type=_count, default=10, metavar="N", help="games to play (default 10)")
+    match.add_argument("--games", type=option(whole_number, 1, MAX_GAMES, "a number of games"), default=10, metavar="N",
+                       help=f"games to play (default 10, at most {MAX_GAMES})")
     match.add_argument("--out", metavar="FILE.jsonl", help="append each game here; rerun to resume")
-    match.add_argument("--workers", type=_count, default=2, metavar="K", help="processes (default 2)")
+    match.add_argument("--workers", type=option(whole_number, 1, MAX_WORKERS, "a number of processes"), default=2,
+                       metavar="K", help=f"processes (default 2, at most {MAX_WORKERS})")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_game_options(match, seconds=1.0)
     engine = commands.add_parser("engine", help="serve a bot over the engine line protocol on stdin/stdout")
     engine.add_argument("--bot", required=True, choices=[n for n in BOT_NAMES if n != "human"], help="the bot")
-    engine.add_argument("--seed", type=_seed, default=0, metavar="S", help="the bot's seed (default 0)")
+    engine.add_argument("--seed", type=_SEED, default=0, metavar="S", help="the bot's seed (default 0)")
     play = commands.add_parser("play", help="play one game in the terminal")
     play.add_argument("--x", default="human", metavar="BOT", help=f"X's player, {bots} (default human)")
     play.add_argument("--o", default="alphabeta", metavar="BOT", help="O's player (default alphabeta)")
@@ -72,11 +82,14 @@ def add_game_commands(commands: Any) -> None:
 
 def _add_game_options(parser: argparse.ArgumentParser, seconds: float) -> None:
     """--rounds, --rule, --time and --seed, shared by match and play."""
-    parser.add_argument("--rounds", type=_count, default=28, metavar="R", help="rounds a game, 2 to 28 (default 28)")
-    parser.add_argument("--rule", type=int, choices=RULES, default=8, help="neighbours that flip: 8 or 4 (default 8)")
-    parser.add_argument("--time", type=_positive, default=seconds, metavar="S",
-                        help=f"seconds a move (default {seconds:g})")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S", help="the seed (default 0)")
+    parser.add_argument("--rounds", type=option(whole_number, MIN_ROUNDS, MAX_ROUNDS, "a number of rounds"), default=28,
+                        metavar="R", help=f"rounds a game, {MIN_ROUNDS} to {MAX_ROUNDS} (default 28)")
+    parser.add_argument("--rule", type=option(whole_number, min(RULES), max(RULES), "a rule"), choices=RULES,
+                        default=8, help="neighbours that flip: 8 or 4 (default 8)")
+    parser.add_argument("--time", type=option(decimal_number, 0.001, MAX_MOVE_SECONDS, "a number of seconds"),
+                        default=seconds, metavar="S",
+                        help=f"seconds a move (default {seconds:g}, 0.001 to {MAX_MOVE_SECONDS:g})")
+    parser.add_argument("--seed", type=_SEED, default=0, metavar="S", help=f"the seed (default 0, at most {MAX_SEED})")
 
 
 def run_match_command(args: argparse.Namespace) -> int:

@@ -16,7 +16,9 @@ command                         answer                                  effect
 ``quit``                        ``ok``                                  the engine exits
 ==============================  ======================================  ========================
 
-Anything wrong gets ``error MESSAGE`` and changes nothing. :class:`EngineSession` answers single
+Anything wrong gets ``error MESSAGE`` and changes nothing; a message quotes at most a short prefix
+of what was sent, and a line longer than :data:`MAX_LINE_CHARS` is read only that far and refused.
+``go`` takes 1 to 600,000 milliseconds (:data:`MAX_MOVE_SECONDS`). :class:`EngineSession` answers single
 lines (the server, testable in-process), :func:`serve` runs it over streams (``python -m gamelib
 engine --bot NAME``), and :class:`ExternalBot` runs a program speaking the protocol as a
 :class:`~gamelib.play.bots.base.Bot`.
@@ -43,13 +45,24 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import IO, Any, TextIO
 
-from gamelib.games.adjacency import RULES, AdjacencyGame, AdjacencyState, parse_square, square_name
+from gamelib.games.adjacency import MAX_ROUNDS, RULES, AdjacencyGame, AdjacencyState, parse_square, square_name
+from gamelib.games.user_input import shown, whole_number
 from gamelib.play.bots.base import Bot, Decision
 
-__all__ = ["EngineError", "EngineSession", "ExternalBot", "ProtocolError", "serve"]
+__all__ = ["MAX_LINE_CHARS", "MAX_MOVE_SECONDS", "EngineError", "EngineSession", "ExternalBot", "ProtocolError",
+           "read_line", "serve"]
 
 COMMANDS = ("rule", "position", "play", "board", "go", "quit")
 """The protocol's commands, in the order the documentation gives them."""
+
+MAX_LINE_CHARS = 256
+"""The longest line either side reads, in characters without the line end. The longest command,
+``position`` with a board, takes 78; of a longer line only this much is kept (the rest is read in
+pieces and dropped), and the engine answers it with an error."""
+
+MAX_MOVE_SECONDS = 600
+"""The longest time ``go`` may ask for: 600 s, so ``go 600000`` at most. A longer ``go`` is an
+error at once, so the commands after it (``quit``) are still read."""
 
 
 class ProtocolError(ValueError):
@@ -81,6 +94,10 @@ class EngineSession:
     def handle(self, line: str) -> str:
         """The one-line answer to the command ``line`` (without its newline): ``ok``, the board,
         ``move SQUARE``, or ``error MESSAGE`` (and nothing changes) for anything wrong."""
+        line = line.rstrip("\r\n")
+        if len(line) > MAX_LINE_CHARS:
+            return (f"error the line is longer than {MAX_LINE_CHARS} characters, the most a command takes; it "
+                    f"begins {shown(line[:20])}")
         try:
             return self._dispatch(line.split())
         except ValueError as error:  # ProtocolError, NotationError, IllegalMoveError, a bot's ValueError
@@ -92,22 +109,20 @@ class EngineSession:
             raise ProtocolError(f"empty line: give a command ({', '.join(COMMANDS)})")
         command = self._commands.get(words[0])
         if command is None:
-            raise ProtocolError(f"unknown command {words[0]!r}: use {', '.join(COMMANDS)}")
+            raise ProtocolError(f"unknown command {shown(words[0])}: use {', '.join(COMMANDS)}")
         return command(words[1:])
 
     def _rule(self, args: list[str]) -> str:
         _arguments("rule", args, "8|4")
         if args[0] not in {str(rule) for rule in RULES}:
-            raise ProtocolError(f"rule {args[0]!r} is unknown: give 8 (all neighbours) or 4 (orthogonal only)")
+            raise ProtocolError(f"rule {shown(args[0])} is unknown: give 8 (all neighbours) or 4 (orthogonal only)")
         self.game = AdjacencyGame(rule=int(args[0]))  # a state holds no rule, so the position stays
         return "ok"
 
     def _position(self, args: list[str]) -> str:
         _arguments("position", args, "BOARD SIDE PLIES")
         board, side, plies = args
-        if not plies.isdigit():
-            raise ProtocolError(f"plies left {plies!r} is not a number: give 0 to 56")
-        self.state = self.game.from_board(board, side, int(plies))
+        self.state = self.game.from_board(board, side, whole_number(plies, 0, 2 * MAX_ROUNDS, "a number of plies left"))
         return "ok"
 
     def _play(self, args: list[str]) -> str:
@@ -122,11 +137,10 @@ class EngineSession:
 
     def _go(self, args: list[str]) -> str:
         _arguments("go", args, "MILLISECONDS")
-        if not args[0].isdigit() or int(args[0]) == 0:
-            raise ProtocolError(f"time {args[0]!r} is not a positive whole number of milliseconds")
+        milliseconds = whole_number(args[0], 1, MAX_MOVE_SECONDS * 1000, "a time in milliseconds")
         if self.game.is_terminal(self.state):
             raise ProtocolError("the game is over: there is no move to make")
-        decision = self.bot.choose(self.game, self.state, int(args[0]) / 1000)
+        decision = self.bot.choose(self.game, self.state, milliseconds / 1000)
         return f"move {square_name(decision.move)}"
 
     def _quit(self, args: list[str]) -> str:
@@ -157,11 +171,32 @@ def serve(bot: Bot, input: TextIO, output: TextIO) -> None:
     ['ok', "error unknown command 'fly': use rule, position, play, board, go, quit", 'ok']
     """
     session = EngineSession(bot)
-    for line in iter(input.readline, ""):
+    while (line := read_line(input)) is not None:
         output.write(session.handle(line) + "\n")
         output.flush()
         if session.finished:
             return
+
+
+def read_line(stream: IO[str]) -> str | None:
+    """The next line of ``stream`` without its line end, or None at the end of the stream. A line
+    longer than :data:`MAX_LINE_CHARS` comes back cut to MAX_LINE_CHARS + 1 characters (so the
+    reader can tell), its rest read in pieces and dropped: memory stays bounded whatever arrives.
+
+    >>> import io
+    >>> stream = io.StringIO("go 10\\r\\n" + "x" * 10**6 + "\\nquit")
+    >>> read_line(stream), len(read_line(stream) or ""), read_line(stream), read_line(stream)
+    ('go 10', 257, 'quit', None)
+    """
+    line = stream.readline(MAX_LINE_CHARS + 2)  # room for the longest line and its "\r\n"
+    if not line:
+        return None
+    if len(line) == MAX_LINE_CHARS + 2 and not line.endswith("\n"):
+        rest = line
+        while rest and not rest.endswith("\n"):
+            rest = stream.readline(1 << 16)
+    line = line.rstrip("\r\n")
+    return line[:MAX_LINE_CHARS + 1]
 
 
 class ExternalBot:
@@ -196,7 +231,7 @@ class ExternalBot:
         try:
             answer = self._ask("board", self.grace)
             if len(answer.split()) != 5 or len(answer.split()[0]) != 64:
-                raise EngineError(f"engine {self.name} answered board with {answer!r}, not "
+                raise EngineError(f"engine {self.name} answered board with {shown(answer)}, not "
                                   "'BOARD SIDE PLIES XCOUNT OCOUNT': does it speak the engine line protocol?")
         except EngineError:
             self.close()
@@ -210,14 +245,15 @@ class ExternalBot:
             self._ask(f"rule {game.rule}", self.grace)
             self._rule = game.rule
         self._ask(f"position {game.board_string(state)} {state.to_move.value} {state.plies_left}", self.grace)
-        answer = self._ask(f"go {max(1, round(seconds * 1000))}", seconds + self.grace)
+        milliseconds = min(MAX_MOVE_SECONDS * 1000, max(1, round(seconds * 1000)))
+        answer = self._ask(f"go {milliseconds}", seconds + self.grace)
         words = answer.split()
         if len(words) != 2 or words[0] != "move":
-            raise EngineError(f"engine {self.name} answered go with {answer!r}, not 'move SQUARE'")
+            raise EngineError(f"engine {self.name} answered go with {shown(answer)}, not 'move SQUARE'")
         try:
             move = parse_square(words[1])
         except ValueError as error:
-            raise EngineError(f"engine {self.name} answered go with {answer!r}: {error}") from None
+            raise EngineError(f"engine {self.name} answered go with {shown(answer)}: {error}") from None
         return Decision(move=move, seconds=time.perf_counter() - start, note=f"engine: {answer}")
 
     def _ask(self, command: str, timeout: float) -> str:
@@ -235,7 +271,7 @@ class ExternalBot:
         if answer is None:
             raise EngineError(f"engine {self.name} exited (status {self._process.poll()}) at {command!r}")
         if answer.startswith("error"):
-            raise EngineError(f"engine {self.name} answered {command!r} with {answer!r}")
+            raise EngineError(f"engine {self.name} answered {command!r} with {shown(answer)}")
         return answer
 
     def close(self) -> None:
@@ -267,8 +303,8 @@ def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
     """Put each line of ``stream`` (without its newline) on ``lines``, then None at its end."""
     assert stream is not None
     try:
-        for line in iter(stream.readline, ""):
-            lines.put(line.rstrip("\r\n"))
+        while (line := read_line(stream)) is not None:
+            lines.put(line)
     except (OSError, ValueError):  # the stream was closed under us
         pass
     lines.put(None)

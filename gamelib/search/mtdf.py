@@ -40,7 +40,12 @@ from gamelib.search.negamax import (
 from gamelib.search.tracing import NULL_TRACER, Tracer
 from gamelib.search.ttable import TranspositionTable
 
-__all__ = ["Deepening", "iterative_deepening", "mtdf"]
+__all__ = ["MAX_PASSES", "Deepening", "iterative_deepening", "mtdf"]
+
+MAX_PASSES = 1000
+"""The most passes :func:`mtdf` makes before it gives up with a SearchError. With whole-number
+values every pass moves a bound to a value some position has, so real searches need a handful
+(two from the exact value); the limit only guarantees that no input makes MTD(f) loop for ever."""
 
 
 def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, first_guess: Value = 0,
@@ -52,13 +57,17 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     searches the root with (beta - 1, beta), beta = max(g, lower + 1) for the last result g; a result
     below beta is a new upper bound, otherwise a new lower bound; stop when lower == upper. With the
     exact value as first guess it takes exactly two passes (one proves value >= f, one value <= f).
-    Values must be integers. ``first_guess`` and the result are from MAX's point of view; ``move``
+    Values must be whole numbers (its null window is one unit wide): a pass that returns another
+    number raises SearchError, as do more than :data:`MAX_PASSES` passes. ``first_guess`` and the
+    result are from MAX's point of view; ``move``
     and ``pv`` come from the last pass that raised the lower bound (a pass that failed high), whose
     line reaches the value. ``nodes`` and ``leaves`` add up all passes. Each pass is an MtdPass
     trace event with its window, result and the bounds after it. ``table`` defaults to a new
-    65,536-slot depth-preferred table. Raises SearchError for a negative depth, SearchTimeout when
-    ``deadline`` (a ``time.perf_counter()`` time) passes.
+    65,536-slot depth-preferred table. Raises SearchError for a negative depth, a first guess or
+    a value that is not a whole number, or too many passes; SearchTimeout when ``deadline`` (a
+    ``time.perf_counter()`` time) passes.
     """
+    _check_whole(first_guess, "the first guess", infinite=False)
     state = _start(game, state, depth)
     root_player = game.to_move(state)
     search = _Search(game, tracer, TranspositionTable() if table is None else table, order, deadline)
@@ -68,14 +77,30 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     value, pv, number = guess, (), 0
     while lower < upper:
         number += 1
+        if number > MAX_PASSES:
+            low, high = _max_view_window(root_player, lower, upper)
+            raise SearchError(f"MTD(f) made {MAX_PASSES} passes (MAX_PASSES) and its bounds have not met: the value "
+                              f"lies in [{low}, {high}] (MAX's view)")
         beta = max(value, lower + 1)
         value, line = _negamax(search, state, depth, beta - 1, beta, 0)
+        _check_whole(root_player.sign * value, f"pass {number}'s value")
         if value < beta:
             upper = value
         else:
             lower, pv = value, line
         _trace_pass(search, root_player, number, beta, value, lower, upper)
     return search.result(state, value, pv, depth)
+
+
+def _check_whole(value: Value, what: str, infinite: bool = True) -> None:
+    """Raise SearchError unless ``value`` is a number MTD(f)'s null window (v - 1, v) can step by:
+    an int, a float holding a whole number below 2**53 in size, or (if ``infinite``) an infinity."""
+    whole = isinstance(value, int) or isinstance(value, float) and (
+        math.isinf(value) and infinite or math.isfinite(value) and value.is_integer() and abs(value) < 2**53)
+    if not whole:
+        raise SearchError(f"{what} is {value!r}: MTD(f) steps its null window (v - 1, v) one unit at a time, so it "
+                          "needs whole numbers (floats below 2**53) and would never converge on this one; scale the "
+                          "values to whole numbers, or use alphabeta")
 
 
 def _trace_pass(search: _Search, root_player: Player, number: int, beta: Value, value: Value,

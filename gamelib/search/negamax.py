@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.games.game import INF, Game, Player, Value
+from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
@@ -50,7 +51,9 @@ CLOCK_MASK = 255
 
 
 class SearchError(ValueError):
-    """A search was asked for something impossible: a negative depth, an empty window."""
+    """A search was asked for something impossible: a negative depth, an empty window, a tree
+    deeper than :data:`~gamelib.games.trees.MAX_TREE_DEPTH` plies with no depth limit within it
+    (every search checks this before it recurses)."""
 
 
 class SearchTimeout(Exception):
@@ -313,9 +316,14 @@ def _max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, 
 
 
 def _start(game: Game[Any, Any], state: Any, depth: int | None) -> Any:
-    """The root state (a tree's root when ``state`` is None), after checking ``depth``."""
+    """The root state (a tree's root when ``state`` is None), after checking ``depth`` and, for a
+    tree, that the search cannot recurse deeper than MAX_TREE_DEPTH plies."""
     if depth is not None and depth < 0:
         raise SearchError(f"depth is {depth}: give a number of plies >= 0, or None for no limit")
+    height = getattr(game, "height", None)
+    if isinstance(height, int) and min(height, INF if depth is None else depth) > MAX_TREE_DEPTH:
+        raise SearchError(f"the tree is {height} plies deep: the searches recurse once a ply and go at most "
+                          f"{MAX_TREE_DEPTH} plies deep (MAX_TREE_DEPTH); give depth <= {MAX_TREE_DEPTH}")
     if state is None:
         state = getattr(game, "root", None)
         if state is None:
