@@ -33,7 +33,7 @@ from gamelib.search.tracing import (
     to_jsonable,
     visited_nodes,
 )
-from gamelib.search.ttable import TranspositionTable
+from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
 __all__ = ["main"]
@@ -46,10 +46,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
-
-MAX_TABLE_SLOTS = 1 << 22
-"""The most slots ``--table-size`` gives a transposition table: 4,194,304, a 32 MB list (a tree
-file holds fewer nodes than that; the default is 65,536)."""
 
 MAX_FIRST_GUESS = 10**9
 """``--first-guess`` lies in [-MAX_FIRST_GUESS, MAX_FIRST_GUESS]; MTD(f)'s first pass moves a
@@ -71,9 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--fail-soft", action="store_true", help="alpha-beta: start values at -inf")
     trace.add_argument("--first-guess", type=option(whole_number, -MAX_FIRST_GUESS, MAX_FIRST_GUESS, "a first guess"),
                        default=None, metavar="V", help="mtdf: the first guess of the value (default 0)")
-    trace.add_argument("--table-size", type=option(whole_number, 1, MAX_TABLE_SLOTS, "a number of table slots"),
+    trace.add_argument("--table-size", type=option(whole_number, 1, MAX_SLOTS, "a number of table slots"),
                        default=None, metavar="N", help="alphabeta_with_memory, mtdf: slots in the transposition "
-                       f"table (default 65536, at most {MAX_TABLE_SLOTS})")
+                       f"table (default 65536, at most {MAX_SLOTS})")
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)

@@ -139,7 +139,7 @@ def test_a_short_key_table_takes_one_position_for_another() -> None:
 
 
 @pytest.mark.parametrize("size, replacement, message", [
-    (0, "depth", "at least 1 slot"), (4, "newest", "unknown replacement strategy 'newest'")])
+    (0, "depth", "1 to 4,194,304 slots, not 0"), (4, "newest", "unknown replacement strategy 'newest'")])
 def test_bad_table_settings_are_refused(size: int, replacement: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         TranspositionTable(size=size, replacement=replacement)
@@ -383,3 +383,11 @@ def test_the_strict_rule_with_a_table_stores_no_empty_window_value() -> None:
     table = TranspositionTable(64)
     assert alphabeta(tree, strict=True, table=table).value == minimax(tree).value == 9
     assert alphabeta(tree, "3", strict=True, table=table).value == minimax(tree, "3").value == 3
+
+
+def test_a_table_larger_than_the_bound_is_refused_before_it_is_allocated() -> None:
+    from gamelib.search.ttable import MAX_SLOTS
+
+    with pytest.raises(ValueError, match="1 to 4,194,304 slots, not 99,999,999,999,999,999,999"):
+        TranspositionTable(size=99999999999999999999)
+    assert TranspositionTable(size=MAX_SLOTS).size == 1 << 22

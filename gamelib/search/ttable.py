@@ -66,6 +66,11 @@ class Replacement(str, Enum):
     AGING = "aging"
 
 
+MAX_SLOTS = 1 << 22
+"""The most slots a table may have: 4,194,304, a 32 MB list a tier (a tree file holds fewer nodes
+than that, and the bots use 65,536); a larger size raises ValueError instead of eating memory."""
+
+
 @dataclass(frozen=True, slots=True)
 class TTEntry:
     """One position's record: ``key``; ``depth`` searched below it in plies (None: to the end of the
@@ -141,8 +146,8 @@ class TranspositionTable:
     """Whether a new result without a move keeps the held entry's move (see :meth:`save`)."""
 
     def __post_init__(self) -> None:
-        if self.size < 1:
-            raise ValueError(f"a transposition table needs at least 1 slot, not {self.size}")
+        if not 1 <= self.size <= MAX_SLOTS:
+            raise ValueError(f"a transposition table takes 1 to {MAX_SLOTS:,} slots, not {self.size:,}")
         try:
             self.replacement = Replacement(self.replacement)
         except ValueError:
