@@ -19,6 +19,7 @@ from gamelib.games.game import format_value
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
 from gamelib.play.engine_protocol import serve
+from gamelib.play.entries import load_file_bot
 from gamelib.play.records import Turn
 
 __all__ = ["add_game_commands", "run_engine", "run_match_command", "run_play"]
@@ -62,7 +63,11 @@ def add_game_commands(commands: Any) -> None:
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_game_options(match, seconds=1.0)
     engine = commands.add_parser("engine", help="serve a bot over the engine line protocol on stdin/stdout")
-    engine.add_argument("--bot", required=True, choices=[n for n in BOT_NAMES if n != "human"], help="the bot")
+    served = engine.add_mutually_exclusive_group(required=True)
+    served.add_argument("--bot", metavar="BOT", help=f"the bot: {', '.join(n for n in BOT_NAMES if n != 'human')}, "
+                        "with options as in match (alphabeta:evaluation=weighted)")
+    served.add_argument("--bot-file", metavar="FILE.py", help="a Python file defining a bot class (a submission)")
+    engine.add_argument("--bot-class", metavar="NAME", help="with --bot-file: the bot class in it")
     engine.add_argument("--seed", type=_seed, default=0, metavar="S", help="the bot's seed (default 0)")
     play = commands.add_parser("play", help="play one game in the terminal")
     play.add_argument("--x", default="human", metavar="BOT", help=f"X's player, {bots} (default human)")
@@ -93,8 +98,12 @@ def run_match_command(args: argparse.Namespace) -> int:
 
 def run_engine(args: argparse.Namespace) -> int:
     """``engine``: answer protocol commands on stdin until ``quit`` or the end of input."""
+    named = args.bot is not None and args.bot != "human" and args.bot_class is None
+    if not named and (args.bot_file is None or args.bot_class is None):
+        raise ValueError("engine: give --bot NAME (not human), or --bot-file FILE.py with --bot-class NAME")
+    bot = build_bot(args.bot, args.seed) if args.bot else load_file_bot(args.bot_file, args.bot_class, args.seed)
     try:
-        serve(build_bot(args.bot, args.seed), sys.stdin, sys.stdout)
+        serve(bot, sys.stdin, sys.stdout)
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:  # the client went away: nobody is left to answer
