@@ -1,8 +1,8 @@
-"""The command line: ``python -m gamelib trace|match|engine|play ...``.
+"""The command line: ``python -m gamelib trace|match|tournament|engine|play ...``.
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
-with ``--text``, the trace as Broeders' programs print it. ``match``, ``engine`` and ``play`` play
-the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
+with ``--text``, the trace as Broeders' programs print it. ``match``, ``tournament``, ``engine`` and
+``play`` play the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import asdict
 from typing import Any, NoReturn
 
 from gamelib.games.trees import GameTree, TreeFormatError, load_tree
-from gamelib.play.commands import add_game_commands, run_engine, run_match_command, run_play
+from gamelib.play.commands import add_game_commands, run_engine, run_match_command, run_play, run_tournament_command
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.negamax import SearchError, SearchResult
 from gamelib.search.tracing import (
@@ -31,6 +31,7 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import TranspositionTable
+from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
 __all__ = ["main"]
@@ -159,7 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_game_command(args: argparse.Namespace) -> int:
     """Run ``match``, ``engine`` or ``play``; bad input (a ValueError) is one line and status 2."""
-    runners = {"match": run_match_command, "engine": run_engine, "play": run_play}
+    runners = {"match": run_match_command, "engine": run_engine, "play": run_play,
+               "tournament": lambda args: run_tournament_command(args, write_leaderboard)}
     try:
         return runners[args.command](args)
     except ValueError as error:

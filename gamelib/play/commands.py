@@ -1,6 +1,7 @@
-"""The game commands of ``python -m gamelib``: ``match``, ``engine`` and ``play``.
+"""The game commands of ``python -m gamelib``: ``match``, ``tournament``, ``engine`` and ``play``.
 
-``match A B`` plays a tournament (:func:`gamelib.play.arena.run_match`) and prints its summary;
+``match A B`` plays a match (:func:`gamelib.play.arena.run_match`) and prints its summary;
+``tournament SUBMISSIONS/`` plays a class tournament (:func:`gamelib.play.tournament.run_tournament`);
 ``engine --bot NAME`` serves a bot over the engine line protocol on stdin/stdout
 (:mod:`gamelib.play.engine_protocol`); ``play`` plays one game in the terminal, printing the board, the
 scores and each bot's thinking. Each runner returns the exit status; bad input raises ValueError
@@ -12,6 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 from gamelib.games.adjacency import RULES, AdjacencyGame, square_name
@@ -19,10 +24,12 @@ from gamelib.games.game import format_value
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
 from gamelib.play.engine_protocol import serve
-from gamelib.play.entries import load_file_bot
+from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
 from gamelib.play.records import Turn
+from gamelib.play.standings import standings_csv, standings_text
+from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
 
-__all__ = ["add_game_commands", "run_engine", "run_match_command", "run_play"]
+__all__ = ["add_game_commands", "run_engine", "run_match_command", "run_play", "run_tournament_command"]
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
@@ -69,10 +76,34 @@ def add_game_commands(commands: Any) -> None:
     served.add_argument("--bot-file", metavar="FILE.py", help="a Python file defining a bot class (a submission)")
     engine.add_argument("--bot-class", metavar="NAME", help="with --bot-file: the bot class in it")
     engine.add_argument("--seed", type=_seed, default=0, metavar="S", help="the bot's seed (default 0)")
+    _add_tournament_command(commands)
     play = commands.add_parser("play", help="play one game in the terminal")
     play.add_argument("--x", default="human", metavar="BOT", help=f"X's player, {bots} (default human)")
     play.add_argument("--o", default="alphabeta", metavar="BOT", help="O's player (default alphabeta)")
     _add_game_options(play, seconds=5.0)
+
+
+def _add_tournament_command(commands: Any) -> None:
+    """``tournament SUBMISSIONS/``: its options."""
+    tournament = commands.add_parser("tournament", help="play a class tournament between a folder of submissions")
+    tournament.add_argument("folder", metavar="SUBMISSIONS", help=f"a folder of submissions with its {MANIFEST}")
+    tournament.add_argument("--games", type=_count, default=2, metavar="N",
+                            help="games a pairing, colours alternating (default 2)")
+    tournament.add_argument("--out", required=True, metavar="FOLDER",
+                            help=f"results: {GAMES_FILE} (rerun to resume), standings.csv, leaderboard.html")
+    tournament.add_argument("--schedule", choices=SCHEDULES, default="round-robin", help="(default round-robin)")
+    tournament.add_argument("--swiss-rounds", type=_count, metavar="K", help="rounds of a Swiss system")
+    tournament.add_argument("--bot", action="append", default=[], metavar="SPEC",
+                            help="also enter a course bot (alphabeta, hillclimb, ...); repeat for more")
+    tournament.add_argument("--workers", type=_count, default=2, metavar="K", help="processes (default 2)")
+    tournament.add_argument("--scheduler", metavar="tcp://HOST:8786",
+                            help="play on a dask.distributed cluster instead (see docs/tournament.md)")
+    tournament.add_argument("--memory", type=_count, default=1024, metavar="MB",
+                            help="address space an entry may use (default 1024 MB)")
+    tournament.add_argument("--grace", type=_positive, default=0.5, metavar="S",
+                            help="seconds beyond --time before a move is a timeout (default 0.5)")
+    tournament.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_game_options(tournament, seconds=1.0)
 
 
 def _add_game_options(parser: argparse.ArgumentParser, seconds: float) -> None:
@@ -94,6 +125,46 @@ def run_match_command(args: argparse.Namespace) -> int:
         return _stopped(f"match stopped: {kept}")
     print(summary.table())
     return 0
+
+
+def run_tournament_command(args: argparse.Namespace,
+                           page: Callable[[TournamentResult, Path], object] | None = None) -> int:
+    """``tournament``: play the games not yet in --out, print the standings, write
+    ``standings.csv`` and, through ``page`` (the leaderboard writer), ``leaderboard.html``."""
+    entries = load_entries(args.folder) + [course_entry(spec) for spec in args.bot]
+    limits = EntryLimits(memory_bytes=args.memory * 2**20, grace=args.grace)
+    options = dict(games=args.games, rounds=args.rounds, rule=args.rule, seconds=args.time, out=args.out,
+                   schedule=args.schedule, swiss_rounds=args.swiss_rounds, workers=args.workers, seed=args.seed,
+                   limits=limits, progress=not args.quiet)
+    try:
+        with ExitStack() as stack:
+            executor = None if args.scheduler is None else stack.enter_context(_dask_executor(args.scheduler))
+            result = run_tournament(entries, executor=executor, **options)  # type: ignore[arg-type]
+    except KeyboardInterrupt:
+        return _stopped(f"tournament stopped: the finished games are in {Path(args.out) / GAMES_FILE}; "
+                        "run the same command to resume")
+    out = Path(args.out)
+    (out / "standings.csv").write_text(standings_csv(result.table), encoding="utf-8")
+    if page is not None:
+        page(result, out / "leaderboard.html")
+    print(standings_text(result.table))
+    print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}" + (f", {out / 'leaderboard.html'}" if page else ""))
+    return 0
+
+
+@contextmanager
+def _dask_executor(address: str) -> Iterator[Executor]:
+    """An Executor on the dask.distributed scheduler at ``address``; ValueError if it cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+    try:
+        client = Client(address, timeout=10)
+    except (OSError, TimeoutError) as error:
+        raise ValueError(f"cannot reach the dask scheduler at {address}: {error}") from None
+    with client:
+        yield client.get_executor()
 
 
 def run_engine(args: argparse.Namespace) -> int:
