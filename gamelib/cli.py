@@ -161,13 +161,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run_game_command(args: argparse.Namespace) -> int:
     """Run ``match``, ``engine`` or ``play``; bad input (a ValueError) is one line and status 2."""
     runners = {"match": run_match_command, "engine": run_engine, "play": run_play,
-               "tournament": lambda args: run_tournament_command(args, write_leaderboard)}
+               "tournament": _run_tournament}
     try:
         return runners[args.command](args)
     except ValueError as error:
         return _fail(str(error))
     except OSError as error:
         return _fail(f"{error.filename or 'a file'}: {error.strerror}")
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    """``tournament``, writing the leaderboard page as well."""
+    return run_tournament_command(args, write_leaderboard)
 
 
 def _fail(message: str) -> int:

@@ -139,7 +139,7 @@ def run_tournament_command(args: argparse.Namespace,
     try:
         with ExitStack() as stack:
             executor = None if args.scheduler is None else stack.enter_context(_dask_executor(args.scheduler))
-            result = run_tournament(entries, executor=executor, **options)  # type: ignore[arg-type]
+            result = run_tournament(entries, executor=executor, **options)
     except KeyboardInterrupt:
         return _stopped(f"tournament stopped: the finished games are in {Path(args.out) / GAMES_FILE}; "
                         "run the same command to resume")
@@ -160,11 +160,11 @@ def _dask_executor(address: str) -> Iterator[Executor]:
     except ImportError:
         raise ValueError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
     try:
-        client = Client(address, timeout=10)
+        client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as error:
         raise ValueError(f"cannot reach the dask scheduler at {address}: {error}") from None
     with client:
-        yield client.get_executor()
+        yield client.get_executor()  # type: ignore[no-untyped-call]
 
 
 def run_engine(args: argparse.Namespace) -> int:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import minimize  # type: ignore[import-untyped]
 
 __all__ = ["ELO_SCALE", "Rating", "expected_score", "fit_ratings"]
 
@@ -76,16 +76,16 @@ def fit_ratings(names: Sequence[str], results: Sequence[tuple[int, int, float]],
             raise ValueError(f"result ({i}, {j}, {points}): need two different entries of {n} and points in [0, 1]")
     first = np.array([i for i, _, _ in results], dtype=int)
     second = np.array([j for _, j, _ in results], dtype=int)
-    points = np.array([s for _, _, s in results], dtype=float)
+    scores = np.array([s for _, _, s in results], dtype=float)
 
     def negative(theta: np.ndarray) -> tuple[float, np.ndarray]:
         """Minus the penalised log-likelihood, and its gradient, at strengths ``theta`` (natural-log odds)."""
         diff = theta[first] - theta[second]
         p = 1 / (1 + np.exp(-diff))
         prior_p = 1 / (1 + np.exp(-theta))
-        value = -(np.sum(points * _log_sigmoid(diff) + (1 - points) * _log_sigmoid(-diff))
+        value = -(np.sum(scores * _log_sigmoid(diff) + (1 - scores) * _log_sigmoid(-diff))
                   + prior_draws * np.sum(0.5 * _log_sigmoid(theta) + 0.5 * _log_sigmoid(-theta)))
-        gradient = -(np.bincount(first, points - p, n) - np.bincount(second, points - p, n)
+        gradient = -(np.bincount(first, scores - p, n) - np.bincount(second, scores - p, n)
                      + prior_draws * (0.5 - prior_p))
         return float(value), gradient
 
