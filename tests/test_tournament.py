@@ -3,13 +3,16 @@ CLI, the leaderboard, and the dask path giving the same games as the process poo
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -212,14 +215,32 @@ def test_the_leaderboard_shows_standings_ratings_matrix_and_times() -> None:
     assert matrix[0][0] is None and matrix[0][1] is not None and matrix[0][1] + matrix[1][0] == 1.0  # type: ignore[operator]
 
 
-def test_dask_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
-    distributed = pytest.importorskip("distributed")
-    entries = [course_entry("random"), course_entry("hillclimb"), course_entry("random:", "random2")]
-    options = dict(games=2, rounds=3, seconds=0.5, seed=7, progress=False)
-    pooled = run_tournament(entries, workers=2, **options)  # type: ignore[arg-type]
+DASK_ENTRIES = [course_entry("random"), course_entry("hillclimb"), course_entry("random:", "random2")]
+DASK_OPTIONS: dict[str, Any] = dict(games=2, rounds=3, seconds=0.5, seed=7, progress=False)
+
+
+def games_of(records: Sequence[GameRecord]) -> list[list[Any]]:
+    """What must agree between two runs of the same seeded games: all but the move times."""
+    return [[r.index, r.x, r.o, list(r.moves), r.result, r.reason] for r in records]
+
+
+def dask_games() -> None:
+    """Print the games of the tournament played on a LocalCluster of two worker processes, as JSON
+    (run in a child process: the cluster's multiprocessing leaves a resource tracker behind)."""
+    import distributed
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        on_dask = run_tournament(entries, executor=client.get_executor(), **options)  # type: ignore[arg-type]
-    def games(result: object) -> list[tuple[object, ...]]:
-        return [(r.index, r.x, r.o, r.moves, r.result, r.reason) for r in result.records]  # type: ignore[attr-defined]
-    assert games(on_dask) == games(pooled) and len(games(pooled)) == 6
+        result = run_tournament(DASK_ENTRIES, executor=client.get_executor(), **DASK_OPTIONS)
+    print(json.dumps(games_of(result.records)))
+
+
+def test_dask_plays_the_same_games_as_the_process_pool() -> None:
+    pytest.importorskip("distributed")
+    pooled = run_tournament(DASK_ENTRIES, workers=2, **DASK_OPTIONS)
+    child = subprocess.run([sys.executable, "-c", "from tests.test_tournament import dask_games; dask_games()"],
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                           timeout=180)
+    assert child.returncode == 0, child.stderr[-2000:]
+    on_dask = json.loads(child.stdout.splitlines()[-1])
+    assert on_dask == games_of(pooled.records) and len(on_dask) == 6
