@@ -1,8 +1,8 @@
-"""The command line: ``python -m gamelib trace|match|engine|play ...``.
+"""The command line: ``python -m gamelib trace|match|tournament|engine|play ...``.
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
-with ``--text``, the trace as Broeders' programs print it. ``match``, ``engine`` and ``play`` play
-the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
+with ``--text``, the trace as Broeders' programs print it. ``match``, ``tournament``, ``engine`` and
+``play`` play the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -20,7 +20,8 @@ from typing import Any, NoReturn
 
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
 from gamelib.games.user_input import whole_number
-from gamelib.play.commands import add_game_commands, option, run_engine, run_match_command, run_play
+from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
+                                   run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.negamax import SearchError, SearchResult
 from gamelib.search.tracing import (
@@ -34,6 +35,7 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
+from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
 __all__ = ["main"]
@@ -171,13 +173,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_game_command(args: argparse.Namespace) -> int:
     """Run ``match``, ``engine`` or ``play``; bad input (a ValueError) is one line and status 2."""
-    runners = {"match": run_match_command, "engine": run_engine, "play": run_play}
+    runners = {"match": run_match_command, "engine": run_engine, "play": run_play,
+               "tournament": _run_tournament}
     try:
         return runners[args.command](args)
     except ValueError as error:
         return _fail(str(error))
     except OSError as error:
         return _fail(f"{error.filename or 'a file'}: {error.strerror}")
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    """``tournament``, writing the leaderboard page as well."""
+    return run_tournament_command(args, write_leaderboard)
 
 
 def _fail(message: str) -> int:

@@ -39,32 +39,76 @@ from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_
 from gamelib.games.game import IllegalMoveError, Value
 from gamelib.play.bots.base import Bot, Decision, make_bot
 from gamelib.play.match_stats import MatchSummary, summarise
-from gamelib.play.records import SETTINGS, GameRecord, Turn, append_record, resume_records
+from gamelib.play.records import REASONS, SETTINGS, GameRecord, Turn, append_record, resume_records
 from gamelib.search.tracing import to_jsonable
 
-__all__ = ["GameTask", "build_bot", "game_seed", "match_tasks", "play_game", "play_task", "run_match"]
+__all__ = ["GameTask", "MoveTimeout", "build_bot", "completed", "fault_reason", "game_seed", "match_tasks",
+           "play_game", "play_task", "pool_executor", "run_match"]
 
 def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed: int, *,
-              index: int = 0, on_move: Callable[[Turn], None] | None = None) -> GameRecord:
+              index: int = 0, on_move: Callable[[Turn], None] | None = None,
+              grace: float | None = None) -> GameRecord:
     """Play ``game`` from its start, ``x_bot`` as X and ``o_bot`` as O, giving each move a limit of
     ``seconds`` of wall time (the arena measures, it does not interrupt). ``seed`` and ``index`` are
     only recorded; build seeded bots with :func:`build_bot`. ``on_move`` is called after each move.
 
-    Raises IllegalMoveError, naming the bot, if a bot plays an illegal move; a bot's own errors
-    propagate.
+    Without ``grace``, raises IllegalMoveError, naming the bot, if a bot plays an illegal move, and
+    a bot's own errors propagate. With ``grace`` (seconds; a tournament's rule), a fault ends the
+    game instead: the side at fault loses, and the record says why (:func:`fault_reason`): a move
+    that took longer than ``seconds + grace`` (``timeout``), an illegal move, or an error of the bot
+    (an external engine's EngineError carries its own reason).
+
+    >>> from gamelib.play.bots.random_bot import RandomBot
+    >>> class Sleepy(RandomBot):
+    ...     def choose(self, game, state, seconds):
+    ...         time.sleep(0.03)
+    ...         return super().choose(game, state, seconds)
+    >>> record = play_game(AdjacencyGame(rounds=2), RandomBot(), Sleepy(), 0.01, 0, grace=0.01)
+    >>> record.result, record.reason, record.forfeit, len(record.moves)
+    ('X', 'timeout', 'O', 1)
     """
     state, turns = game.initial_state(), list[Turn]()
     while not game.is_terminal(state):
         side = state.to_move
         bot = x_bot if side is Mark.X else o_bot
         start = time.perf_counter()
-        decision = bot.choose(game, state, seconds)
-        elapsed = time.perf_counter() - start
-        state = _apply(game, state, decision.move, bot)
-        turns.append(Turn(len(turns), side, decision, elapsed, state))
+        try:
+            decision = bot.choose(game, state, seconds)
+            elapsed = time.perf_counter() - start
+            if grace is not None and elapsed > seconds + grace:
+                raise MoveTimeout(f"bot {bot.name} took {elapsed:.2f} s, more than {seconds:g} s + {grace:g} s")
+            after = _apply(game, state, decision.move, bot)
+        except Exception as error:  # noqa: BLE001 - a tournament records any fault of a bot
+            if grace is None:
+                raise
+            return replace(_record(game, state, turns, x_bot, o_bot, seconds, seed, index), result=side.other.value,
+                           reason=fault_reason(error), forfeit=side.value, detail=" ".join(str(error).split())[:300])
+        turns.append(Turn(len(turns), side, decision, elapsed, after))
+        state = after
         if on_move is not None:
             on_move(turns[-1])
     return _record(game, state, turns, x_bot, o_bot, seconds, seed, index)
+
+
+class MoveTimeout(Exception):
+    """A bot that took longer than the time limit plus the grace to answer."""
+
+
+def fault_reason(error: BaseException) -> str:
+    """The reason (:data:`gamelib.play.records.REASONS`) a bot that raised ``error`` loses its game:
+    an EngineError's own reason, ``timeout``, ``illegal``, ``memory``, or else ``crash``.
+
+    >>> fault_reason(IllegalMoveError("a1 is occupied")), fault_reason(ZeroDivisionError())
+    ('illegal', 'crash')
+    """
+    reason = getattr(error, "reason", None)
+    if isinstance(reason, str) and reason in REASONS:
+        return reason
+    if isinstance(error, MoveTimeout):
+        return "timeout"
+    if isinstance(error, IllegalMoveError):
+        return "illegal"
+    return "memory" if isinstance(error, MemoryError) else "crash"
 
 
 def _apply(game: AdjacencyGame, state: AdjacencyState, move: Any, bot: Bot) -> AdjacencyState:
@@ -215,9 +259,9 @@ def run_match(a: str, b: str, games: int, rounds: int = 28, *, rule: int = 8, se
     records = [] if path is None else resume_records(path, [task.settings() for task in tasks])
     done = {record.index for record in records}
     pending = [task for task in tasks if task.index not in done]
-    with _executor(executor, workers) as pool, tqdm(total=games, initial=len(done), disable=not progress,
+    with pool_executor(executor, workers) as pool, tqdm(total=games, initial=len(done), disable=not progress,
                                                    desc=f"{a} vs {b}", unit="game") as bar:
-        for record in _completed(pool, pending):
+        for record in completed(pool, play_task, pending):
             if path is not None:
                 append_record(path, record)
             records.append(record)
@@ -237,7 +281,7 @@ def _check_settings(a: str, b: str, games: int, rounds: int, rule: int, seconds:
 
 
 @contextmanager
-def _executor(given: Executor | None, workers: int) -> Iterator[Executor]:
+def pool_executor(given: Executor | None, workers: int) -> Iterator[Executor]:
     """``given`` as it is (the caller shuts it down), or a process pool of ``workers`` whose
     workers ignore Ctrl-C (the parent handles it and stops them)."""
     if given is not None:
@@ -262,10 +306,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.join()
 
 
-def _completed(pool: Executor, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
-    """The records of ``tasks`` played on ``pool``, as they complete. On an error (or Ctrl-C) the
-    games not yet started are cancelled and the error propagates."""
-    futures: list[Future[GameRecord]] = [pool.submit(play_task, task) for task in tasks]
+def completed(pool: Executor, play: Callable[[Any], GameRecord], tasks: Iterable[Any]) -> Iterator[GameRecord]:
+    """The records of ``play(task)`` for each of ``tasks``, run on ``pool``, as they complete. On an
+    error (or Ctrl-C) the games not yet started are cancelled and the error propagates."""
+    futures: list[Future[GameRecord]] = [pool.submit(play, task) for task in tasks]
     try:
         for future in as_completed(futures):
             yield future.result()

@@ -1,6 +1,7 @@
-"""The game commands of ``python -m gamelib``: ``match``, ``engine`` and ``play``.
+"""The game commands of ``python -m gamelib``: ``match``, ``tournament``, ``engine`` and ``play``.
 
-``match A B`` plays a tournament (:func:`gamelib.play.arena.run_match`) and prints its summary;
+``match A B`` plays a match (:func:`gamelib.play.arena.run_match`) and prints its summary;
+``tournament SUBMISSIONS/`` plays a class tournament (:func:`gamelib.play.tournament.run_tournament`);
 ``engine --bot NAME`` serves a bot over the engine line protocol on stdin/stdout
 (:mod:`gamelib.play.engine_protocol`); ``play`` plays one game in the terminal, printing the board, the
 scores and each bot's thinking. Each runner returns the exit status; bad input raises ValueError
@@ -12,7 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from gamelib.games.adjacency import MAX_ROUNDS, MIN_ROUNDS, RULES, AdjacencyGame, square_name
@@ -21,10 +25,13 @@ from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
+from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
 from gamelib.play.records import Turn
+from gamelib.play.standings import standings_csv, standings_text
+from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
 
-__all__ = ["MAX_GAMES", "MAX_SEED", "MAX_WORKERS", "add_game_commands", "option", "run_engine", "run_match_command",
-           "run_play"]
+__all__ = ["MAX_GAMES", "MAX_MEMORY_MB", "MAX_SEED", "MAX_WORKERS", "add_game_commands", "option", "run_engine",
+           "run_match_command", "run_play", "run_tournament_command"]
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
@@ -55,7 +62,12 @@ def option(parse: Callable[[str, Number, Number, str], Number], low: Number, hig
     return read
 
 
+MAX_MEMORY_MB = 16_384
+"""The most address space, in MB, ``tournament --memory`` lets an entry use."""
+
 _SEED = option(whole_number, 0, MAX_SEED, "a seed")
+_GAMES = option(whole_number, 1, MAX_GAMES, "a number of games")
+_WORKERS = option(whole_number, 1, MAX_WORKERS, "a number of processes")
 
 
 def add_game_commands(commands: Any) -> None:
@@ -64,20 +76,51 @@ def add_game_commands(commands: Any) -> None:
     match = commands.add_parser("match", help="play a tournament between two bots and print its summary")
     match.add_argument("a", metavar="BOT_A", help=bots)
     match.add_argument("b", metavar="BOT_B", help="the other bot, named the same way")
-    match.add_argument("--games", type=option(whole_number, 1, MAX_GAMES, "a number of games"), default=10, metavar="N",
+    match.add_argument("--games", type=_GAMES, default=10, metavar="N",
                        help=f"games to play (default 10, at most {MAX_GAMES})")
     match.add_argument("--out", metavar="FILE.jsonl", help="append each game here; rerun to resume")
-    match.add_argument("--workers", type=option(whole_number, 1, MAX_WORKERS, "a number of processes"), default=2,
+    match.add_argument("--workers", type=_WORKERS, default=2,
                        metavar="K", help=f"processes (default 2, at most {MAX_WORKERS})")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_game_options(match, seconds=1.0)
     engine = commands.add_parser("engine", help="serve a bot over the engine line protocol on stdin/stdout")
-    engine.add_argument("--bot", required=True, choices=[n for n in BOT_NAMES if n != "human"], help="the bot")
-    engine.add_argument("--seed", type=_SEED, default=0, metavar="S", help="the bot's seed (default 0)")
+    served = engine.add_mutually_exclusive_group(required=True)
+    served.add_argument("--bot", metavar="BOT", help=f"the bot: {', '.join(n for n in BOT_NAMES if n != 'human')}, "
+                        "with options as in match (alphabeta:evaluation=weighted)")
+    served.add_argument("--bot-file", metavar="FILE.py", help="a Python file defining a bot class (a submission)")
+    engine.add_argument("--bot-class", metavar="NAME", help="with --bot-file: the bot class in it")
+    engine.add_argument("--seed", type=_SEED, default=0, metavar="S", help=f"the bot's seed (default 0, at most {MAX_SEED})")
+    _add_tournament_command(commands)
     play = commands.add_parser("play", help="play one game in the terminal")
     play.add_argument("--x", default="human", metavar="BOT", help=f"X's player, {bots} (default human)")
     play.add_argument("--o", default="alphabeta", metavar="BOT", help="O's player (default alphabeta)")
     _add_game_options(play, seconds=5.0)
+
+
+def _add_tournament_command(commands: Any) -> None:
+    """``tournament SUBMISSIONS/``: its options."""
+    tournament = commands.add_parser("tournament", help="play a class tournament between a folder of submissions")
+    tournament.add_argument("folder", metavar="SUBMISSIONS", help=f"a folder of submissions with its {MANIFEST}")
+    tournament.add_argument("--games", type=_GAMES, default=2, metavar="N",
+                            help=f"games a pairing, colours alternating (default 2, at most {MAX_GAMES})")
+    tournament.add_argument("--out", required=True, metavar="FOLDER",
+                            help=f"results: {GAMES_FILE} (rerun to resume), standings.csv, leaderboard.html")
+    tournament.add_argument("--schedule", choices=SCHEDULES, default="round-robin", help="(default round-robin)")
+    tournament.add_argument("--swiss-rounds", type=option(whole_number, 1, MAX_GAMES, "a number of rounds"),
+                            metavar="K", help="rounds of a Swiss system")
+    tournament.add_argument("--bot", action="append", default=[], metavar="SPEC",
+                            help="also enter a course bot (alphabeta, hillclimb, ...); repeat for more")
+    tournament.add_argument("--workers", type=_WORKERS, default=2, metavar="K",
+                            help=f"processes (default 2, at most {MAX_WORKERS})")
+    tournament.add_argument("--scheduler", metavar="tcp://HOST:8786",
+                            help="play on a dask.distributed cluster instead (see docs/tournament.md)")
+    tournament.add_argument("--memory", type=option(whole_number, 64, MAX_MEMORY_MB, "a number of megabytes"),
+                            default=1024, metavar="MB",
+                            help=f"address space an entry may use (default 1024 MB, 64 to {MAX_MEMORY_MB})")
+    tournament.add_argument("--grace", type=option(decimal_number, 0.0, 60.0, "a number of seconds"), default=0.5,
+                            metavar="S", help="seconds beyond --time before a move is a timeout (default 0.5, at most 60)")
+    tournament.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_game_options(tournament, seconds=1.0)
 
 
 def _add_game_options(parser: argparse.ArgumentParser, seconds: float) -> None:
@@ -104,10 +147,54 @@ def run_match_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_tournament_command(args: argparse.Namespace,
+                           page: Callable[[TournamentResult, Path], object] | None = None) -> int:
+    """``tournament``: play the games not yet in --out, print the standings, write
+    ``standings.csv`` and, through ``page`` (the leaderboard writer), ``leaderboard.html``."""
+    entries = load_entries(args.folder) + [course_entry(spec) for spec in args.bot]
+    limits = EntryLimits(memory_bytes=args.memory * 2**20, grace=args.grace)
+    options = dict(games=args.games, rounds=args.rounds, rule=args.rule, seconds=args.time, out=args.out,
+                   schedule=args.schedule, swiss_rounds=args.swiss_rounds, workers=args.workers, seed=args.seed,
+                   limits=limits, progress=not args.quiet)
+    try:
+        with ExitStack() as stack:
+            executor = None if args.scheduler is None else stack.enter_context(_dask_executor(args.scheduler))
+            result = run_tournament(entries, executor=executor, **options)
+    except KeyboardInterrupt:
+        return _stopped(f"tournament stopped: the finished games are in {Path(args.out) / GAMES_FILE}; "
+                        "run the same command to resume")
+    out = Path(args.out)
+    (out / "standings.csv").write_text(standings_csv(result.table), encoding="utf-8")
+    if page is not None:
+        page(result, out / "leaderboard.html")
+    print(standings_text(result.table))
+    print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}" + (f", {out / 'leaderboard.html'}" if page else ""))
+    return 0
+
+
+@contextmanager
+def _dask_executor(address: str) -> Iterator[Executor]:
+    """An Executor on the dask.distributed scheduler at ``address``; ValueError if it cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+    try:
+        client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as error:
+        raise ValueError(f"cannot reach the dask scheduler at {address}: {error}") from None
+    with client:
+        yield client.get_executor()  # type: ignore[no-untyped-call]
+
+
 def run_engine(args: argparse.Namespace) -> int:
     """``engine``: answer protocol commands on stdin until ``quit`` or the end of input."""
+    named = args.bot is not None and args.bot != "human" and args.bot_class is None
+    if not named and (args.bot_file is None or args.bot_class is None):
+        raise ValueError("engine: give --bot NAME (not human), or --bot-file FILE.py with --bot-class NAME")
+    bot = build_bot(args.bot, args.seed) if args.bot else load_file_bot(args.bot_file, args.bot_class, args.seed)
     try:
-        serve(build_bot(args.bot, args.seed), sys.stdin, sys.stdout)
+        serve(bot, sys.stdin, sys.stdout)
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:  # the client went away: nobody is left to answer

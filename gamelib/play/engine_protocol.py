@@ -42,12 +42,15 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, TextIO
 
 from gamelib.games.adjacency import MAX_ROUNDS, RULES, AdjacencyGame, AdjacencyState, parse_square, square_name
 from gamelib.games.user_input import shown, whole_number
 from gamelib.play.bots.base import Bot, Decision
+from gamelib.play.limits import kill_group
 
 __all__ = ["MAX_LINE_CHARS", "MAX_MOVE_SECONDS", "EngineError", "EngineSession", "ExternalBot", "ProtocolError",
            "read_line", "serve"]
@@ -71,7 +74,14 @@ class ProtocolError(ValueError):
 
 class EngineError(ValueError):
     """An external engine that cannot be started, answers ``error``, answers nonsense, takes too
-    long or exits; the message names the engine and the command."""
+    long or exits; the message names the engine and the command. ``reason`` is the fault as a game
+    record names it (:data:`gamelib.play.records.REASONS`): ``"timeout"``, ``"crash"`` (it exited,
+    or could not start), ``"memory"`` (it exited with a MemoryError on its stderr log) or
+    ``"protocol"`` (an ``error`` answer or a malformed one)."""
+
+    def __init__(self, message: str, reason: str = "protocol") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class EngineSession:
@@ -206,23 +216,32 @@ class ExternalBot:
     "--bot", "random"]``). It sends ``board`` once at the start, to wait until the engine is ready
     (not charged to its first move). Each ``choose`` sends ``rule`` (when it changes), ``position`` and ``go``
     and reads the ``move``; the engine gets ``seconds`` as milliseconds and ``grace`` more seconds
-    to answer (any other command gets ``grace`` seconds). The engine's stderr goes to ours.
+    to answer, or ``move_grace`` seconds if given (any other command gets ``grace`` seconds). The
+    engine's stderr goes to ours, or is appended to the file ``stderr`` (its tail then goes into the
+    message of an EngineError when the engine exits). ``cwd`` and ``env`` are the engine's working
+    folder and environment (default: ours); with ``own_group`` it leads a process group of its own,
+    which :meth:`close` kills whole.
     Call :meth:`close` (or use ``with``) to end it; a collected ExternalBot ends it too.
     Raises EngineError if the program cannot be started.
     """
 
-    def __init__(self, command: Sequence[str], *, name: str | None = None, grace: float = 10.0) -> None:
+    def __init__(self, command: Sequence[str], *, name: str | None = None, grace: float = 10.0,
+                 move_grace: float | None = None, cwd: str | None = None, env: dict[str, str] | None = None,
+                 stderr: Path | None = None, own_group: bool = False) -> None:
         if not command:
-            raise EngineError("the engine command is empty: give a program and its arguments")
+            raise EngineError("the engine command is empty: give a program and its arguments", "crash")
         self.command = list(command)
         self.name = name or "cmd:" + shlex.join(self.command)
         self.grace = grace
+        self.move_grace = grace if move_grace is None else move_grace
+        self.stderr = stderr
         self._rule: int | None = None
-        self._process = _start(self.command)
+        self._process = _start(self.command, cwd, env, stderr, own_group)
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines), daemon=True)
         self._reader.start()
-        self._finalizer = weakref.finalize(self, _end, self._process, self._reader)
+        self._finalizer = weakref.finalize(self, _end, self._process, self._reader, own_group=own_group)
+        self._own_group = own_group
         self._wait_until_ready()
 
     def _wait_until_ready(self) -> None:
@@ -246,7 +265,7 @@ class ExternalBot:
             self._rule = game.rule
         self._ask(f"position {game.board_string(state)} {state.to_move.value} {state.plies_left}", self.grace)
         milliseconds = min(MAX_MOVE_SECONDS * 1000, max(1, round(seconds * 1000)))
-        answer = self._ask(f"go {milliseconds}", seconds + self.grace)
+        answer = self._ask(f"go {milliseconds}", seconds + self.move_grace)
         words = answer.split()
         if len(words) != 2 or words[0] != "move":
             raise EngineError(f"engine {self.name} answered go with {shown(answer)}, not 'move SQUARE'")
@@ -267,18 +286,31 @@ class ExternalBot:
         except (OSError, ValueError):  # a broken pipe, or the bot was closed
             answer = None
         except queue.Empty:
-            raise EngineError(f"engine {self.name} did not answer {command!r} within {timeout:g} s") from None
+            raise EngineError(f"engine {self.name} did not answer {command!r} within {timeout:g} s", "timeout") from None
         if answer is None:
-            raise EngineError(f"engine {self.name} exited (status {self._process.poll()}) at {command!r}")
+            raise self._exited(command)
         if answer.startswith("error"):
             raise EngineError(f"engine {self.name} answered {command!r} with {shown(answer)}")
         return answer
 
-    def close(self) -> None:
-        """Send ``quit``, wait up to ``grace`` seconds for the engine to exit, then kill it. Safe
-        to call twice."""
+    def _exited(self, command: str) -> EngineError:
+        """The error for an engine that exited at ``command``: a crash, or ``memory`` if its stderr
+        log ends with a MemoryError; the log's last line is in the message."""
+        try:
+            status = self._process.wait(timeout=self.grace)
+        except subprocess.TimeoutExpired:  # it closed its stdout but lives on
+            status = None
+        tail = _tail(self.stderr)
+        last = tail.strip().splitlines()[-1:] or [""]
+        reason = "memory" if "MemoryError" in tail else "crash"
+        return EngineError(f"engine {self.name} exited (status {status}) at {command!r}"
+                           + (f": {last[0][:200]}" if last[0] else ""), reason)
+
+    def close(self, wait: float | None = None) -> None:
+        """Send ``quit``, wait up to ``wait`` seconds (default ``grace``) for the engine to exit,
+        then kill it (its whole group if it has its own). Safe to call twice."""
         if self._finalizer.detach() is not None:
-            _end(self._process, self._reader, self.grace)
+            _end(self._process, self._reader, self.grace if wait is None else wait, own_group=self._own_group)
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -291,12 +323,27 @@ class ExternalBot:
         return f"ExternalBot({self.command!r})"
 
 
-def _start(command: list[str]) -> subprocess.Popen[str]:
-    """The engine process, with pipes for its stdin and stdout, line-buffered text."""
+def _start(command: list[str], cwd: str | None, env: dict[str, str] | None, stderr: Path | None,
+           own_group: bool) -> subprocess.Popen[str]:
+    """The engine process, with pipes for its stdin and stdout, line-buffered text, its stderr
+    appended to the file ``stderr`` if given."""
     try:
-        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        with ExitStack() as stack:
+            log = None if stderr is None else stack.enter_context(stderr.open("ab"))
+            return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
+                                    bufsize=1, cwd=cwd, env=env, start_new_session=own_group,
+                                    errors="replace")
     except OSError as error:
-        raise EngineError(f"cannot start engine {shlex.join(command)}: {error.strerror}") from None
+        raise EngineError(f"cannot start engine {shlex.join(command)}: {error.strerror}", "crash") from None
+
+
+def _tail(path: Path | None, size: int = 2000) -> str:
+    """The last ``size`` bytes of the file ``path`` as text ("" if none)."""
+    if path is None or not path.exists():
+        return ""
+    with path.open("rb") as file:
+        file.seek(max(0, path.stat().st_size - size))
+        return file.read().decode("utf-8", "replace")
 
 
 def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
@@ -310,9 +357,10 @@ def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
     lines.put(None)
 
 
-def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float = 5.0) -> None:
-    """Ask ``process`` to quit, kill it if it has not exited within ``wait`` seconds, and close
-    its pipes."""
+def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float = 5.0, *,
+         own_group: bool = False) -> None:
+    """Ask ``process`` to quit, kill it if it has not exited within ``wait`` seconds (and then,
+    with ``own_group``, every process of its group), and close its pipes."""
     try:
         assert process.stdin is not None
         process.stdin.write("quit\n")
@@ -323,7 +371,9 @@ def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float =
         process.wait(timeout=wait)
     except subprocess.TimeoutExpired:
         process.kill()
-        process.wait()
+    if own_group:
+        kill_group(process.pid)  # what it started, too: a group's id is not reused while a member lives
+    process.wait()
     reader.join(timeout=5)
     if process.stdout is not None:
         process.stdout.close()

@@ -17,7 +17,7 @@ change of layout.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -27,12 +27,21 @@ from gamelib.games.game import Value
 from gamelib.play.bots.base import Decision
 from gamelib.search.tracing import to_jsonable
 
-__all__ = ["SETTINGS", "GameRecord", "MatchFileError", "Turn", "append_record", "read_records",
-           "resume_records"]
+__all__ = ["REASONS", "SETTINGS", "GameRecord", "MatchFileError", "Turn", "append_record", "check_settings",
+           "read_records", "recover_records", "resume_records"]
 
 SETTINGS = ("index", "seed", "x", "o", "rule", "rounds", "time_limit")
 """The fields a game is asked to be played with, shared by GameTask and GameRecord: a resumed
 match file must hold records with the same settings as the match's tasks."""
+
+
+REASONS = ("played", "timeout", "crash", "memory", "illegal", "protocol")
+"""How a game ends: played to its end, or lost by a bot that did not answer within the time limit
+(plus the grace), crashed (its process exited or raised), ran out of memory, played an illegal move,
+or broke the engine protocol (an ``error`` answer, or garbage instead of ``move SQUARE``)."""
+
+_OPTIONAL = ("reason", "forfeit", "detail")
+"""Fields added after match files were first written: absent in old files."""
 
 
 class MatchFileError(ValueError):
@@ -49,6 +58,10 @@ class GameRecord:
     (X first); ``counts`` is (X marks, O marks) at the end; ``result`` "X", "O" or "draw".
     ``seconds[i]`` is move i's wall time measured by the arena; ``depths[i]``, ``values[i]`` (from
     X's point of view) and ``nodes[i]`` are what the bot reported (None or 0 if nothing).
+
+    ``reason`` says how the game ended (:data:`REASONS`): ``"played"`` to its end, or lost by the
+    side ``forfeit`` ("X" or "O") through a fault of its bot, ``detail`` saying what it was (the
+    error's message). Files written before these fields existed read as games played to the end.
     """
 
     index: int
@@ -65,6 +78,9 @@ class GameRecord:
     depths: tuple[int | None, ...]
     values: tuple[Value | None, ...]
     nodes: tuple[int, ...]
+    reason: str = "played"
+    forfeit: str | None = None
+    detail: str = ""
 
     def to_json(self) -> str:
         """The record as one line of JSON (no newline); infinite values as "inf"/"-inf"."""
@@ -77,7 +93,8 @@ class GameRecord:
         """The record written by :meth:`to_json`. Raises ValueError (or KeyError, TypeError) if the
         line is not one."""
         data = json.loads(line)
-        fields = {name: data[name] for name in cls.__dataclass_fields__}
+        fields = {name: data[name] for name in cls.__dataclass_fields__ if name not in _OPTIONAL}
+        fields.update({name: data[name] for name in _OPTIONAL if name in data})
         for name in ("moves", "counts", "seconds", "depths", "values", "nodes"):
             fields[name] = tuple(fields[name])
         fields["values"] = tuple(float(v) if v in ("inf", "-inf") else v for v in fields["values"])
@@ -127,12 +144,19 @@ def resume_records(path: Path, wanted: Sequence[Mapping[str, Any]]) -> list[Game
     """The games already in ``path``, after cutting off an unfinished last line; ``wanted[i]`` is
     the settings game i of the match must have (:data:`SETTINGS`). An absent file holds no games.
     Raises MatchFileError if a game was played with other settings or twice."""
+    return recover_records(path, lambda records: _check_records(path, records, wanted))
+
+
+def recover_records(path: Path, check: Callable[[list[GameRecord]], None] = lambda records: None) -> list[GameRecord]:
+    """The games in ``path`` (none if it is absent), after ``check`` has seen them (it raises to
+    refuse the file, which is then left as it is) and an unfinished last line, cut short by a kill,
+    has been cut off so that new games can be appended."""
     if not path.exists():
         return []
     records, end = [], 0
     for end, record in _read_lines(path):
         records.append(record)
-    _check_records(path, records, wanted)
+    check(records)
     with path.open("r+b") as file:
         file.truncate(end)
     return records
@@ -145,15 +169,21 @@ def _check_records(path: Path, records: Sequence[GameRecord], wanted_settings: S
         if not 0 <= record.index < len(wanted_settings):
             raise MatchFileError(f"{path} holds game {record.index} but this match has games 0 to "
                                  f"{len(wanted_settings) - 1}: give --games {record.index + 1} or more, or another file")
-        wanted, found = wanted_settings[record.index], record.settings()
-        if wanted != found:
-            diff = ", ".join(f"{key} {found[key]!r} (this match: {wanted[key]!r})"
-                             for key in wanted if wanted[key] != found[key])
-            raise MatchFileError(f"{path} game {record.index} was played with other settings: {diff}; "
-                                 "rerun with the file's settings or write to another file")
+        check_settings(path, record, wanted_settings[record.index])
         if record.index in seen:
             raise MatchFileError(f"{path} holds game {record.index} twice")
         seen.add(record.index)
+
+
+def check_settings(path: Path, record: GameRecord, wanted: Mapping[str, Any]) -> None:
+    """Raise MatchFileError, naming the differences, unless ``record`` (read from ``path``) was
+    played with the settings ``wanted`` (:data:`SETTINGS`)."""
+    found = record.settings()
+    if wanted != found:
+        diff = ", ".join(f"{key} {found[key]!r} (this match: {wanted[key]!r})"
+                         for key in wanted if wanted[key] != found[key])
+        raise MatchFileError(f"{path} game {record.index} was played with other settings: {diff}; "
+                             "rerun with the file's settings or write to another file")
 
 
 def append_record(path: Path, record: GameRecord) -> None:

@@ -49,6 +49,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from gamelib.play.limits import kill_group, lower_limits, minimal_environment
+
 __all__ = ["Channel", "Limits", "Outcome", "SandboxResult", "SandboxUnavailableError", "echo", "run_in_sandbox",
            "sandbox_problem"]
 
@@ -195,7 +197,7 @@ def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
             watch = _Watch(process, channel, data, limits)
             outcome = watch.run(started, cancel)
         finally:
-            _kill_group(process.pid)
+            kill_group(process.pid)
             process.wait()
             if watch is not None:
                 watch.close()
@@ -211,27 +213,13 @@ def _spawn(entry: str, limits: Limits, scratch: str) -> tuple[subprocess.Popen[b
             [sys.executable, "-I", "-u", "-c", _BOOTSTRAP, _PACKAGE_ROOT, entry, str(write_end),
              json.dumps(asdict(limits))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=scratch,
-            env=_child_environment(scratch), pass_fds=(write_end,), start_new_session=True)
+            env=minimal_environment(scratch), pass_fds=(write_end,), start_new_session=True)
     except BaseException:
         os.close(read_end)
         raise
     finally:
         os.close(write_end)
     return process, read_end
-
-
-def _child_environment(scratch: str) -> dict[str, str]:
-    """Only what a Python child needs; nothing inherited from the server."""
-    return {"PATH": os.defpath, "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-
-
-def _kill_group(pid: int) -> None:
-    """SIGKILL every process in the child's group. The child is not reaped yet, so its pid (the
-    group's id) cannot have been reused."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 class _Watch:
@@ -400,11 +388,7 @@ def _limit_self(limits: Limits) -> None:
 
     wanted = {resource.RLIMIT_CPU: (limits.cpu, limits.cpu + 1), resource.RLIMIT_AS: (limits.memory_bytes,) * 2,
               resource.RLIMIT_FSIZE: (limits.file_bytes,) * 2, resource.RLIMIT_CORE: (0, 0)}
-    for kind, (soft, hard) in wanted.items():
-        _, current = resource.getrlimit(kind)
-        if current != resource.RLIM_INFINITY:
-            soft, hard = min(soft, current), min(hard, current)
-        resource.setrlimit(kind, (soft, hard))
+    lower_limits(wanted)
 
 
 def echo(payload: Any, channel: Channel) -> None:

@@ -1,0 +1,198 @@
+"""A class tournament's entries: a folder of submissions described by ``entries.toml``.
+
+Each ``[[entry]]`` of the manifest (``docs/tournament.md``) is one of
+
+- a Python file defining a bot class with the course's interface, ``choose(game, state, seconds) ->
+  Decision`` (``file = "greedy.py"``, ``class = "GreedyBot"``);
+- an executable speaking the engine line protocol, in any language (``command = ["./bot"]``; a word
+  naming a file of the submissions folder becomes its full path);
+- one of the course's bots by its spec (``bot = "alphabeta:evaluation=weighted"``).
+
+Submissions run as child processes (:func:`start_entry`): a Python file is served by ``python -m
+gamelib engine --bot-file PATH --bot-class NAME``, which loads the file in that child only. Each child
+has its own empty scratch folder as working folder, a minimal environment, a process group of its own
+(killed whole when its game ends) and an address-space limit; the arena enforces the move time from
+outside. The course's bots are trusted and play inside the worker. This is a fairness guard, not a
+security boundary: a submission can still read the user's files (see ``docs/tournament.md``).
+
+>>> entry = Entry(name="greedy", team="Team 3", file="/sub/greedy.py", class_name="GreedyBot")
+>>> entry.kind, entry_command(entry, seed=4)[-6:]
+('file', ['--bot-file', '/sub/greedy.py', '--bot-class', 'GreedyBot', '--seed', '4'])
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gamelib.play.arena import build_bot
+from gamelib.play.bots.base import Bot
+from gamelib.play.engine_protocol import ExternalBot
+from gamelib.play.limits import limited_command, minimal_environment
+
+__all__ = ["MANIFEST", "Entry", "EntryError", "EntryLimits", "course_entry", "entry_command", "load_entries",
+           "load_file_bot", "start_entry"]
+
+MANIFEST = "entries.toml"
+"""The manifest's file name in a submissions folder."""
+
+_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+"""The folder holding this gamelib, the children's PYTHONPATH, so they run the same code."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+
+
+class EntryError(ValueError):
+    """A manifest or an entry that cannot be used; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One contestant: its unique ``name`` (letters, digits, ``-_.``, at most 40), its ``team``,
+    and exactly one of: ``file`` (full path of a Python file) with ``class_name``, ``command`` (a
+    program and its arguments) or ``bot`` (a course bot's spec)."""
+
+    name: str
+    team: str = ""
+    file: str = ""
+    class_name: str = ""
+    command: tuple[str, ...] = ()
+    bot: str = ""
+
+    @property
+    def kind(self) -> str:
+        """``"file"``, ``"command"`` or ``"bot"``."""
+        return "file" if self.file else "command" if self.command else "bot"
+
+
+@dataclass(frozen=True)
+class EntryLimits:
+    """What an entry's process may use: ``memory_bytes`` of address space; ``grace`` seconds
+    beyond the move's time limit before a move is a timeout; ``start_seconds`` to start up and
+    answer its first command."""
+
+    memory_bytes: int = 2**30
+    grace: float = 0.5
+    start_seconds: float = 10.0
+
+
+def course_entry(spec: str, name: str | None = None) -> Entry:
+    """The course's bot ``spec`` as an entry called ``name`` (default: the spec). Raises EntryError
+    for an unknown bot.
+
+    >>> course_entry("alphabeta:evaluation=weighted", "alphabeta")
+    Entry(name='alphabeta', team='course', file='', class_name='', command=(), bot='alphabeta:evaluation=weighted')
+    """
+    try:
+        build_bot(spec)
+    except ValueError as error:
+        raise EntryError(str(error)) from None
+    return Entry(name=name or spec, team="course", bot=spec)
+
+
+def load_entries(folder: str | Path) -> list[Entry]:
+    """The entries of the submissions ``folder``, in the order of its ``entries.toml``. Raises
+    EntryError, naming the file and the entry, for a missing or malformed manifest, a missing
+    file, an unknown bot or a name used twice."""
+    root = Path(folder)
+    manifest = root / MANIFEST
+    if not root.is_dir():
+        raise EntryError(f"{root} is not a folder: give the folder of submissions holding {MANIFEST}")
+    try:
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise EntryError(f"{root} has no {MANIFEST}: describe each entry there (see docs/tournament.md)") from None
+    except tomllib.TOMLDecodeError as error:
+        raise EntryError(f"{manifest} is not valid TOML: {error}") from None
+    tables = data.get("entry")
+    if not isinstance(tables, list) or not tables:
+        raise EntryError(f"{manifest} has no [[entry]] tables: give one per submission")
+    entries = [_entry(root, manifest, number, table) for number, table in enumerate(tables, start=1)]
+    names = [entry.name for entry in entries]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if len(entries) < 2 or twice:
+        raise EntryError(f"{manifest}: give at least two entries with different names"
+                         + (f" ({', '.join(twice)} used twice)" if twice else ""))
+    return entries
+
+
+def _entry(root: Path, manifest: Path, number: int, table: Any) -> Entry:
+    """Entry ``number`` of ``manifest`` from its TOML ``table``."""
+    where = f"{manifest} entry {number}"
+    if not isinstance(table, dict):
+        raise EntryError(f"{where} is not a table")
+    unknown = set(table) - {"name", "team", "file", "class", "command", "bot"}
+    name = table.get("name")
+    if unknown or not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise EntryError(f"{where}: give name = \"...\" (letters, digits, - _ ., at most 40) and only the keys "
+                         f"name, team, file, class, command, bot" + (f"; unknown: {', '.join(sorted(unknown))}" if unknown else ""))
+    kinds = [key for key in ("file", "command", "bot") if key in table]
+    if len(kinds) != 1:
+        raise EntryError(f"{where} ({name}): give exactly one of file (with class), command, bot")
+    team = str(table.get("team", ""))
+    if "bot" in table:
+        return Entry(name=name, team=team or "course", bot=course_entry(str(table["bot"])).bot)
+    if "command" in table:
+        return Entry(name=name, team=team, command=_command(root, where, table["command"]))
+    path, class_name = root / str(table["file"]), table.get("class")
+    if not path.is_file() or not isinstance(class_name, str) or not class_name.isidentifier():
+        raise EntryError(f"{where} ({name}): file {table['file']!r} must exist in {root} and class name its bot class")
+    return Entry(name=name, team=team, file=str(path.resolve()), class_name=class_name)
+
+
+def _command(root: Path, where: str, command: Any) -> tuple[str, ...]:
+    """The command of a manifest entry: words naming a file of ``root`` become its full path."""
+    if not isinstance(command, list) or not command or not all(isinstance(word, str) for word in command):
+        raise EntryError(f"{where}: command must be a list of words, e.g. [\"./bot\", \"--fast\"]")
+    return tuple(str((root / word).resolve()) if (root / word).is_file() else word for word in command)
+
+
+def entry_command(entry: Entry, seed: int) -> list[str]:
+    """The command line that serves a file or command ``entry`` over the engine protocol (a file
+    entry's bot built by its class, told ``seed`` by ``--seed`` if its class takes one)."""
+    if entry.kind == "command":
+        return list(entry.command)
+    if entry.kind == "file":
+        return [sys.executable, "-m", "gamelib", "engine", "--bot-file", entry.file, "--bot-class", entry.class_name,
+                "--seed", str(seed)]
+    raise EntryError(f"entry {entry.name} is a course bot ({entry.bot}): it plays in-process, not as a command")
+
+
+def start_entry(entry: Entry, seed: int, scratch: str, limits: EntryLimits = EntryLimits()) -> Bot:
+    """``entry`` ready to play, built with ``seed``: a course bot in this process, any other in a
+    child process in the folder ``scratch`` (its stderr logged to ``stderr.log`` there) with
+    ``limits``. Raises EngineError (with its reason) if the child cannot start or does not answer."""
+    if entry.kind == "bot":
+        bot = build_bot(entry.bot, seed)
+        return bot
+    command = limited_command(entry_command(entry, seed), limits.memory_bytes)
+    return ExternalBot(command, name=entry.name, grace=limits.start_seconds, move_grace=limits.grace, cwd=scratch,
+                       env=minimal_environment(scratch, PYTHONPATH=_PACKAGE_ROOT), stderr=Path(scratch) / "stderr.log",
+                       own_group=True)
+
+
+def load_file_bot(path: str, class_name: str, seed: int = 0) -> Bot:
+    """An instance of class ``class_name`` defined in the Python file ``path`` (its folder put
+    first on ``sys.path``, for its own helper modules), built with ``seed=seed`` if it takes a seed.
+    Runs the file's code: call it only in the entry's own child process. Raises EntryError if the
+    file has no such class."""
+    folder = str(Path(path).resolve().parent)
+    sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location("submission", path)
+    if spec is None or spec.loader is None:
+        raise EntryError(f"cannot load {path} as a Python file")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    factory = getattr(module, class_name, None)
+    if not callable(factory):
+        raise EntryError(f"{path} defines no class {class_name}")
+    try:
+        bot: Bot = factory(seed=seed)
+    except TypeError:
+        bot = factory()
+    return bot

@@ -1,0 +1,64 @@
+"""Limits for child processes that run code we do not trust: resource limits, a minimal
+environment, and killing a child's whole process group.
+
+Shared by the tournament's entries (:mod:`gamelib.play.entries`, each entry a child process) and the
+teaching sandbox (:mod:`gamelib.teach.sandbox`). POSIX only: ``resource`` and process groups.
+:func:`limited_command` wraps any command so that it starts with an address-space limit: a short
+Python trampoline sets the limit, then ``exec``\\ s the command (safer than ``preexec_fn``, which may
+deadlock in a parent with threads, as a dask worker has).
+
+>>> limited_command(["./bot"], 2**30)[-2:]
+['--', './bot']
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Mapping, Sequence
+
+__all__ = ["kill_group", "limited_command", "lower_limits", "minimal_environment"]
+
+
+def minimal_environment(scratch: str, **extra: str) -> dict[str, str]:
+    """The environment of a child: ``PATH`` (the system's default), ``HOME`` and ``TMPDIR`` in its
+    ``scratch`` folder, a UTF-8 locale, and the ``extra`` variables; nothing inherited from us."""
+    return {"PATH": os.defpath, "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            **extra}
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL every process in the process group ``pid`` (a child started with
+    ``start_new_session=True`` leads its own group). Call it before reaping the child, so its pid
+    cannot have been reused; a group that is gone already is no error."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def lower_limits(wanted: Mapping[int, tuple[int, int]]) -> None:
+    """Set each ``resource`` limit in ``wanted`` (``RLIMIT_*`` -> (soft, hard)) in this process,
+    never above a hard limit already in force (only root may raise one)."""
+    import resource
+
+    for kind, (soft, hard) in wanted.items():
+        _, current = resource.getrlimit(kind)
+        if current != resource.RLIM_INFINITY:
+            soft, hard = min(soft, current), min(hard, current)
+        resource.setrlimit(kind, (soft, hard))
+
+
+_TRAMPOLINE = ("import os, resource, sys; from gamelib.play.limits import lower_limits; n = int(sys.argv[1]); "
+               "lower_limits({resource.RLIMIT_AS: (n, n), resource.RLIMIT_CORE: (0, 0)}); "
+               "os.execvp(sys.argv[3], sys.argv[3:])")
+
+
+def limited_command(command: Sequence[str], memory_bytes: int) -> list[str]:
+    """``command`` run with at most ``memory_bytes`` of address space and no core files: this
+    Python sets the limits, then replaces itself with ``command`` (the child needs this gamelib on
+    its ``PYTHONPATH``). Raises ValueError for an empty command or a limit that is not positive."""
+    if not command or memory_bytes < 1:
+        raise ValueError(f"need a command and a positive memory limit, not {list(command)!r} and {memory_bytes}")
+    return [sys.executable, "-c", _TRAMPOLINE, str(memory_bytes), "--", *command]
