@@ -1,8 +1,10 @@
 # make lab    open the course in JupyterLab
 # make app    serve the course app (explorer, quiz, checker) on this machine only: prints a URL
 #             with a fresh random token (scripts/app.sh); e.g. make app PORT=9000
-# make test   run every test: unit, property, doctests and all notebooks (nbval)
+# make test   run the tests: unit, property, doctests and all notebooks (nbval); about two minutes
 #             e.g. make test PYTEST_ARGS="-k alphabeta -x"
+# make test-slow  the checks that take long: real-browser tests, tournaments with faulty
+#             entries, the long fuzz runs (CI runs make test, then this)
 # make clean  remove .venv and caches
 #
 # Every user target first makes sure .venv exists and holds what pyproject.toml
@@ -21,7 +23,7 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test clean venv graphviz chromium
+.PHONY: lab app test test-slow clean venv graphviz chromium
 
 lab: $(STAMP) graphviz
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
@@ -31,6 +33,9 @@ app: $(STAMP)
 
 test: $(STAMP) graphviz chromium
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+test-slow: $(STAMP) graphviz chromium
+	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 
 # Internal targets.
 

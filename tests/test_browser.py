@@ -40,10 +40,10 @@ ENDLESS_ALPHABETA = "def my_alphabeta(tree, node, alpha, beta):\n    while True:
 RUN_SECONDS = 180     # running every cell of lesson 2 in the browser
 STEP_SECONDS = 20     # one click's round trip through the kernel
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
     reason=f"{CHROMIUM} is missing: run 'make test' as root (scripts/ensure_chromium.sh installs it) "
-           "or 'sudo apt-get install chromium'")
+           "or 'sudo apt-get install chromium'")]
 
 
 def copy_course(tmp_path: Path) -> Path:

@@ -154,7 +154,7 @@ def fake_engine(tmp_path: Path, body: str) -> list[str]:
 def test_a_misbehaving_engine_is_an_engine_error(tmp_path: Path, body: str, message: str) -> None:
     game = AdjacencyGame(rounds=2)
     bot = ExternalBot(fake_engine(tmp_path, body), grace=10)
-    bot.grace = 0.5  # only the slow engine waits this long
+    bot.grace = bot.move_grace = 0.5  # only the slow engine waits this long
     try:
         with pytest.raises(EngineError, match=message):
             bot.choose(game, game.root, 0.1)

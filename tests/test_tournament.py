@@ -120,6 +120,7 @@ def test_a_fault_loses_with_its_reason_in_time_and_leaves_no_process(submissions
     assert entry_processes(submissions) == []
 
 
+@pytest.mark.slow
 def test_a_tournament_goes_on_past_every_fault(submissions: Path, tmp_path: Path) -> None:
     result = run_tournament(load_entries(submissions), games=2, rounds=2, seconds=0.2, out=tmp_path / "out",
                             workers=2, progress=False)
@@ -167,6 +168,7 @@ def test_a_swiss_tournament_runs_and_resumes(tmp_path: Path) -> None:
     assert second.records == first.records and (tmp_path / GAMES_FILE).read_text().splitlines() == lines
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_plays_every_game_once(tmp_path: Path) -> None:
     folder = tmp_path / "submissions"
     folder.mkdir()
