@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from gamelib.games.game import IllegalMoveError, Player, Value
 from gamelib.games.user_input import shown
@@ -357,14 +357,10 @@ def _check_shape(root: str, children: Mapping[str, tuple[str, ...]]) -> dict[str
     """Every node has one parent, the root none, no cycles, all reachable: return the parent map."""
     parents: dict[str, str] = {}
     for node, kids in children.items():
-        for kid in kids:
-            if kid == root:
-                raise TreeFormatError(f"node {shown(node)} lists the root {shown(root)} as a child: that is a cycle")
-            if kid in parents:
-                raise TreeFormatError(
-                    f"node {shown(kid)} has two parents, {shown(parents[kid])} and {shown(node)}: "
-                    "a tree node has exactly one (copy the subtree under a new id)")
-            parents[kid] = node
+        count = len(parents)
+        parents.update(dict.fromkeys(kids, node))
+        if len(parents) != count + len(kids) or root in parents:  # a kid seen before, or the root
+            _explain_parents(root, children, node)
     known = set(parents) | {root}
     for node, kids in children.items():
         if node not in known:
@@ -373,13 +369,31 @@ def _check_shape(root: str, children: Mapping[str, tuple[str, ...]]) -> dict[str
     reached = {root}
     frontier = [root]
     while frontier:
-        for kid in children.get(frontier.pop(), ()):
-            reached.add(kid)
-            frontier.append(kid)
+        kids = children.get(frontier.pop(), ())
+        reached.update(kids)
+        frontier.extend(kid for kid in kids if kid in children)
     stray = sorted(known - reached)
     if stray:
         raise TreeFormatError(f"node {shown(stray[0])} cannot be reached from the root: it lies on a cycle")
     return parents
+
+
+def _explain_parents(root: str, children: Mapping[str, tuple[str, ...]], last: str) -> NoReturn:
+    """Raise TreeFormatError for the first kid, up to node ``last``, that is the root or has a
+    second parent (the bulk check in :func:`_check_shape` found one)."""
+    parents: dict[str, str] = {}
+    for node, kids in children.items():
+        for kid in kids:
+            if kid == root:
+                raise TreeFormatError(f"node {shown(node)} lists the root {shown(root)} as a child: that is a cycle")
+            if kid in parents:
+                raise TreeFormatError(
+                    f"node {shown(kid)} has two parents, {shown(parents[kid])} and {shown(node)}: "
+                    "a tree node has exactly one (copy the subtree under a new id)")
+            parents[kid] = node
+        if node == last:
+            break
+    raise AssertionError("no kid with two parents was found")  # pragma: no cover
 
 
 def _height(root: str, children: Mapping[str, tuple[str, ...]]) -> tuple[int, str]:
@@ -404,15 +418,14 @@ def _check_height(root: str, children: Mapping[str, tuple[str, ...]]) -> None:
 def _read_values(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, Value]:
     if not isinstance(raw, Mapping):
         raise TreeFormatError("'values' must map node ids to numbers")
-    values: dict[str, Value] = {}
-    for node, value in raw.items():
-        if node != root and node not in parents:
-            raise TreeFormatError(f"'values' names node {shown(node)}, which is not in the tree")
-        if type(value) is not int and not _finite_number(value):  # most values are ints: skip the call
-            raise TreeFormatError(f"the value of node {shown(node)} is {shown(value)}: it must be a finite number"
-                                  + " (a literal such as 1e400 overflows to infinity)" * _infinite(value))
-        values[node] = value
-    return values
+    if (raw.keys() - parents.keys()) - {root} or not all(type(value) is int for value in raw.values()):
+        for node, value in raw.items():  # find the first culprit, if any (floats pass this loop)
+            if node != root and node not in parents:
+                raise TreeFormatError(f"'values' names node {shown(node)}, which is not in the tree")
+            if type(value) is not int and not _finite_number(value):
+                raise TreeFormatError(f"the value of node {shown(node)} is {shown(value)}: it must be a finite "
+                                      "number" + " (a literal such as 1e400 overflows to infinity)" * _infinite(value))
+    return dict(raw)
 
 
 def _finite_number(value: Any) -> bool:
@@ -426,6 +439,8 @@ def _infinite(value: Any) -> bool:
 
 def _check_leaves_have_values(
         children: Mapping[str, tuple[str, ...]], parents: Mapping[str, str], values: Mapping[str, Value]) -> None:
+    if not parents.keys() - children.keys() - values.keys():
+        return
     for leaf, parent in parents.items():
         if leaf not in children and leaf not in values:
             raise TreeFormatError(f"leaf {shown(leaf)} (a child of {shown(parent)}) has no value: add it to 'values', "
@@ -447,13 +462,14 @@ def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[st
                      overrides: Mapping[str, Player]) -> dict[str, Player]:
     """Alternate from ``to_move`` at the root; an override also sets the default below it."""
     players = {root: overrides.get(root, to_move)}
-    stack = [root]
+    stack = [root] if root in children else []
     while stack:
         node = stack.pop()
-        below = players[node].other
-        for kid in children.get(node, ()):
-            players[kid] = overrides.get(kid, below)
-            stack.append(kid)
+        kids = children[node]
+        players.update(dict.fromkeys(kids, players[node].other))
+        if overrides:
+            players.update((kid, overrides[kid]) for kid in kids if kid in overrides)
+        stack.extend(kid for kid in kids if kid in children)
     return players
 
 
