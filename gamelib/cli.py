@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any, NoReturn
 
+from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
 from gamelib.games.user_input import whole_number
 from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
@@ -62,7 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
     trace.add_argument("algorithm", choices=list(SEARCHES), help="the search algorithm")
-    trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md)")
+    trace.add_argument("tree", nargs="?", default=None,
+                       help="a tree file in the JSON tree format (data/trees/README.md)")
+    trace.add_argument("--tree", dest="tree_text", metavar="TEXT", default=None,
+                       help="the tree in the text notation instead of a file: '((3 12 8) (2 4 6) (14 5 2))'")
     trace.add_argument("--depth", type=option(whole_number, 0, MAX_TREE_DEPTH, "a number of plies"), default=None,
                        metavar="N", help=f"search at most N plies (0 to {MAX_TREE_DEPTH})")
     trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")
@@ -82,13 +86,25 @@ def run_trace(args: argparse.Namespace) -> str:
     """Run the ``trace`` command and return what it prints. Raises UsageError, TreeFormatError,
     SearchError or OSError on bad input."""
     with _without_cycle_collection():
-        tree = load_tree(args.tree)
+        tree = _read_tree(args)
         tracer = RecordingTracer()
         options = _search_options(args)
         result = run_search(args.algorithm, tree, tracer=tracer, **options)
         if args.text:
             return "\n".join(_text(tree, args.algorithm, result, tracer))
         return json.dumps(_summary(tree, args, result, tracer, options.get("table")))
+
+
+def _read_tree(args: argparse.Namespace) -> GameTree:
+    """The tree of ``trace``: the file TREE or the text of ``--tree``, exactly one of the two."""
+    if (args.tree is None) == (args.tree_text is None):
+        raise UsageError("trace needs a tree: give a tree file or --tree TEXT, not both and not neither")
+    if args.tree_text is not None:
+        try:
+            return GameTree.from_text(args.tree_text)
+        except TreeTextError as error:
+            raise UsageError(f"--tree: {error}") from None
+    return load_tree(args.tree)
 
 
 @contextmanager
