@@ -1,8 +1,9 @@
-"""The command line: ``python -m gamelib trace|match|tournament|engine|play ...``.
+"""The command line: ``python -m gamelib trace|match|tournament|engine|play|grade ...``.
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
 with ``--text``, the trace as Broeders' programs print it. ``match``, ``tournament``, ``engine`` and
-``play`` play the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
+``play`` play the Adjacency game (see :mod:`gamelib.play.commands`); ``grade`` checks a class's
+submissions in the sandbox (:mod:`gamelib.teach.grading`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -16,11 +17,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any, NoReturn
 
 from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
-from gamelib.games.user_input import whole_number
+from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
@@ -36,6 +38,9 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
+from gamelib.teach.exercises import EXERCISES
+from gamelib.teach.grading import MAX_GRADING_WORKERS, OUTCOMES, grade_file, grade_folder, gradescope_results
+from gamelib.teach.sandbox import Limits
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
@@ -79,7 +84,55 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
+    _add_grade_command(commands)
     return parser
+
+
+MAX_GRADE_SECONDS = 600.0
+"""The longest ``grade --time`` gives one submission, in seconds of wall-clock time."""
+
+
+def _add_grade_command(commands: Any) -> None:
+    grade = commands.add_parser("grade", help="check every student's file in a folder (or one file) in the sandbox")
+    grade.add_argument("exercise", choices=list(EXERCISES), help="the exercise the files answer")
+    grade.add_argument("submissions", metavar="SUBMISSIONS",
+                       help="a folder with one .py or .ipynb file per student, or one such file")
+    grade.add_argument("--out", default=None, metavar="CSV",
+                       help="the grades CSV, for a folder (default grades.csv); rerunning skips unchanged files")
+    grade.add_argument("--results", default=None, metavar="PATH",
+                       help="Gradescope results.json: for one file, the file (default results.json); for a "
+                       "folder, a folder of STUDENT.json files (default: none)")
+    grade.add_argument("--workers", type=option(whole_number, 1, MAX_GRADING_WORKERS, "a number of workers"),
+                       default=2, metavar="N", help=f"submissions checked at once (default 2, at most "
+                       f"{MAX_GRADING_WORKERS})")
+    grade.add_argument("--time", type=option(decimal_number, 0.5, MAX_GRADE_SECONDS, "a number of seconds"),
+                       default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
+    grade.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    """Run ``grade``: print a summary line; write the CSV (folder) and results.json files."""
+    limits = Limits(seconds=args.time)
+    path = Path(args.submissions)
+    if not path.is_dir() and path.suffix not in (".py", ".ipynb"):
+        raise UsageError(f"{args.submissions}: give a folder of submissions or one .py or .ipynb file")
+    if not path.exists():
+        raise UsageError(f"{args.submissions}: no such file")
+    if path.is_file():
+        if args.out is not None:
+            raise UsageError("--out is for a folder of submissions; for one file, use --results")
+        grade = grade_file(args.exercise, path, limits)
+        results = Path(args.results or "results.json")
+        results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
+        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; wrote {results}")
+        return 0
+    out = args.out or "grades.csv"
+    grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
+                          progress=not args.quiet)
+    counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
+    said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
+    print(f"graded {len(grades)} students ({said or 'no files'}); wrote {out}")
+    return 0
 
 
 def run_trace(args: argparse.Namespace) -> str:
@@ -175,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0, or 2 after a one-line error on stderr)."""
     try:
         args = build_parser().parse_args(argv)
+        if args.command == "grade":
+            return run_grade(args)
         if args.command != "trace":
             return _run_game_command(args)
         print(run_trace(args))
