@@ -31,7 +31,14 @@ from __future__ import annotations
 
 import pytest
 
-from gamelib import GameTree, RecordingTracer, alphabeta, load_reference, load_seed_tree, pruned_nodes
+from gamelib import (
+    GameTree,
+    RecordingTracer,
+    alphabeta,
+    load_reference,
+    load_seed_tree,
+    pruned_nodes,
+)
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.tracing import evaluated_nodes
 

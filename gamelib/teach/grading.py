@@ -187,9 +187,7 @@ def gradescope_results(exercise: str, grade: Grade) -> dict[str, Any]:
         passed = index < grade.passed
         if passed:
             said = "right: the same visits and value as the reference"
-        elif index == grade.passed and grade.outcome == "wrong":
-            said = grade.verdict
-        elif index == grade.passed:
+        elif index == grade.passed:  # where it departed, or what stopped it
             said = grade.verdict
         else:
             said = f"not checked: the check stops at the first tree that fails (tree {grade.passed + 1})"
