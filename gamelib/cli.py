@@ -127,8 +127,11 @@ def run_grade(args: argparse.Namespace) -> int:
         print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; wrote {results}")
         return 0
     out = args.out or "grades.csv"
-    grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
-                          progress=not args.quiet)
+    try:
+        grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
+                              progress=not args.quiet)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
     said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
     print(f"graded {len(grades)} students ({said or 'no files'}); wrote {out}")

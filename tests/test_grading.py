@@ -143,3 +143,21 @@ def test_bad_grade_commands_are_one_line(capsys: pytest.CaptureFixture[str], arg
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_grading_a_folder_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada.py").write_text(HEADER + RIGHT, encoding="utf-8")
+    (folder / "bob.py").write_text(SYNTAX, encoding="utf-8")
+    out = tmp_path / "grades.csv"
+    assert main(["grade", "alphabeta", str(folder), "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().out == f"graded 2 students (1 right, 1 error); wrote {out}\n"
+    assert {student: row["outcome"] for student, row in rows(out).items()} == {"ada": "right", "bob": "error"}
+    # the same CSV for another exercise would mix two exercises' grades: refused, nothing overwritten
+    assert main(["grade", "minimax", str(folder), "--out", str(out), "--quiet"]) == 2
+    assert "holds grades of the alphabeta exercise" in capsys.readouterr().err
+    notes = tmp_path / "notes.csv"
+    notes.write_text("name,mark\nada,20\n", encoding="utf-8")
+    assert main(["grade", "alphabeta", str(folder), "--out", str(notes), "--quiet"]) == 2
+    assert "is not a grades CSV" in capsys.readouterr().err and notes.read_text(encoding="utf-8").startswith("name")

@@ -54,20 +54,22 @@ MAX_GRADING_WORKERS = 32
 OUTCOMES = ("right", "wrong", "timeout", "error")
 """How a submission's check can end (the CSV's ``outcome``)."""
 
-CSV_FIELDS = ("student", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree", "verdict", "seconds")
+CSV_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree", "verdict", "seconds")
 """The columns of the grades CSV: ``score`` (passed / trees, 0 to 1), ``outcome`` one of ``right``,
 ``wrong`` (the search departs from the reference: ``verdict`` says where, ``tree`` on which tree),
 ``timeout`` (it ran out of time) or ``error`` (it did not run: a syntax error, no function, a
-crash, an unreadable file; ``verdict`` says what), ``seconds`` of wall-clock time the check took."""
+crash, an unreadable file; ``verdict`` says what), ``seconds`` of wall-clock time the check took;
+``exercise`` and the file's ``sha256`` tell a rerun which rows still hold."""
 
 
 @dataclass(frozen=True)
 class Grade:
-    """One student's result: ``passed`` of the exercise's ``trees``; ``outcome`` and ``verdict`` as
+    """One student's result on ``exercise``: ``passed`` of the exercise's ``trees``; ``outcome`` and ``verdict`` as
     :data:`CSV_FIELDS` says; ``tree`` the name of the tree where the search first departs (or
     empty); ``file`` and ``sha256`` the file graded and its hash (for resuming)."""
 
     student: str
+    exercise: str
     file: str
     sha256: str
     passed: int
@@ -154,12 +156,13 @@ def _grade(verdict: SourceVerdict, student: str, file: str, sha256: str, seconds
     report = verdict.report
     if report is None:
         outcome = "timeout" if timed_out else "error"
-        return Grade(student, file, sha256, 0, trees, outcome, "", verdict.message, seconds)
+        return Grade(student, verdict.exercise, file, sha256, 0, trees, outcome, "", verdict.message, seconds)
     passed = sum(each.ok for each in report.reports)
     if report.ok:
-        return Grade(student, file, sha256, passed, trees, "right", "", "", seconds)
+        return Grade(student, verdict.exercise, file, sha256, passed, trees, "right", "", "", seconds)
     failure = report.reports[-1]
-    return Grade(student, file, sha256, passed, trees, "wrong", report.tree_name or "", str(failure), seconds)
+    return Grade(student, verdict.exercise, file, sha256, passed, trees, "wrong", report.tree_name or "",
+                 str(failure), seconds)
 
 
 def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None) -> Grade:
@@ -173,7 +176,7 @@ def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, st
         source = submission_source(path)
     except (OSError, ValueError) as error:
         trees = len(EXERCISES[exercise].trees())
-        return Grade(name, path.name, "", 0, trees, "error", "", f"cannot read {path.name}: {error}", 0.0)
+        return Grade(name, exercise, path.name, "", 0, trees, "error", "", f"cannot read {path.name}: {error}", 0.0)
     return grade_source(exercise, name, source, limits, file=path.name, sha256=digest)
 
 
@@ -204,10 +207,11 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     """Grade every ``.py`` and ``.ipynb`` file directly in ``folder`` (one per student, named by the
     file's stem; by the whole file name when two files share a stem) and write the CSV ``out``
     (:data:`CSV_FIELDS`, sorted by student) and, if ``results`` is a folder name, one Gradescope
-    ``STUDENT.json`` there. Students already in ``out`` with the same file hash are not checked
-    again. ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a
+    ``STUDENT.json`` there. Students already in ``out`` with the same exercise and file hash are not
+    checked again. ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a
     tqdm bar on stderr. Returns the grades, sorted by student. Raises UnknownExerciseError,
-    ValueError for a bad ``workers``, NotADirectoryError if ``folder`` is not a folder."""
+    ValueError for a bad ``workers`` or an ``out`` that exists and is not this exercise's grades
+    CSV, NotADirectoryError if ``folder`` is not a folder."""
     _check_exercise(exercise)
     if not 1 <= workers <= MAX_GRADING_WORKERS:
         raise ValueError(f"workers is {workers}: give 1 to {MAX_GRADING_WORKERS}")
@@ -215,7 +219,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     if not folder.is_dir():
         raise NotADirectoryError(f"{folder} is not a folder of submissions")
     submissions = _submissions(folder)
-    earlier = _earlier_grades(out)
+    earlier = _earlier_grades(out, exercise)
     kept = {student: grade for student, grade in earlier.items()
             if student in submissions and grade.sha256 == _hash(submissions[student])}
     todo = {student: path for student, path in submissions.items() if student not in kept}
@@ -245,7 +249,7 @@ def _safely(result: Callable[[], Grade], student: str, exercise: str) -> Grade:
     try:
         return result()
     except Exception as error:  # noqa: BLE001 - one student's failure must not stop the class's
-        return Grade(student, "", "", 0, len(EXERCISES[exercise].trees()), "error", "",
+        return Grade(student, exercise, "", "", 0, len(EXERCISES[exercise].trees()), "error", "",
                      f"the grader failed on this file: {type(error).__name__}: {error}", 0.0)
 
 
@@ -267,19 +271,26 @@ def _hash(path: Path) -> str:
         return ""
 
 
-def _earlier_grades(out: Path) -> dict[str, Grade]:
-    """The grades already in the CSV ``out`` (none if it does not exist or has other columns)."""
+def _earlier_grades(out: Path, exercise: str) -> dict[str, Grade]:
+    """The grades already in the CSV ``out``. Raises ValueError if ``out`` exists but is not a
+    grades CSV, or holds grades of another exercise (rather than overwrite either)."""
     if not out.exists():
         return {}
     grades: dict[str, Grade] = {}
     with out.open(newline="", encoding="utf-8") as file:
-        for row in csv.DictReader(file):
+        reader = csv.DictReader(file)
+        if reader.fieldnames is not None and tuple(reader.fieldnames) != CSV_FIELDS:
+            raise ValueError(f"{out} exists and is not a grades CSV: give another --out")
+        for row in reader:
             try:
-                grades[row["student"]] = Grade(row["student"], row["file"], row["sha256"], int(row["passed"]),
-                                               int(row["trees"]), row["outcome"], row["tree"], row["verdict"],
-                                               float(row["seconds"]))
+                grades[row["student"]] = Grade(
+                    row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]),
+                    int(row["trees"]), row["outcome"], row["tree"], row["verdict"], float(row["seconds"]))
             except (KeyError, ValueError, TypeError):
                 continue
+    others = sorted({grade.exercise for grade in grades.values()} - {exercise})
+    if others:
+        raise ValueError(f"{out} holds grades of the {others[0]} exercise: give another --out for {exercise}")
     return grades
 
 
