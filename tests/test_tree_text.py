@@ -149,3 +149,16 @@ def test_cli_bad_text_is_one_line(capsys: pytest.CaptureFixture[str], args: list
     assert main(args) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="()=:, -.0123456789eaxnim\n\t\ud800", max_size=40))
+def test_any_text_is_a_tree_or_a_clear_error(text: str) -> None:
+    try:
+        tree = GameTree.from_text(text)
+    except TreeTextError as error:
+        assert str(error).startswith(("column ", "line ")) and error.column is not None
+    except TreeFormatError:
+        pass  # a name that is no text (a lone surrogate): the tree format's own check
+    else:
+        assert same_tree(GameTree.from_text(tree.to_text()), tree)
