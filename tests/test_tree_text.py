@@ -162,3 +162,9 @@ def test_any_text_is_a_tree_or_a_clear_error(text: str) -> None:
         pass  # a name that is no text (a lone surrogate): the tree format's own check
     else:
         assert same_tree(GameTree.from_text(tree.to_text()), tree)
+
+
+def test_an_unclosed_parenthesis_on_another_line_is_found() -> None:
+    with pytest.raises(TreeTextError, match=re.escape("line 3, column 3: expected ')' to close the '(' at line 2, "
+                                                      "column 2")):
+        GameTree.from_text("(\n (1 2\n 3")

@@ -61,10 +61,18 @@ class TreeTextError(ValueError):
         if offset is None:
             super().__init__(message)
             return
-        self.line = text.count("\n", 0, offset) + 1
-        self.column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        where = f"line {self.line}, column {self.column}" if "\n" in text else f"column {self.column}"
-        super().__init__(f"{where}: {message}")
+        self.line, self.column = _line_and_column(text, offset)
+        super().__init__(f"{_where(text, offset)}: {message}")
+
+
+def _line_and_column(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _where(text: str, offset: int) -> str:
+    """``column 9``, or ``line 2, column 4`` in text of several lines (both 1-based)."""
+    line, column = _line_and_column(text, offset)
+    return f"line {line}, column {column}" if "\n" in text else f"column {column}"
 
 
 @dataclass
@@ -201,8 +209,8 @@ class _Reader:
         """True if a ``)`` comes next and closes ``node`` (which must then have children)."""
         token = self.peek()
         if token is None:
-            raise TreeTextError(self.text, len(self.text), "expected ')' to close the '(' at column "
-                                f"{TreeTextError(self.text, node.offset, '').column} but found the end of the text")
+            raise TreeTextError(self.text, len(self.text), f"expected ')' to close the '(' at "
+                                f"{_where(self.text, node.offset)} but found the end of the text")
         if token.text != ")":
             return False
         self.index += 1
