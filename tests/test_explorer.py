@@ -114,7 +114,7 @@ def test_every_registered_search_can_be_explored(broeders: GameTree, name: str) 
 
 def test_a_typed_tree_loads_and_its_text_can_be_copied(broeders: GameTree) -> None:
     explorer = Explorer(broeders, ["alphabeta"])
-    assert "no value range" in explorer.copy_text.value  # Broeders' tree keeps its 0..15 range in JSON only
+    assert "[0 15] ((((4 5) (3 2))" in explorer.copy_text.value  # seed 003's leaves, values 0..15
     explorer.text_box.value = "((3 12 8) (2 4 6) (14 5 2)"
     explorer._load_from_box()  # what the Load button does
     assert "column 27: expected &#x27;)&#x27;" in explorer.text_error.value and explorer.tree is broeders

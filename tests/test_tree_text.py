@@ -13,7 +13,7 @@ from gamelib import GameTree, alphabeta, load_seed_tree, minimax
 from gamelib.cli import main
 from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, TreeFormatError, tree_from_dict
-from tests.strategies import trees
+from tests.strategies import ranged_trees, trees
 
 AIMA = "((3 12 8) (2 4 6) (14 5 2))"
 
@@ -117,16 +117,37 @@ def test_depth_is_bounded_by_the_loaders_limit() -> None:
         GameTree.from_text("(" * 150)
 
 
+def test_broeders_tree_with_its_value_range() -> None:
+    # Seed 003: leaves 15..30 worth 4,5,3,2,6,7,8,9,1,10,2,11,12,13,14,14, values between 0 and 15.
+    text = "[0 15] ((((4 5) (3 2)) ((6 7) (8 9))) (((1 10) (2 11)) ((12 13) (14 14))))"
+    broeders = load_seed_tree("broeders31")
+    assert broeders.to_text() == text
+    assert same_tree(GameTree.from_text(text), broeders) and GameTree.from_text(text).value_range == (0, 15)
+    assert GameTree.from_text("[-1.5, 2] min:(1 2)").value_range == (-1.5, 2)
+    with pytest.raises(TreeFormatError, match="outside 'value_range'"):
+        GameTree.from_text("[0 15] (1 16)")
+    with pytest.raises(TreeTextError, match="column 2: 'a' is not a number"):
+        GameTree.from_text("[a 3] (1)")
+
+
+@settings(max_examples=100, deadline=None)
+@given(ranged_trees())
+def test_round_trip_of_trees_with_a_range(tree: GameTree) -> None:
+    again = GameTree.from_text(tree.to_text())
+    assert same_tree(again, tree) and again.value_range == tree.value_range
+
+
 def test_what_text_cannot_hold_is_refused() -> None:
-    with pytest.raises(TreeTextError, match="no value range"):
-        load_seed_tree("broeders31").to_text()
+    inner = tree_from_dict({"root": "r", "children": {"r": ["a"]}, "values": {"r": 2, "a": 1}})
+    with pytest.raises(TreeTextError, match="has children and a value"):
+        inner.to_text()
     spaced = tree_from_dict({"root": "a b", "children": {"a b": ["c"]}, "values": {"c": 1}})
     with pytest.raises(TreeTextError, match="cannot be written"):
         spaced.to_text()
     assert issubclass(TreeTextError, ValueError) and not issubclass(TreeTextError, TreeFormatError)
 
 
-def test_seed_trees_without_a_range_round_trip() -> None:
+def test_seed_trees_round_trip() -> None:
     for name in ("negascout_table", "rich_knight_two_ply", "rich_knight_one_ply"):
         tree = load_seed_tree(name)
         assert same_tree(GameTree.from_text(tree.to_text()), tree)

@@ -3,7 +3,7 @@
 ``((3 12 8) (2 4 6) (14 5 2))`` is AIMA's Figure 5.2: a root with three children, each with three
 leaves. The grammar, whitespace (and commas) between children::
 
-    tree  := node
+    tree  := ["[" number number "]"] node
     node  := [player ":"] [name "=" | name] body
     body  := "(" node node* ")" | number
     player:= "max" | "min"
@@ -16,6 +16,8 @@ leaves. The grammar, whitespace (and commas) between children::
 - A name is optional. ``A(B(3 12 8) C(2 4 6))`` names inner nodes by writing the name right before
   the ``(`` (no space); ``b1=3`` names a leaf, ``15=(...)`` an inner node whose name looks like a
   number. A name is any run of characters other than whitespace and ``( ) , = :``.
+- ``[low high]`` before the tree gives its value range (the JSON format's ``value_range``: the
+  root window of alpha-beta; Broeders' tree is ``[0 15] (...)``); ``min:`` may follow it.
 - **Unnamed nodes are numbered breadth first from 0**, children in order, as the random trees and
   Broeders' tree are: in ``((3 12 8) (2 4 6) (14 5 2))`` the root is ``"0"``, its children ``"1"``
   to ``"3"``, the leaves ``"4"`` to ``"12"``. A named node keeps its number's place: in
@@ -48,6 +50,8 @@ __all__ = ["TreeTextError", "parse_tree_text", "write_tree_text"]
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _PUNCTUATION = "(),=:"
 _TOKEN = re.compile(r"[()=:]|[^\s(),=:]+")
+_RANGE = re.compile(r"\s*\[\s*([^\s,\]]+)\s*[\s,]\s*([^\s,\]]+)\s*\]")
+"""The optional value range before the tree: ``[0 15]`` or ``[0, 15]``."""
 
 
 class TreeTextError(ValueError):
@@ -106,15 +110,19 @@ def parse_tree_text(text: str, *, max_depth: int, max_characters: int) -> dict[s
     """
     if len(text) > max_characters:
         raise TreeTextError(text, max_characters, f"the text is longer than {max_characters:,} characters")
-    tokens = _tokens(text)
-    root = _parse(text, tokens, max_depth)
-    return _as_data(text, root)
+    header = _RANGE.match(text)
+    tokens = _tokens(text, header.end() if header else 0)
+    data = _as_data(text, _parse(text, tokens, max_depth))
+    if header:
+        data["value_range"] = [_number(text, _Token(header.group(which), header.start(which), False))
+                               for which in (1, 2)]
+    return data
 
 
-def _tokens(text: str) -> list[_Token]:
+def _tokens(text: str, start: int) -> list[_Token]:
     tokens: list[_Token] = []
-    end = 0
-    for match in _TOKEN.finditer(text):
+    end = start
+    for match in _TOKEN.finditer(text, start):
         tokens.append(_Token(match.group(), match.start(), match.start() == end))
         end = match.end()
     return tokens
@@ -177,7 +185,7 @@ class _Reader:
             raise self.fail(token, "a value or '('")
         self.index += 1
         if token.text != "(":
-            node.value = self._number(token)
+            node.value = _number(self.text, token)
         return node
 
     def _name(self, node: _Node) -> None:
@@ -191,19 +199,6 @@ class _Reader:
                 raise TreeTextError(self.text, token.offset, f"{token.text}( is ambiguous: write a space "
                                     f"between a value and '(', or {token.text}=( to name the node {token.text}")
             node.name, self.index = token.text, self.index + 1
-
-    def _number(self, token: _Token) -> Value:
-        if not _NUMBER.fullmatch(token.text):
-            raise TreeTextError(self.text, token.offset, f"{shown(token.text)} is not a number: a leaf is a value "
-                                                         "such as 3, -2 or 0.5 (name a leaf as b1=3)")
-        try:
-            value: Value = int(token.text) if token.text.lstrip("+-").isdigit() else float(token.text)
-        except ValueError:
-            raise TreeTextError(self.text, token.offset, "the number has too many digits") from None
-        if value in (float("inf"), float("-inf")):
-            raise TreeTextError(self.text, token.offset, f"{shown(token.text)} overflows to infinity: "
-                                                         "give a finite number")
-        return value
 
     def closes(self, node: _Node) -> bool:
         """True if a ``)`` comes next and closes ``node`` (which must then have children)."""
@@ -220,6 +215,21 @@ class _Reader:
         token = self.peek()
         if token is not None:
             raise self.fail(token, "the end of the tree")
+
+
+def _number(text: str, token: _Token) -> Value:
+    """The token's number: an int if it has no point or exponent, else a float; TreeTextError if it
+    is no number or is infinite."""
+    if not _NUMBER.fullmatch(token.text):
+        raise TreeTextError(text, token.offset, f"{shown(token.text)} is not a number: a leaf is a value "
+                                                "such as 3, -2 or 0.5 (name a leaf as b1=3)")
+    try:
+        value: Value = int(token.text) if token.text.lstrip("+-").isdigit() else float(token.text)
+    except ValueError:
+        raise TreeTextError(text, token.offset, "the number has too many digits") from None
+    if value in (float("inf"), float("-inf")):
+        raise TreeTextError(text, token.offset, f"{shown(token.text)} overflows to infinity: give a finite number")
+    return value
 
 
 def _as_data(text: str, root: _Node) -> dict[str, Any]:
@@ -275,11 +285,9 @@ def write_tree_text(data: Mapping[str, Any]) -> str:
     children in search order, one space apart; a node's name written only where it differs from its
     breadth-first number; ``min:`` at the root if MIN moves first, and ``max:``/``min:`` where the
     ``players`` override the alternation. Raises TreeTextError (without a column) for what the notation
-    cannot hold: a ``value_range``, a value on an inner node, or a node id that is empty or holds
-    whitespace or ``( ) , = :``.
+    cannot hold: a value on an inner node, or a node id that is empty or holds whitespace or
+    ``( ) , = :``. A ``value_range`` is written first: ``[0 15] (...)``.
     """
-    if "value_range" in data:
-        raise TreeTextError("", None, "the text notation has no value range: keep this tree as JSON")
     children: Mapping[str, list[str]] = data.get("children", {})
     values: Mapping[str, Value] = data.get("values", {})
     players: Mapping[str, str] = data.get("players", {})
@@ -290,6 +298,9 @@ def write_tree_text(data: Mapping[str, Any]) -> str:
                                    "gives values to leaves only; keep this tree as JSON")
     numbers, overrides = _numbers_and_overrides(root, str(data.get("to_move", "max")), children, players)
     prefix = "min:" if players.get(root, data.get("to_move", "max")) == "min" else ""
+    if "value_range" in data:
+        low, high = data["value_range"]
+        prefix = f"[{low!r} {high!r}] {prefix}"
     return prefix + _write(root, children, values, overrides, numbers)
 
 
