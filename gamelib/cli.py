@@ -1,8 +1,9 @@
-"""The command line: ``python -m gamelib trace|match|tournament|engine|play ...``.
+"""The command line: ``python -m gamelib trace|match|tournament|engine|play|grade ...``.
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
 with ``--text``, the trace as Broeders' programs print it. ``match``, ``tournament``, ``engine`` and
-``play`` play the Adjacency game (see :mod:`gamelib.play.commands`). Bad input gets one line on stderr and exit
+``play`` play the Adjacency game (see :mod:`gamelib.play.commands`); ``grade`` checks a class's
+submissions in the sandbox (:mod:`gamelib.teach.grading`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -16,10 +17,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any, NoReturn
 
+from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
-from gamelib.games.user_input import whole_number
+from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
@@ -35,6 +38,9 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
+from gamelib.teach.exercises import EXERCISES
+from gamelib.teach.grading import MAX_GRADING_WORKERS, OUTCOMES, grade_file, grade_folder, gradescope_results
+from gamelib.teach.sandbox import Limits
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
@@ -62,7 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
     trace.add_argument("algorithm", choices=list(SEARCHES), help="the search algorithm")
-    trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md)")
+    trace.add_argument("tree", nargs="?", default=None,
+                       help="a tree file in the JSON tree format (data/trees/README.md)")
+    trace.add_argument("--tree", dest="tree_text", metavar="TEXT", default=None,
+                       help="the tree in the text notation instead of a file: '((3 12 8) (2 4 6) (14 5 2))'")
     trace.add_argument("--depth", type=option(whole_number, 0, MAX_TREE_DEPTH, "a number of plies"), default=None,
                        metavar="N", help=f"search at most N plies (0 to {MAX_TREE_DEPTH})")
     trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")
@@ -75,20 +84,83 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
+    _add_grade_command(commands)
     return parser
+
+
+MAX_GRADE_SECONDS = 600.0
+"""The longest ``grade --time`` gives one submission, in seconds of wall-clock time."""
+
+
+def _add_grade_command(commands: Any) -> None:
+    grade = commands.add_parser("grade", help="check every student's file in a folder (or one file) in the sandbox")
+    grade.add_argument("exercise", choices=list(EXERCISES), help="the exercise the files answer")
+    grade.add_argument("submissions", metavar="SUBMISSIONS",
+                       help="a folder with one .py or .ipynb file per student, or one such file")
+    grade.add_argument("--out", default=None, metavar="CSV",
+                       help="the grades CSV, for a folder (default grades.csv); rerunning skips unchanged files")
+    grade.add_argument("--results", default=None, metavar="PATH",
+                       help="Gradescope results.json: for one file, the file (default results.json); for a "
+                       "folder, a folder of STUDENT.json files (default: none)")
+    grade.add_argument("--workers", type=option(whole_number, 1, MAX_GRADING_WORKERS, "a number of workers"),
+                       default=2, metavar="N", help=f"submissions checked at once (default 2, at most "
+                       f"{MAX_GRADING_WORKERS})")
+    grade.add_argument("--time", type=option(decimal_number, 0.5, MAX_GRADE_SECONDS, "a number of seconds"),
+                       default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
+    grade.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    """Run ``grade``: print a summary line; write the CSV (folder) and results.json files."""
+    limits = Limits(seconds=args.time)
+    path = Path(args.submissions)
+    if not path.is_dir() and path.suffix not in (".py", ".ipynb"):
+        raise UsageError(f"{args.submissions}: give a folder of submissions or one .py or .ipynb file")
+    if not path.exists():
+        raise UsageError(f"{args.submissions}: no such file")
+    if path.is_file():
+        if args.out is not None:
+            raise UsageError("--out is for a folder of submissions; for one file, use --results")
+        grade = grade_file(args.exercise, path, limits)
+        results = Path(args.results or "results.json")
+        results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
+        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; wrote {results}")
+        return 0
+    out = args.out or "grades.csv"
+    try:
+        grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
+                              progress=not args.quiet)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
+    said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
+    print(f"graded {len(grades)} students ({said or 'no files'}); wrote {out}")
+    return 0
 
 
 def run_trace(args: argparse.Namespace) -> str:
     """Run the ``trace`` command and return what it prints. Raises UsageError, TreeFormatError,
     SearchError or OSError on bad input."""
     with _without_cycle_collection():
-        tree = load_tree(args.tree)
+        tree = _read_tree(args)
         tracer = RecordingTracer()
         options = _search_options(args)
         result = run_search(args.algorithm, tree, tracer=tracer, **options)
         if args.text:
             return "\n".join(_text(tree, args.algorithm, result, tracer))
         return json.dumps(_summary(tree, args, result, tracer, options.get("table")))
+
+
+def _read_tree(args: argparse.Namespace) -> GameTree:
+    """The tree of ``trace``: the file TREE or the text of ``--tree``, exactly one of the two."""
+    if (args.tree is None) == (args.tree_text is None):
+        raise UsageError("trace needs a tree: give a tree file or --tree TEXT, not both and not neither")
+    if args.tree_text is not None:
+        try:
+            return GameTree.from_text(args.tree_text)
+        except TreeTextError as error:
+            raise UsageError(f"--tree: {error}") from None
+    return load_tree(args.tree)
 
 
 @contextmanager
@@ -159,6 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0, or 2 after a one-line error on stderr)."""
     try:
         args = build_parser().parse_args(argv)
+        if args.command == "grade":
+            return run_grade(args)
         if args.command != "trace":
             return _run_game_command(args)
         print(run_trace(args))

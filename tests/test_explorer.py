@@ -110,3 +110,18 @@ def test_every_registered_search_can_be_explored(broeders: GameTree, name: str) 
     explorer.go(explorer.controls.total)
     assert explorer.views[0].snapshot().finished
     assert explorer.views[0].snapshot().status["0"] is Status.DONE
+
+
+def test_a_typed_tree_loads_and_its_text_can_be_copied(broeders: GameTree) -> None:
+    explorer = Explorer(broeders, ["alphabeta"])
+    assert "[0 15] ((((4 5) (3 2))" in explorer.copy_text.value  # seed 003's leaves, values 0..15
+    explorer.text_box.value = "((3 12 8) (2 4 6) (14 5 2)"
+    explorer._load_from_box()  # what the Load button does
+    assert "column 27: expected &#x27;)&#x27;" in explorer.text_error.value and explorer.tree is broeders
+    explorer.text_box.value = "((3 12 8) (2 4 6) (14 5 2))"
+    explorer._load_from_box()
+    assert explorer.text_error.value == "" and explorer.tree.children_of("0") == ("1", "2", "3")
+    explorer.go(explorer.controls.total)
+    # AIMA Figure 5.5: the second MIN node's leaves 4 and 6 (nodes 8 and 9) are pruned
+    assert [explorer.views[0].snapshot().status[node] for node in ("8", "9")] == [Status.PRUNED] * 2
+    assert "((3 12 8) (2 4 6) (14 5 2))</textarea>" in explorer.copy_text.value

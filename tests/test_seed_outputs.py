@@ -56,7 +56,8 @@ def test_alphabeta_visits_are_the_seed_trace_positions(broeders: GameTree, broed
     assert visited_nodes(tracer.events) == [entry.split()[0] for entry in printed]
 
 
-@pytest.mark.parametrize("name", ["rich_knight_two_ply", "rich_knight_one_ply", "negascout_table"])
+@pytest.mark.parametrize("name", ["rich_knight_two_ply", "rich_knight_one_ply", "negascout_table",
+                                  "textbook_aima_fig5_2", "textbook_aima_fig5_2_best_first", "worked_deep_cutoff"])
 def test_textbook_trees(name: str) -> None:
     expected = load_reference("textbook_trees")[name]
     tree = load_seed_tree(name)

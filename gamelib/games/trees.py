@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from gamelib.games.game import IllegalMoveError, Player, Value
+from gamelib.games.tree_text import parse_tree_text, write_tree_text
 from gamelib.games.user_input import shown
 
 __all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "GameTree", "TreeFormatError", "load_tree", "tree_from_dict"]
@@ -174,6 +175,25 @@ class GameTree:
         if self.value_range != (-math.inf, math.inf):
             data["value_range"] = list(self.value_range)
         return data
+
+    @classmethod
+    def from_text(cls, text: str, name: str = "", source: str = "the text notation") -> GameTree:
+        """A tree from the board notation, ``((3 12 8) (2 4 6) (14 5 2))`` (see
+        :mod:`gamelib.games.tree_text`; unnamed nodes are numbered breadth first from 0). ``name``
+        defaults to the text itself. Raises TreeTextError with the column of the mistake, or
+        TreeFormatError; the limits are :data:`MAX_TREE_DEPTH` plies and :data:`MAX_TREE_BYTES` characters.
+
+        >>> GameTree.from_text("((3 12 8) (2 4 6) (14 5 2))").children_of("1")
+        ('4', '5', '6')
+        """
+        data = parse_tree_text(text, max_depth=MAX_TREE_DEPTH, max_characters=MAX_TREE_BYTES)
+        return tree_from_dict({**data, "name": name or " ".join(text.split())[:80], "source": source})
+
+    def to_text(self) -> str:
+        """The tree in the board notation; ``GameTree.from_text(tree.to_text())`` has the same nodes,
+        values and players. Raises TreeTextError for what the notation cannot hold (a value range,
+        values on inner nodes, ids with spaces or brackets)."""
+        return write_tree_text(self.to_dict())
 
     def with_values(self, values: Mapping[str, Value]) -> GameTree:
         """A copy with some values replaced (for "change a leaf and search again")."""

@@ -9,7 +9,9 @@ the edges, values and bounds, cuts and pruned subtrees, the current node, NegaSc
 tests and re-searches, MTD(f)'s pass and bounds and table hits; beside it, the event in words and
 the counters. "✎ Edit leaves" puts a number box under every leaf of the picture: change one and
 both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
-seed), so a class can share one by its seed.
+seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
+(``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
+mistake is; the current tree's text is shown beside it to copy.
 
 >>> from gamelib.games.data import load_seed_tree
 >>> explorer = Explorer(load_seed_tree("broeders31"), ["alphabeta", "minimax"])
@@ -29,6 +31,7 @@ from html import escape
 from typing import Any
 
 from gamelib.games.game import Value
+from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import GameTree, TreeFormatError
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
@@ -76,6 +79,7 @@ class Explorer:
         self.controls = StepControls(0, self._show)
         self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         self.widget = widgets.VBox([style_sheet(), self._choices(algorithms), self._tree_controls(),
+                                    self._text_controls(),
                                     self.controls.widget, self.message, self.panels,
                                     widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
         self.widget.add_class("gamelib-explorer")
@@ -109,6 +113,41 @@ class Explorer:
                              touch_button("↺ Original tree", "back to the tree the explorer opened with",
                                           self.reset_tree), self.edit],
                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+    def _text_controls(self) -> Any:
+        """A box to type a tree in the board notation and Load it (its error under it), and the
+        current tree's text, to copy."""
+        widgets = ipywidgets()
+        self.text_box = widgets.Textarea(placeholder="((3 12 8) (2 4 6) (14 5 2))", description="tree",
+                                         layout=widgets.Layout(width="380px", height="3.4em"))
+        self.text_error = widgets.HTML()
+        self.copy_text = widgets.HTML()
+        load = touch_button("Load", "search the tree typed in the box", self._load_from_box)
+        typed = widgets.VBox([widgets.HBox([self.text_box, load], layout=widgets.Layout(align_items="center")),
+                              self.text_error])
+        return widgets.HBox([typed, self.copy_text], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def load_text(self, text: str) -> None:
+        """Replace the tree by ``text`` in the board notation (:meth:`GameTree.from_text`) and record
+        the searches on it. Raises TreeTextError (saying the column) or TreeFormatError."""
+        self._use(GameTree.from_text(text))
+
+    def _load_from_box(self) -> None:
+        try:
+            self.load_text(self.text_box.value)
+        except ValueError as error:
+            self.text_error.value = f'<span style="color:#d62728">{escape(str(error))}</span>'
+            return
+        self.text_error.value = ""
+
+    def _show_copy_text(self) -> None:
+        try:
+            text = self.tree.to_text()
+        except TreeTextError as error:
+            self.copy_text.value = f"<small>{escape(str(error))}</small>"
+            return
+        self.copy_text.value = (f'<label>copy: <textarea readonly rows="2" cols="40" class="gamelib-tree-text">'
+                                f"{escape(text)}</textarea></label>")
 
     @property
     def algorithms(self) -> list[str]:
@@ -174,6 +213,7 @@ class Explorer:
 
     def _reload(self) -> None:
         """Record the searches on the tree and show them at the current step (clamped)."""
+        self._show_copy_text()
         try:
             traces = [(name, record(self.tree, name, **self.options.get(name, {}))) for name in self.algorithms]
         except ValueError as error:  # a search refused the tree: say why, keep the old pictures
