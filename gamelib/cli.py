@@ -54,6 +54,8 @@ MAX_FIRST_GUESS = 10**9
 bound to a value of the tree, so a guess farther out than every value only costs a pass."""
 
 _TABLE_SEARCHES = ("alphabeta_with_memory", "mtdf")
+_WINDOWLESS = ("minimax", "expectiminimax", "expectimax")
+"""The searches whose traces have no windows: ``--text`` prints MinMax1.cpp's table for them."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--table-size", type=option(whole_number, 1, MAX_SLOTS, "a number of table slots"),
                        default=None, metavar="N", help="alphabeta_with_memory, mtdf: slots in the transposition "
                        f"table (default 65536, at most {MAX_SLOTS})")
+    trace.add_argument("--star1", action="store_true",
+                       help="expectiminimax: prune at chance nodes with Star1 (needs a value_range)")
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
@@ -87,7 +91,7 @@ def run_trace(args: argparse.Namespace) -> str:
         options = _search_options(args)
         result = run_search(args.algorithm, tree, tracer=tracer, **options)
         if args.text:
-            return "\n".join(_text(tree, args.algorithm, result, tracer))
+            return "\n".join(_text(tree, args, result, tracer))
         return json.dumps(_summary(tree, args, result, tracer, options.get("table")))
 
 
@@ -112,6 +116,8 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--strict and --fail-soft are alpha-beta options, not {args.algorithm} options")
     if args.algorithm != "mtdf" and args.first_guess is not None:
         raise UsageError(f"--first-guess is an mtdf option, not a {args.algorithm} option")
+    if args.algorithm != "expectiminimax" and args.star1:
+        raise UsageError(f"--star1 is an expectiminimax option, not a {args.algorithm} option")
     if args.algorithm not in _TABLE_SEARCHES and args.table_size is not None:
         raise UsageError(f"--table-size is an option of {' and '.join(_TABLE_SEARCHES)}, not of {args.algorithm}")
     options: dict[str, Any] = {"depth": args.depth}
@@ -121,11 +127,13 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
         options["table"] = TranspositionTable(size=args.table_size or 1 << 16)
     if args.algorithm == "mtdf":
         options["first_guess"] = args.first_guess or 0
+    if args.algorithm == "expectiminimax":
+        options["star1"] = args.star1
     return options
 
 
-def _text(tree: GameTree, algorithm: str, result: SearchResult, tracer: RecordingTracer) -> list[str]:
-    if algorithm == "minimax":
+def _text(tree: GameTree, args: argparse.Namespace, result: SearchResult, tracer: RecordingTracer) -> list[str]:
+    if args.algorithm in _WINDOWLESS and not args.star1:
         return minmax_table(tree, tracer.events)
     return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]  # every search but minimax has windows
 
@@ -138,7 +146,8 @@ def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult, tra
         "algorithm": args.algorithm,
         "tree": tree.name,
         "options": {"depth": args.depth, "strict": args.strict, "fail_soft": args.fail_soft,
-                    "first_guess": args.first_guess, "table_size": None if table is None else table.size},
+                    "first_guess": args.first_guess, "table_size": None if table is None else table.size,
+                    "star1": args.star1},
         "value": to_jsonable(result.value),
         "best_move": result.move,
         "pv": list(result.pv),

@@ -315,11 +315,15 @@ def _max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, 
     return (alpha, beta) if player is Player.MAX else (-beta, -alpha)
 
 
-def _start(game: Game[Any, Any], state: Any, depth: int | None) -> Any:
+def _start(game: Game[Any, Any], state: Any, depth: int | None, chance: bool = False) -> Any:
     """The root state (a tree's root when ``state`` is None), after checking ``depth`` and, for a
-    tree, that the search cannot recurse deeper than MAX_TREE_DEPTH plies."""
+    tree, that the search cannot recurse deeper than MAX_TREE_DEPTH plies and, unless the search
+    takes ``chance`` nodes (expectiminimax), that the tree has none."""
     if depth is not None and depth < 0:
         raise SearchError(f"depth is {depth}: give a number of plies >= 0, or None for no limit")
+    if not chance and getattr(game, "has_chance", False):
+        raise SearchError("the tree has chance nodes: minimax, alpha-beta, NegaScout and MTD(f) cannot search them; "
+                          "use expectiminimax or expectimax")
     height = getattr(game, "height", None)
     if isinstance(height, int) and min(height, INF if depth is None else depth) > MAX_TREE_DEPTH:
         raise SearchError(f"the tree is {height} plies deep: the searches recurse once a ply and go at most "

@@ -89,8 +89,9 @@ class EdgeView:
 
 
 def node_shape(view: NodeView) -> str:
-    """``box`` (a square) for MAX, ``circle`` for MIN, as in Broeders' figure."""
-    return "box" if view.player is Player.MAX else "circle"
+    """``box`` (a square) for MAX, ``circle`` for MIN, as in Broeders' figure; ``diamond`` for a
+    chance node (expectiminimax)."""
+    return "box" if view.player is Player.MAX else "diamond" if view.player is Player.CHANCE else "circle"
 
 
 def node_label(view: NodeView) -> str:
