@@ -64,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
     trace.add_argument("algorithm", choices=list(SEARCHES), help="the search algorithm")
-    trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md)")
+    trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md), or a CS188 "
+                       "GraphGameTreeTest file ending in .test")
     trace.add_argument("--depth", type=option(whole_number, 0, MAX_TREE_DEPTH, "a number of plies"), default=None,
                        metavar="N", help=f"search at most N plies (0 to {MAX_TREE_DEPTH})")
     trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")

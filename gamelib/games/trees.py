@@ -24,11 +24,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from gamelib.games.cs188 import Cs188FormatError, cs188_to_dict
 from gamelib.games.game import IllegalMoveError, Player, Value
 from gamelib.games.user_input import shown
 
-__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "load_tree",
-           "tree_from_dict"]
+__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "from_cs188",
+           "load_tree", "tree_from_dict"]
 
 PROBABILITY_TOLERANCE = 1e-9
 """How far from 1 a chance node's probabilities may sum (decimals such as 0.333333333333 three
@@ -220,7 +221,8 @@ class GameTree:
 
 
 def load_tree(path: str | Path) -> GameTree:
-    """Read and validate a JSON tree file (UTF-8 text, at most :data:`MAX_TREE_BYTES` bytes).
+    """Read and validate a JSON tree file (UTF-8 text, at most :data:`MAX_TREE_BYTES` bytes), or a
+    CS188 ``GraphGameTreeTest`` file if its name ends in ``.test`` (see :func:`from_cs188`).
 
     Raises TreeFormatError, naming the file and the node, for a file that is too big or not
     UTF-8, invalid JSON (``NaN`` and ``Infinity`` included: JSON has neither), a key given twice
@@ -232,22 +234,46 @@ def load_tree(path: str | Path) -> GameTree:
     with path.open("rb") as file:
         raw = file.read(MAX_TREE_BYTES + 1)
     try:
+        if path.suffix == ".test":
+            return from_cs188(_decode(raw), name=path.stem)
         return tree_from_dict(_parse_json(raw))
     except TreeFormatError as error:
         raise TreeFormatError(f"{path}: {error}") from None
 
 
-def _parse_json(raw: bytes) -> Any:
-    """The JSON value in ``raw``, a tree file's bytes. Raises TreeFormatError for bytes that are
-    too many, not UTF-8 or not strict JSON, and for a key repeated within one object."""
+def from_cs188(text: str, name: str = "CS188 GraphGameTreeTest") -> GameTree:
+    r'''The tree of a Berkeley CS188 ``GraphGameTreeTest`` file's ``text`` (see
+    :mod:`gamelib.games.cs188`): one MAX (agent 0) against ``num_agents - 1`` MIN agents, cut at
+    ``depth * num_agents`` plies, as CS188 counts depth (every agent moving once is one depth).
+    Raises TreeFormatError starting "line N:" for a bad file.
+
+    >>> tree = from_cs188('num_agents: "3"\nstart_state: "p"\ndepth: "1"\nsuccessors: """\n'
+    ...                   'p l g1\ng1 l g2\ng2 l end\n"""\nevaluation: """\nend 3.01\n"""\n')
+    >>> [tree.to_move(node).value for node in ("p", "g1", "g2", "end")], tree.height
+    (['max', 'min', 'min', 'max'], 3)
+    '''
+    try:
+        return tree_from_dict(cs188_to_dict(text, name))
+    except Cs188FormatError as error:
+        raise TreeFormatError(str(error)) from None
+
+
+def _decode(raw: bytes) -> str:
+    """A tree file's bytes as text. Raises TreeFormatError for bytes that are too many or not UTF-8."""
     if len(raw) > MAX_TREE_BYTES:
         raise TreeFormatError(f"the file is larger than {MAX_TREE_BYTES:,} bytes (MAX_TREE_BYTES): "
                               "is it really a tree?")
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise TreeFormatError(f"not UTF-8 text: byte {raw[error.start]:#04x} at offset {error.start}; "
                               "save the file as UTF-8") from None
+
+
+def _parse_json(raw: bytes) -> Any:
+    """The JSON value in ``raw``, a tree file's bytes. Raises TreeFormatError for bytes that are
+    too many, not UTF-8 or not strict JSON, and for a key repeated within one object."""
+    text = _decode(raw)
     repeated: list[tuple[str, dict[str, Any]]] = []
     try:
         data = json.loads(text, parse_constant=_refuse_constant,
