@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,26 +124,27 @@ def _whole(entry: _Entry, key: str, least: int) -> int:
 def _successors(entry: _Entry) -> dict[str, list[tuple[str, int]]]:
     """Each state's next states, in file order, with the line that gives each."""
     found: dict[str, list[tuple[str, int]]] = {}
-    for number, line in entry.lines:
-        words = line.split()
-        if not words:
-            continue
-        if len(words) != 3:
-            raise Cs188FormatError(f"line {number}: a successor is 'state action next_state', not {line.strip()[:40]!r}")
+    for number, words in _rows(entry, "a successor is 'state action next_state'"):
         found.setdefault(words[0], []).append((words[2], number))
     return found
+
+
+def _rows(entry: _Entry, shape: str) -> Iterator[tuple[int, list[str]]]:
+    """The non-blank lines of a block as (line number, words), each with as many words as ``shape``
+    names in quotes; Cs188FormatError for another count."""
+    count = len(shape.split("'")[1].split())
+    for number, line in entry.lines:
+        words = line.split()
+        if words and len(words) != count:
+            raise Cs188FormatError(f"line {number}: {shape}, not {line.strip()[:40]!r}")
+        if words:
+            yield number, words
 
 
 def _evaluations(entry: _Entry) -> dict[str, tuple[int | float, int]]:
     """Each state's value (an int if written as one) and its line."""
     found: dict[str, tuple[int | float, int]] = {}
-    for number, line in entry.lines:
-        words = line.split()
-        if not words:
-            continue
-        if len(words) != 2:
-            raise Cs188FormatError(f"line {number}: an evaluation is 'state value', not {line.strip()[:40]!r}")
-        state, text = words
+    for number, (state, text) in _rows(entry, "an evaluation is 'state value'"):
         if state in found:
             raise Cs188FormatError(f"line {number}: state {state[:40]!r} is evaluated twice (first on line "
                                    f"{found[state][1]})")
