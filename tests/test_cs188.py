@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamelib.games.game import Player
 from gamelib.games.trees import TreeFormatError, from_cs188, load_tree
@@ -167,3 +169,26 @@ def test_the_command_line_traces_a_test_file(tmp_path: Path) -> None:
     bad = run_cli("trace", "minimax", str(path))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "two_ghosts.test: line 26: state 'Eb2' is a leaf 3 plies down but has no evaluation" in bad.stderr
+
+
+def test_a_successor_back_to_the_start_is_a_cycle() -> None:
+    with pytest.raises(TreeFormatError, match="line 10: 'root' is the start state: a successor back to it"):
+        from_cs188(WIN_AND_LOSE.replace("B x C", "B x root"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('abAB01 .:"\n#-e')), max_size=300))
+def test_any_text_gives_a_tree_or_a_tree_format_error(text: str) -> None:
+    try:
+        from_cs188(text)
+    except TreeFormatError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(WIN_AND_LOSE.splitlines()), max_size=25))
+def test_shuffled_lines_give_a_tree_or_a_tree_format_error(lines: list[str]) -> None:
+    try:
+        from_cs188("\n".join(lines))
+    except TreeFormatError as error:
+        assert str(error).startswith("line ")

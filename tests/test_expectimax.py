@@ -4,13 +4,15 @@ property test that Star1 gives plain expectiminimax's value on random bounded tr
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamelib.games.tictactoe import TicTacToe
-from gamelib.games.trees import TreeFormatError, tree_from_dict
+from gamelib.games.trees import GameTree, TreeFormatError, tree_from_dict
 from gamelib.search.expectimax import expectimax, expectiminimax
 from gamelib.search.negamax import SearchError, minimax
 from gamelib.search.random_trees import random_tree
@@ -94,3 +96,59 @@ def test_expectimax_keeps_true_chance_probabilities() -> None:
     # d is a true chance node: 1/6, 1/3, 1/2 stay; no MIN node here, so expectimax = expectiminimax.
     tree = tree_from_dict(chance_root())
     assert expectimax(tree).value == expectiminimax(tree).value
+
+
+Shape = Any
+"""A leaf's value (int), or (player, [(weight, shape), ...]): a chance node's child has probability
+weight / the sum of the weights."""
+
+
+def exact_value(shape: Shape) -> Fraction:
+    """Expectiminimax by its definition, in exact fractions, straight from the nested shape."""
+    if isinstance(shape, int):
+        return Fraction(shape)
+    player, kids = shape
+    values = [exact_value(kid) for _, kid in kids]
+    if player == "chance":
+        total = sum(weight for weight, _ in kids)
+        return sum((Fraction(weight, total) * value for (weight, _), value in zip(kids, values)), Fraction(0))
+    return max(values) if player == "max" else min(values)
+
+
+def tree_of(shape: Shape) -> GameTree:
+    """The nested shape as a tree (ids 0, 1, ... depth first), every inner node's player given."""
+    data: dict[str, Any] = {"root": "0", "value_range": [0, 20], "children": {}, "values": {}, "players": {},
+                            "probabilities": {}}
+    count = 0
+
+    def add(part: Shape) -> str:
+        nonlocal count
+        node, count = str(count), count + 1
+        if isinstance(part, int):
+            data["values"][node] = part
+            return node
+        player, kids = part
+        ids = [add(kid) for _, kid in kids]
+        data["children"][node], data["players"][node] = ids, player
+        if player == "chance":
+            total = sum(weight for weight, _ in kids)
+            data["probabilities"][node] = {kid: f"{weight}/{total}" for kid, (weight, _) in zip(ids, kids)}
+        return node
+
+    add(shape)
+    return tree_from_dict(data)
+
+
+shapes = st.recursive(st.integers(0, 20), lambda kids: st.tuples(
+    st.sampled_from(["max", "min", "chance"]), st.lists(st.tuples(st.integers(1, 5), kids), min_size=1, max_size=3)),
+    max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(shapes)
+def test_expectiminimax_and_star1_give_the_exact_value_on_any_players(shape: Shape) -> None:
+    # Any mix of MAX, MIN and chance nodes: MIN below MIN, chance below chance, a chance root.
+    tree = tree_of(shape)
+    exact = float(exact_value(shape))
+    assert math.isclose(expectiminimax(tree).value, exact, abs_tol=1e-9)
+    assert math.isclose(expectiminimax(tree, star1=True).value, exact, abs_tol=1e-9)

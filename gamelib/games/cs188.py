@@ -180,6 +180,9 @@ def _cut(root: str, successors: dict[str, list[tuple[str, int]]], values: dict[s
                 continue
             children[state] = [kid for kid, _ in successors[state]]
             for kid, number in successors[state]:
+                if kid == root:
+                    raise Cs188FormatError(f"line {number}: {kid[:40]!r} is the start state: a successor back to it "
+                                           "makes a cycle, and gamelib's trees have none")
                 if kid in parents:
                     raise Cs188FormatError(f"line {number}: state {kid[:40]!r} is reached a second time (first on line "
                                            f"{parents[kid]}); gamelib's trees give each node one parent: rename the copy")
