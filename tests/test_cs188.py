@@ -20,47 +20,8 @@ from gamelib.search.negamax import SearchResult, alphabeta, minimax
 
 ROOT = Path(__file__).resolve().parents[1]
 
-TWO_GHOSTS = '''class: "GraphGameTreeTest"
-alg: "MinimaxAgent"
-depth: "1"
-
-# Pacman (P) moves West or East, then ghost 1, then ghost 2: one depth is three plies.
-num_agents: "3"
-
-start_state: "P"
-win_states: ""
-lose_states: ""
-
-successors: """
-P West W
-P East E
-W g1a Wa
-W g1b Wb
-E g1a Ea
-E g1b Eb
-Wa g2a Wa1
-Wa g2b Wa2
-Wb g2a Wb1
-Wb g2b Wb2
-Ea g2a Ea1
-Ea g2b Ea2
-Eb g2a Eb1
-Eb g2b Eb2
-Wa1 West deep
-"""
-
-evaluation: """
-Wa1 3.01
-Wa2 7
-Wb1 2.5
-Wb2 9
-Ea1 4
-Ea2 3.02
-Eb1 8
-Eb2 6
-deep -5
-"""
-'''
+TWO_GHOSTS = (ROOT / "data" / "trees" / "two_ghosts.test").read_text(encoding="utf-8")
+"""A tree written for this project in CS188's format: Pacman and two ghosts, values such as 3.01."""
 
 
 def test_one_depth_is_every_agent_moving_once() -> None:
