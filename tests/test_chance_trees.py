@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamelib.games.game import Player
 from gamelib.games.trees import TreeFormatError, load_tree, tree_from_dict
@@ -19,7 +22,12 @@ from gamelib.search.expectimax import expectiminimax
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, alphabeta, minimax, negascout
 from gamelib.search.random_trees import random_tree
-from gamelib.search.tracing import ChanceSum, RecordingTracer, event_from_dict
+from gamelib.search.tracing import (
+    ChanceSum,
+    RecordingTracer,
+    event_from_dict,
+    to_jsonable,
+)
 from gamelib.view.dot import node_line, to_dot
 from gamelib.view.painter import show_tree
 
@@ -189,3 +197,21 @@ def test_the_explorer_steps_through_expectiminimax_on_a_chance_tree() -> None:
         ("a", "a1", 1), ("a", "a2", 3), ("b", "b1", 0), ("b", "b2", 2)]
     assert describe(sums[1]) == "pos a: add a2's value 4 times 0.5: the sum is 3"
     assert [event_from_dict(json.loads(json.dumps(event.to_dict()))) for event in sums] == sums
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 3), st.integers(0, 4), st.integers(0, 10**6))
+def test_chance_trees_round_trip_through_json(branching: int, depth: int, seed: int) -> None:
+    tree = random_tree((1, branching), depth, seed=seed, chance=True)
+    assert tree_from_dict(json.loads(json.dumps(tree.to_dict()))) == tree
+
+
+def test_chance_events_convert_to_json_as_asdict_would() -> None:
+    tracer = RecordingTracer()
+    expectiminimax(random_tree(3, 4, seed=1, chance=True), star1=True, tracer=tracer)
+    kinds = {event.kind for event in tracer.events}
+    assert {"chance_sum", "cutoff"} <= kinds
+    for event in tracer.events:
+        assert event.to_dict() == {"event": event.kind,
+                                   **{key: to_jsonable(value) for key, value in asdict(event).items()}}
+        assert event_from_dict(json.loads(json.dumps(event.to_dict()))) == event
