@@ -23,6 +23,7 @@ from gamelib.games.user_input import whole_number
 from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
+from gamelib.search.expectimax import expectimax
 from gamelib.search.negamax import SearchError, SearchResult
 from gamelib.search.tracing import (
     MtdPass,
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m gamelib", description="Game-tree search, traced.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
-    trace.add_argument("algorithm", choices=list(SEARCHES), help="the search algorithm")
+    trace.add_argument("algorithm", choices=[*SEARCHES, "expectimax"], help="the search algorithm")
     trace.add_argument("tree", help="a tree file in the JSON tree format (data/trees/README.md), or a CS188 "
                        "GraphGameTreeTest file ending in .test")
     trace.add_argument("--depth", type=option(whole_number, 0, MAX_TREE_DEPTH, "a number of plies"), default=None,
@@ -90,7 +91,10 @@ def run_trace(args: argparse.Namespace) -> str:
         tree = load_tree(args.tree)
         tracer = RecordingTracer()
         options = _search_options(args)
-        result = run_search(args.algorithm, tree, tracer=tracer, **options)
+        if args.algorithm == "expectimax":  # not in SEARCHES: on a tree without chance it is no minimax
+            result = expectimax(tree, tracer=tracer, **options)
+        else:
+            result = run_search(args.algorithm, tree, tracer=tracer, **options)
         if args.text:
             return "\n".join(_text(tree, args, result, tracer))
         return json.dumps(_summary(tree, args, result, tracer, options.get("table")))

@@ -153,3 +153,10 @@ def test_shuffled_lines_give_a_tree_or_a_tree_format_error(lines: list[str]) -> 
         from_cs188("\n".join(lines))
     except TreeFormatError as error:
         assert str(error).startswith("line ")
+
+
+def test_the_command_line_runs_expectimax_on_the_data_file() -> None:
+    summary = json.loads(run_cli("trace", "expectimax", "data/trees/two_ghosts.test").stdout)
+    # As worked out above: 5.3775 by West; the MIN nodes' sums are traced as chance_sum events.
+    assert summary["best_move"] == "W" and summary["value"] == pytest.approx(5.3775, abs=1e-12)
+    assert sum(event["event"] == "chance_sum" for event in summary["events"]) == 12  # 6 MIN nodes (W, E, Wa, Wb, Ea, Eb), 2 children each
