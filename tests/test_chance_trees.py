@@ -215,3 +215,10 @@ def test_chance_events_convert_to_json_as_asdict_would() -> None:
         assert event.to_dict() == {"event": event.kind,
                                    **{key: to_jsonable(value) for key, value in asdict(event).items()}}
         assert event_from_dict(json.loads(json.dumps(event.to_dict()))) == event
+
+
+def test_monte_carlo_tree_search_refuses_chance_nodes() -> None:
+    from gamelib.search.mcts import mcts
+
+    with pytest.raises(SearchError, match="chance nodes"):
+        mcts(tree_from_dict(dice()), iterations=10)
