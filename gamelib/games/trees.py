@@ -511,14 +511,16 @@ def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[st
     player the chance node would have been (MAX, chance, MIN alternate as MAX, MIN would)."""
     players = {root: overrides.get(root, to_move)}
     defaults = {root: to_move}
-    stack = [root]
+    stack = [root] if root in children else []
     while stack:
         node = stack.pop()
+        kids = children[node]
         below = defaults[node] if players[node] is Player.CHANCE else players[node].other
-        for kid in children.get(node, ()):
-            players[kid] = overrides.get(kid, below)
-            defaults[kid] = below
-            stack.append(kid)
+        defaults.update(dict.fromkeys(kids, below))
+        players.update(dict.fromkeys(kids, below))
+        if overrides:
+            players.update((kid, overrides[kid]) for kid in kids if kid in overrides)
+        stack.extend(kid for kid in kids if kid in children)
     return players, defaults
 
 
