@@ -65,7 +65,9 @@ def test_to_dict_round_trips_with_fractions_as_strings() -> None:
     tree = tree_from_dict(dice())
     data = tree.to_dict()
     assert data["probabilities"]["b"] == {"b1": "9/10", "b2": "1/10"}
-    assert data["players"] == {"a": "chance", "b": "chance"}
+    # Overrides of the plain alternation (which the text notation reads): a chance node's children are
+    # MIN, where plain alternation from the root would make them MAX.
+    assert data["players"] == {"a": "chance", "b": "chance", "a1": "min", "a2": "min", "b1": "min", "b2": "min"}
     assert tree_from_dict(json.loads(json.dumps(data))) == tree
 
 

@@ -195,7 +195,7 @@ class GameTree:
             "children": {node: list(kids) for node, kids in self.children.items()},
             "values": dict(self.values),
         }
-        defaults = _default_players(self.root, self.root_player, self.children, self.players)[1]
+        defaults = _default_players(self.root, self.root_player, self.children, {})  # plain alternation
         overrides = {n: p.value for n, p in self.players.items() if defaults[n] is not p}
         if overrides:
             data["players"] = overrides
@@ -345,7 +345,7 @@ def tree_from_dict(data: Any) -> GameTree:
     _check_leaves_have_values(children, parents, values)
     if root not in children and root not in values:
         raise TreeFormatError(f"the root {shown(root)} has no children and no value")
-    players = _default_players(root, to_move, children, _read_players(data.get("players", {}), parents, root))[0]
+    players = _default_players(root, to_move, children, _read_players(data.get("players", {}), parents, root))
     probabilities = _read_probabilities(data.get("probabilities", {}), children, players)
     return GameTree(
         name=_read_text(data.get("name", "unnamed tree"), "'name'"),
@@ -505,23 +505,23 @@ def _read_players(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, 
 
 
 def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[str, ...]],
-                     overrides: Mapping[str, Player]) -> tuple[dict[str, Player], dict[str, Player]]:
-    """Every node's player and its default: alternate from ``to_move`` at the root; an override
-    also sets the default below it. A chance node takes no turn: its children default to the
-    player the chance node would have been (MAX, chance, MIN alternate as MAX, MIN would)."""
+                     overrides: Mapping[str, Player]) -> dict[str, Player]:
+    """Alternate from ``to_move`` at the root; an override also sets the default below it. A
+    chance node takes no turn: its children default to the player the chance node would have
+    been (MAX, chance, MIN alternate as MAX, MIN would)."""
     players = {root: overrides.get(root, to_move)}
-    defaults = {root: to_move}
+    passed = {root: to_move}  # the turn a chance node passes down: what it would have been
     stack = [root] if root in children else []
     while stack:
         node = stack.pop()
         kids = children[node]
-        below = defaults[node] if players[node] is Player.CHANCE else players[node].other
-        defaults.update(dict.fromkeys(kids, below))
+        below = passed[node] if players[node] is Player.CHANCE else players[node].other
         players.update(dict.fromkeys(kids, below))
         if overrides:
             players.update((kid, overrides[kid]) for kid in kids if kid in overrides)
+            passed.update((kid, below) for kid in kids if players[kid] is Player.CHANCE)
         stack.extend(kid for kid in kids if kid in children)
-    return players, defaults
+    return players
 
 
 def _read_probabilities(raw: Any, children: Mapping[str, tuple[str, ...]],
