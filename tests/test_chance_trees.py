@@ -5,6 +5,7 @@ in the comments."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import asdict
@@ -28,7 +29,7 @@ from gamelib.search.tracing import (
     event_from_dict,
     to_jsonable,
 )
-from gamelib.view.dot import node_line, to_dot
+from gamelib.view.dot import edge_line, node_line, to_dot
 from gamelib.view.painter import show_tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,6 +178,14 @@ def test_pictures_draw_a_chance_node_as_a_diamond() -> None:
     assert "shape=diamond" in node_line(to_dot(tree), "a") and "shape=box" in node_line(to_dot(tree), "r")
     svg = show_tree(tree, [])._repr_svg_()
     assert '<g id="node-a" class="node chance' in svg and "<polygon" in svg
+
+
+def test_pictures_write_each_chance_edge_its_probability() -> None:
+    tree = tree_from_dict(dice())
+    assert 'label="9/10"' in edge_line(to_dot(tree), "b", "b1") and ', label=' not in edge_line(to_dot(tree), "r", "a")
+    svg = show_tree(tree, [])._repr_svg_()
+    labels = re.findall(r'<text class="probability"[^>]*><tspan[^>]*>([^<]*)</tspan>', svg)
+    assert labels == ["1/2", "1/2", "9/10", "1/10"]
 
 
 def test_expectiminimax_on_the_dice_tree_by_hand() -> None:
