@@ -26,6 +26,7 @@ from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
+from gamelib.search.expectimax import expectimax
 from gamelib.search.negamax import SearchError, SearchResult
 from gamelib.search.tracing import (
     MtdPass,
@@ -60,6 +61,8 @@ MAX_FIRST_GUESS = 10**9
 bound to a value of the tree, so a guess farther out than every value only costs a pass."""
 
 _TABLE_SEARCHES = ("alphabeta_with_memory", "mtdf")
+_WINDOWLESS = ("minimax", "expectiminimax", "expectimax")
+"""The searches whose traces have no windows: ``--text`` prints MinMax1.cpp's table for them."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,9 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m gamelib", description="Game-tree search, traced.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
-    trace.add_argument("algorithm", choices=list(SEARCHES), help="the search algorithm")
+    trace.add_argument("algorithm", choices=[*SEARCHES, "expectimax"], help="the search algorithm")
     trace.add_argument("tree", nargs="?", default=None,
-                       help="a tree file in the JSON tree format (data/trees/README.md)")
+                       help="a tree file in the JSON tree format (data/trees/README.md), or a CS188 "
+                       "GraphGameTreeTest file ending in .test")
     trace.add_argument("--tree", dest="tree_text", metavar="TEXT", default=None,
                        help="the tree in the text notation instead of a file: '((3 12 8) (2 4 6) (14 5 2))'")
     trace.add_argument("--depth", type=option(whole_number, 0, MAX_TREE_DEPTH, "a number of plies"), default=None,
@@ -81,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--table-size", type=option(whole_number, 1, MAX_SLOTS, "a number of table slots"),
                        default=None, metavar="N", help="alphabeta_with_memory, mtdf: slots in the transposition "
                        f"table (default 65536, at most {MAX_SLOTS})")
+    trace.add_argument("--star1", action="store_true",
+                       help="expectiminimax: prune at chance nodes with Star1 (needs a value_range)")
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
@@ -145,9 +151,12 @@ def run_trace(args: argparse.Namespace) -> str:
         tree = _read_tree(args)
         tracer = RecordingTracer()
         options = _search_options(args)
-        result = run_search(args.algorithm, tree, tracer=tracer, **options)
+        if args.algorithm == "expectimax":  # not in SEARCHES: on a tree without chance it is no minimax
+            result = expectimax(tree, tracer=tracer, **options)
+        else:
+            result = run_search(args.algorithm, tree, tracer=tracer, **options)
         if args.text:
-            return "\n".join(_text(tree, args.algorithm, result, tracer))
+            return "\n".join(_text(tree, args, result, tracer))
         return json.dumps(_summary(tree, args, result, tracer, options.get("table")))
 
 
@@ -184,6 +193,8 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--strict and --fail-soft are alpha-beta options, not {args.algorithm} options")
     if args.algorithm != "mtdf" and args.first_guess is not None:
         raise UsageError(f"--first-guess is an mtdf option, not a {args.algorithm} option")
+    if args.algorithm != "expectiminimax" and args.star1:
+        raise UsageError(f"--star1 is an expectiminimax option, not a {args.algorithm} option")
     if args.algorithm not in _TABLE_SEARCHES and args.table_size is not None:
         raise UsageError(f"--table-size is an option of {' and '.join(_TABLE_SEARCHES)}, not of {args.algorithm}")
     options: dict[str, Any] = {"depth": args.depth}
@@ -193,11 +204,13 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
         options["table"] = TranspositionTable(size=args.table_size or 1 << 16)
     if args.algorithm == "mtdf":
         options["first_guess"] = args.first_guess or 0
+    if args.algorithm == "expectiminimax":
+        options["star1"] = args.star1
     return options
 
 
-def _text(tree: GameTree, algorithm: str, result: SearchResult, tracer: RecordingTracer) -> list[str]:
-    if algorithm == "minimax":
+def _text(tree: GameTree, args: argparse.Namespace, result: SearchResult, tracer: RecordingTracer) -> list[str]:
+    if args.algorithm in _WINDOWLESS and not args.star1:
         return minmax_table(tree, tracer.events)
     return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]  # every search but minimax has windows
 
@@ -210,7 +223,8 @@ def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult, tra
         "algorithm": args.algorithm,
         "tree": tree.name,
         "options": {"depth": args.depth, "strict": args.strict, "fail_soft": args.fail_soft,
-                    "first_guess": args.first_guess, "table_size": None if table is None else table.size},
+                    "first_guess": args.first_guess, "table_size": None if table is None else table.size,
+                    "star1": args.star1},
         "value": to_jsonable(result.value),
         "best_move": result.move,
         "pv": list(result.pv),

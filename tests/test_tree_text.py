@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib import GameTree, alphabeta, load_seed_tree, minimax
+from gamelib import GameTree, alphabeta, load_seed_tree, minimax, random_tree
 from gamelib.cli import main
 from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, TreeFormatError, tree_from_dict
@@ -189,3 +189,9 @@ def test_an_unclosed_parenthesis_on_another_line_is_found() -> None:
     with pytest.raises(TreeTextError, match=re.escape("line 3, column 3: expected ')' to close the '(' at line 2, "
                                                       "column 2")):
         GameTree.from_text("(\n (1 2\n 3")
+
+
+def test_a_chance_tree_has_no_text_form_and_says_so() -> None:
+    tree = random_tree(2, 2, seed=1, chance=True)
+    with pytest.raises(TreeTextError, match="no chance nodes"):
+        tree.to_text()

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Sequence
 from enum import Enum
 from typing import Protocol, TypeVar
 
-__all__ = ["INF", "Game", "IllegalMoveError", "Player", "Value", "format_value"]
+__all__ = ["INF", "ChanceGame", "Game", "IllegalMoveError", "Player", "Value", "format_value"]
 
 Value = int | float
 """A position's value: a number, from MAX's point of view unless a docstring says otherwise."""
@@ -48,20 +48,26 @@ def format_value(value: Value | None, width: int = 0) -> str:
 
 
 class Player(str, Enum):
-    """The side to move: MAX wants high values, MIN low ones."""
+    """The side to move: MAX wants high values, MIN low ones; at a CHANCE node no one chooses,
+    a die or a card does, each move with its probability (expectiminimax, Michie 1966)."""
 
     MAX = "max"
     MIN = "min"
+    CHANCE = "chance"
 
     @property
     def other(self) -> Player:
-        """The opponent: MIN for MAX and MAX for MIN."""
-        return Player.MIN if self is Player.MAX else Player.MAX
+        """The opponent: MIN for MAX and MAX for MIN; CHANCE has none, and stays CHANCE."""
+        return _OTHER[self]
 
     @property
     def sign(self) -> int:
-        """+1 for MAX, -1 for MIN: turns a MAX-view value into this player's view and back."""
-        return 1 if self is Player.MAX else -1
+        """+1 for MAX (and CHANCE, whose values stay in MAX's view), -1 for MIN: turns a MAX-view
+        value into this player's view and back."""
+        return -1 if self is Player.MIN else 1
+
+
+_OTHER = {Player.MAX: Player.MIN, Player.MIN: Player.MAX, Player.CHANCE: Player.CHANCE}
 
 
 class IllegalMoveError(ValueError):
@@ -98,4 +104,14 @@ class Game(Protocol[S, M]):
 
     def node_id(self, state: S) -> str:
         """A short name of ``state`` for traces and pictures."""
+        ...
+
+
+class ChanceGame(Game[S, M], Protocol[S, M]):
+    """A game with chance nodes (dice, cards): where :meth:`Game.to_move` says ``Player.CHANCE``,
+    :meth:`chance_outcomes` gives each move's probability. Values stay from MAX's point of view."""
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[M, float]]:
+        """Each legal move of a chance ``state`` with its probability (> 0 or 0, summing to 1),
+        in :meth:`Game.legal_moves`' order."""
         ...

@@ -286,12 +286,14 @@ def write_tree_text(data: Mapping[str, Any]) -> str:
     breadth-first number; ``min:`` at the root if MIN moves first, and ``max:``/``min:`` where the
     ``players`` override the alternation. Raises TreeTextError (without a column) for what the notation
     cannot hold: a value on an inner node, or a node id that is empty or holds whitespace or
-    ``( ) , = :``. A ``value_range`` is written first: ``[0 15] (...)``.
+    ``( ) , = :``, or a chance node. A ``value_range`` is written first: ``[0 15] (...)``.
     """
     children: Mapping[str, list[str]] = data.get("children", {})
     values: Mapping[str, Value] = data.get("values", {})
     players: Mapping[str, str] = data.get("players", {})
     root = str(data["root"])
+    if "chance" in players.values():
+        raise TreeTextError("", None, "the text notation has no chance nodes: keep this tree as JSON")
     inner_values = [node for node in values if children.get(node)]
     if inner_values:
         raise TreeTextError("", None, f"node {shown(inner_values[0])} has children and a value: the text notation "

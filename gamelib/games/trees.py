@@ -19,15 +19,22 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
+from gamelib.games.cs188 import Cs188FormatError, cs188_to_dict
 from gamelib.games.game import IllegalMoveError, Player, Value
 from gamelib.games.tree_text import parse_tree_text, write_tree_text
 from gamelib.games.user_input import shown
 
-__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "GameTree", "TreeFormatError", "load_tree", "tree_from_dict"]
+__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "from_cs188",
+           "load_tree", "tree_from_dict"]
+
+PROBABILITY_TOLERANCE = 1e-9
+"""How far from 1 a chance node's probabilities may sum (decimals such as 0.333333333333 three
+times); exact fractions such as "1/3" sum to 1 exactly."""
 
 MAX_TREE_DEPTH = 200
 """The deepest tree, in plies from the root to its deepest leaf, that gamelib loads and searches.
@@ -56,7 +63,8 @@ class GameTree:
     Build it with :func:`load_tree` or :func:`tree_from_dict`. ``children`` maps every inner node to
     its children in search order; ``values`` maps leaves (and optionally inner nodes, for
     depth-limited search) to numbers from MAX's point of view; ``players`` maps every node to the
-    side to move there (``root_player`` at the root, the file's ``to_move``). ``value_range`` is the
+    side to move there (``root_player`` at the root, the file's ``to_move``), ``Player.CHANCE`` at a
+    chance node, whose children ``probabilities`` maps to exact fractions. ``value_range`` is the
     (lowest, highest) value a position can take: ``(-inf, inf)`` unless the file says (Broeders'
     tree: ``(0, 15)``). A move is the id of the child it leads to.
     """
@@ -70,6 +78,7 @@ class GameTree:
     players: Mapping[str, Player]
     value_range: tuple[Value, Value] = (-math.inf, math.inf)
     parents: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    probabilities: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not self.parents and self.children:  # built directly, not by tree_from_dict
@@ -128,6 +137,25 @@ class GameTree:
         """The node's id (states of a tree are already their names)."""
         return node
 
+    def chance_outcomes(self, node: str) -> tuple[tuple[str, float], ...]:
+        """Each child of the chance node ``node`` with its probability (as a float), in search order.
+        Raises KeyError for an unknown node, ValueError for a node that is not a chance node."""
+        if node not in self.probabilities:
+            if self.to_move(node) is not Player.CHANCE:
+                raise ValueError(f"node {shown(node)} is not a chance node: {self.players[node].value} moves there")
+            return ()  # a chance leaf
+        return self._outcomes[node]
+
+    @cached_property
+    def _outcomes(self) -> dict[str, tuple[tuple[str, float], ...]]:
+        return {node: tuple((kid, float(odds[kid])) for kid in self.children[node])
+                for node, odds in self.probabilities.items()}
+
+    @cached_property
+    def has_chance(self) -> bool:
+        """True if some node is a chance node (alpha-beta, NegaScout and MTD(f) cannot search it)."""
+        return Player.CHANCE in self.players.values()
+
     def nodes(self) -> list[str]:
         """Every node, breadth first from the root, children in search order."""
         return self.subtree_breadth_first()
@@ -168,10 +196,13 @@ class GameTree:
             "children": {node: list(kids) for node, kids in self.children.items()},
             "values": dict(self.values),
         }
-        defaults = _default_players(self.root, self.root_player, self.children, {})
+        defaults = _default_players(self.root, self.root_player, self.children, {})  # plain alternation
         overrides = {n: p.value for n, p in self.players.items() if defaults[n] is not p}
         if overrides:
             data["players"] = overrides
+        if self.probabilities:
+            data["probabilities"] = {node: {kid: str(odds) for kid, odds in kids.items()}
+                                     for node, kids in self.probabilities.items()}
         if self.value_range != (-math.inf, math.inf):
             data["value_range"] = list(self.value_range)
         return data
@@ -210,7 +241,8 @@ class GameTree:
 
 
 def load_tree(path: str | Path) -> GameTree:
-    """Read and validate a JSON tree file (UTF-8 text, at most :data:`MAX_TREE_BYTES` bytes).
+    """Read and validate a JSON tree file (UTF-8 text, at most :data:`MAX_TREE_BYTES` bytes), or a
+    CS188 ``GraphGameTreeTest`` file if its name ends in ``.test`` (see :func:`from_cs188`).
 
     Raises TreeFormatError, naming the file and the node, for a file that is too big or not
     UTF-8, invalid JSON (``NaN`` and ``Infinity`` included: JSON has neither), a key given twice
@@ -222,22 +254,46 @@ def load_tree(path: str | Path) -> GameTree:
     with path.open("rb") as file:
         raw = file.read(MAX_TREE_BYTES + 1)
     try:
+        if path.suffix == ".test":
+            return from_cs188(_decode(raw), name=path.stem)
         return tree_from_dict(_parse_json(raw))
     except TreeFormatError as error:
         raise TreeFormatError(f"{path}: {error}") from None
 
 
-def _parse_json(raw: bytes) -> Any:
-    """The JSON value in ``raw``, a tree file's bytes. Raises TreeFormatError for bytes that are
-    too many, not UTF-8 or not strict JSON, and for a key repeated within one object."""
+def from_cs188(text: str, name: str = "CS188 GraphGameTreeTest") -> GameTree:
+    r'''The tree of a Berkeley CS188 ``GraphGameTreeTest`` file's ``text`` (see
+    :mod:`gamelib.games.cs188`): one MAX (agent 0) against ``num_agents - 1`` MIN agents, cut at
+    ``depth * num_agents`` plies, as CS188 counts depth (every agent moving once is one depth).
+    Raises TreeFormatError starting "line N:" for a bad file.
+
+    >>> tree = from_cs188('num_agents: "3"\nstart_state: "p"\ndepth: "1"\nsuccessors: """\n'
+    ...                   'p l g1\ng1 l g2\ng2 l end\n"""\nevaluation: """\nend 3.01\n"""\n')
+    >>> [tree.to_move(node).value for node in ("p", "g1", "g2", "end")], tree.height
+    (['max', 'min', 'min', 'max'], 3)
+    '''
+    try:
+        return tree_from_dict(cs188_to_dict(text, name))
+    except Cs188FormatError as error:
+        raise TreeFormatError(str(error)) from None
+
+
+def _decode(raw: bytes) -> str:
+    """A tree file's bytes as text. Raises TreeFormatError for bytes that are too many or not UTF-8."""
     if len(raw) > MAX_TREE_BYTES:
         raise TreeFormatError(f"the file is larger than {MAX_TREE_BYTES:,} bytes (MAX_TREE_BYTES): "
                               "is it really a tree?")
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise TreeFormatError(f"not UTF-8 text: byte {raw[error.start]:#04x} at offset {error.start}; "
                               "save the file as UTF-8") from None
+
+
+def _parse_json(raw: bytes) -> Any:
+    """The JSON value in ``raw``, a tree file's bytes. Raises TreeFormatError for bytes that are
+    too many, not UTF-8 or not strict JSON, and for a key repeated within one object."""
+    text = _decode(raw)
     repeated: list[tuple[str, dict[str, Any]]] = []
     try:
         data = json.loads(text, parse_constant=_refuse_constant,
@@ -293,7 +349,10 @@ def tree_from_dict(data: Any) -> GameTree:
     with two parents or on a cycle, a node not reachable from the root, a node more than
     :data:`MAX_TREE_DEPTH` plies deep, a leaf without a value, a value that is not a finite
     number, a bad player or ``to_move``, a bad ``value_range``, a name, source or id that is not
-    text. Nothing here recurses, so a tree of any depth gets this answer.
+    text, a chance node without a probability for each child, a probability that is not a
+    fraction or decimal from 0 to 1, probabilities that do not sum to 1 (within
+    :data:`PROBABILITY_TOLERANCE`), probabilities on a node that is not a chance node. Nothing
+    here recurses, so a tree of any depth gets this answer.
     """
     if not isinstance(data, Mapping):
         raise TreeFormatError(f"a tree must be a JSON object, not {type(data).__name__}")
@@ -307,6 +366,7 @@ def tree_from_dict(data: Any) -> GameTree:
     if root not in children and root not in values:
         raise TreeFormatError(f"the root {shown(root)} has no children and no value")
     players = _default_players(root, to_move, children, _read_players(data.get("players", {}), parents, root))
+    probabilities = _read_probabilities(data.get("probabilities", {}), children, players)
     return GameTree(
         name=_read_text(data.get("name", "unnamed tree"), "'name'"),
         source=_read_text(data.get("source", ""), "'source'"),
@@ -317,6 +377,7 @@ def tree_from_dict(data: Any) -> GameTree:
         players=players,
         value_range=_read_range(data.get("value_range"), values),
         parents=parents,
+        probabilities=probabilities,
     )
 
 
@@ -350,9 +411,9 @@ def _read_root(data: Mapping[str, Any]) -> str:
     return _read_text(root, "the root id")
 
 
-def _read_player(raw: Any, where: str) -> Player:
-    if raw not in ("max", "min"):
-        raise TreeFormatError(f"{where} is {shown(raw)}: it must be \"max\" or \"min\"")
+def _read_player(raw: Any, where: str, chance: bool = False) -> Player:
+    if raw not in ("max", "min", "chance") or raw == "chance" and not chance:
+        raise TreeFormatError(f"{where} is {shown(raw)}: it must be \"max\" or \"min\"" + ' or "chance"' * chance)
     return Player(raw)
 
 
@@ -469,28 +530,81 @@ def _check_leaves_have_values(
 
 def _read_players(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, Player]:
     if not isinstance(raw, Mapping):
-        raise TreeFormatError("'players' must map node ids to \"max\" or \"min\"")
+        raise TreeFormatError("'players' must map node ids to \"max\", \"min\" or \"chance\"")
     players: dict[str, Player] = {}
     for node, player in raw.items():
         if node != root and node not in parents:
             raise TreeFormatError(f"'players' names node {shown(node)}, which is not in the tree")
-        players[node] = _read_player(player, f"the player of node {shown(node)}")
+        players[node] = _read_player(player, f"the player of node {shown(node)}", chance=True)
     return players
 
 
 def _default_players(root: str, to_move: Player, children: Mapping[str, tuple[str, ...]],
                      overrides: Mapping[str, Player]) -> dict[str, Player]:
-    """Alternate from ``to_move`` at the root; an override also sets the default below it."""
+    """Alternate from ``to_move`` at the root; an override also sets the default below it. A
+    chance node takes no turn: its children default to the player the chance node would have
+    been (MAX, chance, MIN alternate as MAX, MIN would)."""
     players = {root: overrides.get(root, to_move)}
+    passed = {root: to_move}  # the turn a chance node passes down: what it would have been
     stack = [root] if root in children else []
     while stack:
         node = stack.pop()
         kids = children[node]
-        players.update(dict.fromkeys(kids, players[node].other))
+        below = passed[node] if players[node] is Player.CHANCE else players[node].other
+        players.update(dict.fromkeys(kids, below))
         if overrides:
             players.update((kid, overrides[kid]) for kid in kids if kid in overrides)
+            passed.update((kid, below) for kid in kids if players[kid] is Player.CHANCE)
         stack.extend(kid for kid in kids if kid in children)
     return players
+
+
+def _read_probabilities(raw: Any, children: Mapping[str, tuple[str, ...]],
+                        players: Mapping[str, Player]) -> dict[str, dict[str, Fraction]]:
+    """Each inner chance node's children's probabilities, exact; TreeFormatError naming the node
+    for a missing, unknown, malformed or out-of-range probability or a sum other than 1."""
+    if not isinstance(raw, Mapping):
+        raise TreeFormatError("'probabilities' must map chance node ids to {child id: probability}")
+    for node in raw:
+        if players.get(node) is not Player.CHANCE:
+            raise TreeFormatError(f"'probabilities' names node {shown(node)}, which is not a chance node: "
+                                  "give it \"chance\" in 'players'" if node in players else
+                                  f"'probabilities' names node {shown(node)}, which is not in the tree")
+    found: dict[str, dict[str, Fraction]] = {}
+    for node, kids in children.items():
+        if players[node] is Player.CHANCE:
+            found[node] = _read_odds(raw.get(node), node, kids)
+    return found
+
+
+def _read_odds(raw: Any, node: str, kids: tuple[str, ...]) -> dict[str, Fraction]:
+    if not isinstance(raw, Mapping) or set(raw) != set(kids):
+        raise TreeFormatError(f"chance node {shown(node)} needs a probability for each of its children {shown(list(kids))} "
+                              f"in 'probabilities', not {shown(raw)}")
+    odds = {kid: _probability(raw[kid], f"the probability of child {shown(kid)} of chance node {shown(node)}")
+            for kid in kids}
+    total = sum(odds.values(), Fraction(0))
+    if abs(total - 1) > PROBABILITY_TOLERANCE:
+        raise TreeFormatError(f"the probabilities of chance node {shown(node)} sum to {float(total):.12g}, not 1")
+    return odds
+
+
+def _probability(raw: Any, where: str) -> Fraction:
+    """A probability as an exact fraction: from a string such as "1/6" or "0.25", or a number
+    (a decimal is read as written: 0.1 is 1/10)."""
+    try:
+        if isinstance(raw, str) and _is_text(raw):
+            odds = Fraction(raw)
+        elif _finite_number(raw):
+            odds = Fraction(repr(raw))
+        else:
+            raise ValueError
+    except (ValueError, ZeroDivisionError):
+        raise TreeFormatError(f"{where} is {shown(raw)}: give a fraction such as \"1/6\" or a decimal such as 0.25") \
+            from None
+    if not 0 <= odds <= 1:
+        raise TreeFormatError(f"{where} is {shown(raw)}: a probability lies from 0 to 1")
+    return odds
 
 
 def _read_range(raw: Any, values: Mapping[str, Value]) -> tuple[Value, Value]:

@@ -4,8 +4,14 @@ Monte Carlo tree search (:func:`gamelib.search.mcts.mcts`) is not among them: it
 ``MctsResult``, not a SearchResult, and its trace replays with ``gamelib.view.mcts_replay``, not
 with the stepper's replay of entered, evaluated and pruned nodes.
 
->>> sorted(SEARCHES)
-['alphabeta', 'alphabeta_with_memory', 'minimax', 'mtdf', 'negascout', 'negascout_soft', 'pvs']
+Expectiminimax (:func:`gamelib.search.expectimax.expectiminimax`) is among them, the only one
+that searches trees with chance nodes; the others refuse such trees with a SearchError. On a tree
+without chance nodes it is minimax, so every search here gives the same value there. Expectimax is
+not: it plays a different game (MIN moving at random), so it is called by its own name.
+
+>>> sorted(SEARCHES)  # doctest: +NORMALIZE_WHITESPACE
+['alphabeta', 'alphabeta_with_memory', 'expectiminimax', 'minimax', 'mtdf', 'negascout', 'negascout_soft',
+ 'pvs']
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from functools import partial
 from typing import Any
 
 from gamelib.games.game import Game
+from gamelib.search.expectimax import expectiminimax
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.search.tracing import NULL_TRACER, Tracer
@@ -30,6 +37,7 @@ SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
     "negascout_soft": (partial(negascout, fail_soft=True), frozenset({"depth", "window", "table"})),
     "alphabeta_with_memory": (alphabeta_with_memory, frozenset({"depth", "window", "table"})),
     "mtdf": (mtdf, frozenset({"depth", "first_guess", "table"})),
+    "expectiminimax": (expectiminimax, frozenset({"depth", "star1"})),
 }
 """The searches by name, for the command line and the stepper: name -> (function, its options).
 ``negascout`` and ``pvs`` are fail-hard, as seed 000 gives NegaScout; ``negascout_soft`` is

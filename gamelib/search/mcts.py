@@ -301,7 +301,11 @@ def _check_options(c: float, rollout_plies: int | None, reward: Reward) -> None:
 
 
 def _root(game: Game[Any, Any], state: Any) -> Any:
-    """The root state (a tree's root when ``state`` is None); raises SearchError if terminal."""
+    """The root state (a tree's root when ``state`` is None); raises SearchError if terminal, or
+    for a game with chance nodes, whose moves UCB1 would choose as a player's."""
+    if getattr(game, "has_chance", False):
+        raise SearchError("the game has chance nodes: this Monte Carlo tree search would choose the die's "
+                          "faces as a player's moves; use expectiminimax")
     if state is None:
         state = getattr(game, "root", None)
         if state is None:

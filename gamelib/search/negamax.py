@@ -315,11 +315,15 @@ def _max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, 
     return (alpha, beta) if player is Player.MAX else (-beta, -alpha)
 
 
-def _start(game: Game[Any, Any], state: Any, depth: int | None) -> Any:
+def _start(game: Game[Any, Any], state: Any, depth: int | None, chance: bool = False) -> Any:
     """The root state (a tree's root when ``state`` is None), after checking ``depth`` and, for a
-    tree, that the search cannot recurse deeper than MAX_TREE_DEPTH plies."""
+    tree, that the search cannot recurse deeper than MAX_TREE_DEPTH plies and, unless the search
+    takes ``chance`` nodes (expectiminimax), that the tree has none."""
     if depth is not None and depth < 0:
         raise SearchError(f"depth is {depth}: give a number of plies >= 0, or None for no limit")
+    if not chance and getattr(game, "has_chance", False):
+        raise SearchError("the tree has chance nodes: minimax, alpha-beta, NegaScout and MTD(f) cannot search them; "
+                          "use expectiminimax or expectimax")
     height = getattr(game, "height", None)
     if isinstance(height, int) and min(height, INF if depth is None else depth) > MAX_TREE_DEPTH:
         raise SearchError(f"the tree is {height} plies deep: the searches recurse once a ply and go at most "
@@ -350,8 +354,12 @@ def minimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *
 
     ``state`` defaults to a tree's root; ``depth`` limits the search to that many plies (None: to
     the leaves), where nodes get their static value. Ties keep the first best move. The value is
-    from MAX's point of view. Reproduces MinMax1.cpp's table on Broeders' tree. Raises SearchError
-    for a negative depth, and whatever the game raises for a missing static value.
+    from MAX's point of view. Reproduces MinMax1.cpp's table on Broeders' tree. One MAX against k
+    MIN agents (k MIN plies in a row, a tree's ``players``): each MIN node backs up the smallest of
+    its children's values, each MAX node the largest; ``depth`` counts plies, one per agent's move.
+    Raises SearchError for a negative depth, a tree with chance nodes (use
+    :func:`gamelib.search.expectimax.expectiminimax`), and whatever the game raises for a missing
+    static value.
     """
     state = _start(game, state, depth)
     search = _Search(game, tracer)
@@ -393,7 +401,10 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     window is exact; v <= alpha is an upper bound, v >= beta a lower bound. A root whose alpha is
     the end of the value range, which no value lies below, keeps its first move when no move
     beats alpha: every move is then worth exactly alpha. Reproduces AlphaBeta0.cpp's trace and
-    AlphaBeta1.cpp's result on Broeders' tree.
+    AlphaBeta1.cpp's result on Broeders' tree. One MAX against k MIN agents: a child with the
+    same side to move as its parent (MIN below MIN) is searched in the same window, not negated, so
+    each MIN node backs up its minimum and cuts only when it reaches alpha (the window's beta comes
+    from a MIN ancestor and cuts nothing at a MIN node); ``depth`` counts plies, one per agent's move.
 
     With a ``table`` (a :class:`~gamelib.search.ttable.TranspositionTable`) every node is looked up
     first and stored last, as seed 004's AlphaBetaWithMemory does (see
@@ -402,7 +413,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
     raises SearchTimeout.
 
-    Raises SearchError for a negative depth or a window with alpha >= beta.
+    Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
     return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
                      fail_soft=fail_soft, strict=strict)

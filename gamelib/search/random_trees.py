@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from functools import partial
 from typing import Any, Literal
 
@@ -24,7 +25,8 @@ ORDERINGS = ("random", "best_first", "worst_first", "mostly_best_first")
 
 
 def random_tree(branching: int | tuple[int, int], depth: int, *, low: int = 0, high: int = 99,
-                seed: int = 0, order: Ordering = "random", p: float = 0.9, to_move: str = "max") -> GameTree:
+                seed: int = 0, order: Ordering = "random", p: float = 0.9, to_move: str = "max",
+                chance: bool = False) -> GameTree:
     """A random tree: ``depth`` plies, each inner node with ``branching`` children, integer leaves.
 
     ``branching`` is a number or an inclusive (fewest, most) range; leaf values are uniform in
@@ -36,8 +38,17 @@ def random_tree(branching: int | tuple[int, int], depth: int, *, low: int = 0, h
     (0 to 1, drawn per inner node from the same generator) and leaves the order random otherwise:
     a strongly ordered tree, like a game program's with good move ordering. The children keep
     their values, so every order gives the same minimax value. Node ids are 0, 1, 2, ... breadth
-    first, as in Broeders' tree. Raises ValueError for a depth below 0, branching below 1,
-    low > high, an unknown order or p outside [0, 1].
+    first, as in Broeders' tree. ``chance`` makes every odd ply a chance layer (MAX, chance, MIN,
+    chance, MAX, ... as in backgammon; ``depth`` counts the chance plies): each chance node's
+    children get probabilities proportional to weights drawn from 1 to 6 (exact fractions such as
+    "2/7"), after the leaves, from the same generator; the tree's ``value_range`` is then
+    [low, high], as Star1 needs. Raises ValueError for a depth below 0, branching below 1,
+    low > high, an unknown order or p outside [0, 1], or an order other than "random" with
+    ``chance``.
+
+    >>> dice = random_tree(2, 3, seed=1, chance=True)
+    >>> [dice.to_move(node).value for node in ("0", "1", "3", "7")], sum(dice.probabilities["1"].values())
+    (['max', 'chance', 'min', 'chance'], Fraction(1, 1))
 
     >>> strong = random_tree(5, 6, seed=3, order="mostly_best_first", p=0.9)
     >>> strong.name, len(strong.nodes())
@@ -51,9 +62,13 @@ def random_tree(branching: int | tuple[int, int], depth: int, *, low: int = 0, h
         raise ValueError(f"order is {order!r}: use one of {', '.join(map(repr, ORDERINGS))}")
     if not 0 <= p <= 1:
         raise ValueError(f"p is {p}: give the probability of the best move first, from 0 to 1")
+    if chance and order != "random":
+        raise ValueError(f"order is {order!r}: a tree with chance layers can only be in random order")
     rng = random.Random(seed)
     shape = _grow(rng, depth, fewest, most, low, high)
     name = f"random tree b={branching} d={depth} seed={seed} order={order}"
+    if chance:
+        return _with_chance(_number(shape, name + " chance", to_move).to_dict(), rng, low, high)
     if order == "mostly_best_first":
         shape = _reordered(shape, to_move == "max", partial(_best_to_front, rng, p))[1]
         name += f" p={p}"
@@ -95,6 +110,23 @@ def _number(shape: Any, name: str, to_move: str) -> GameTree:
         level = next_level
     return tree_from_dict({"name": name, "source": "gamelib.search.random_trees.random_tree", "root": "0",
                            "to_move": to_move, "children": children, "values": values})
+
+
+def _with_chance(data: dict[str, Any], rng: random.Random, low: int, high: int) -> GameTree:
+    """The tree ``data`` with its odd plies turned into chance nodes, with random probabilities."""
+    level, odd = [data["root"]], False
+    players: dict[str, str] = {}
+    probabilities: dict[str, dict[str, str]] = {}
+    while level:
+        for node in level if odd else ():
+            players[node] = "chance"
+            kids = data["children"].get(node, [])
+            weights = [rng.randint(1, 6) for _ in kids]
+            probabilities.update({node: {kid: str(Fraction(weight, sum(weights))) for kid, weight in zip(kids, weights)}}
+                                 if kids else {})
+        level = [kid for node in level for kid in data["children"].get(node, [])]
+        odd = not odd
+    return tree_from_dict({**data, "players": players, "probabilities": probabilities, "value_range": [low, high]})
 
 
 Arrange = Callable[[list[Value], bool], list[int]]

@@ -31,6 +31,7 @@ from gamelib.games.trees import GameTree
 __all__ = [
     "BestMove",
     "Bound",
+    "ChanceSum",
     "Cutoff",
     "Enter",
     "Event",
@@ -153,7 +154,9 @@ class Cutoff(_Event):
     """At ``node`` the value reached the window's far bound: ``skipped`` children are never searched.
 
     ``alpha`` and ``beta`` are the window the node was entered with, MAX's view: a MAX node cuts
-    when ``value >= beta``, a MIN node when ``value <= alpha`` (only > or < with strict pruning).
+    when ``value >= beta``, a MIN node when ``value <= alpha`` (only > or < with strict pruning),
+    a chance node under Star1 when its bound ``value`` does either (see
+    :func:`gamelib.search.expectimax.expectiminimax`).
     """
 
     kind: ClassVar[str] = "cutoff"
@@ -319,16 +322,30 @@ class MctsBackup(_Event):
     reward: float
 
 
+@dataclass(frozen=True)
+class ChanceSum(_Event):
+    """Expectiminimax at the chance node ``node`` adds ``child``'s value ``child_value`` (MAX's
+    view), weighted by its ``probability``, to the sum: ``partial_sum`` is the sum so far, the
+    node's value once every child is in (Michie 1966; Russell & Norvig, *AIMA* 5.5)."""
+
+    kind: ClassVar[str] = "chance_sum"
+    node: str
+    child: str
+    probability: float
+    child_value: Value
+    partial_sum: Value
+
+
 MCTS_EVENTS = (MctsSelect, MctsExpand, MctsRollout, MctsBackup)
 """The events of a Monte Carlo tree search; a search's trace has these only or none of them."""
 
 Event = (Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | MtdPass | Iteration
-         | MctsSelect | MctsExpand | MctsRollout | MctsBackup)
+         | ChanceSum | MctsSelect | MctsExpand | MctsRollout | MctsBackup)
 """Any trace event."""
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
     cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research, TableHit,
-                              MtdPass, Iteration, *MCTS_EVENTS)}
+                              MtdPass, Iteration, ChanceSum, *MCTS_EVENTS)}
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -386,6 +403,9 @@ class Tracer:
 
     def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
         """Iterative deepening finished a depth."""
+
+    def chance_sum(self, node: str, child: str, probability: float, child_value: Value, partial_sum: Value) -> None:
+        """Expectiminimax adds a child's weighted value to a chance node's sum."""
 
     def mcts_select(self, iteration: int, path: tuple[str, ...], children: tuple[str, ...],
                     scores: tuple[float, ...], child: str) -> None:
@@ -454,6 +474,9 @@ class RecordingTracer(Tracer):
 
     def iteration(self, depth: int, value: Value, move: str | None, nodes: int) -> None:
         self._events.append(Iteration(depth, value, move, nodes))
+
+    def chance_sum(self, node: str, child: str, probability: float, child_value: Value, partial_sum: Value) -> None:
+        self._events.append(ChanceSum(node, child, probability, child_value, partial_sum))
 
     def mcts_select(self, iteration: int, path: tuple[str, ...], children: tuple[str, ...],
                     scores: tuple[float, ...], child: str) -> None:

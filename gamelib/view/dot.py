@@ -116,7 +116,7 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
                  **style.colours(view)}
         lines.append(f"  {_quote(node)} [{_attributes(attrs)}];")
     for parent, child in tree_edges(tree):
-        attrs = {"id": f"edge-{parent}-{child}", **style.edge(edge_view(picture, parent, child))}
+        attrs = {"id": f"edge-{parent}-{child}", **style.edge(edge_view(picture, parent, child, tree))}
         lines.append(f"  {_quote(parent)} -> {_quote(child)} [{_attributes(attrs)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -164,7 +164,7 @@ class SvgPainter:
         if heading:
             parts.append(_text(8, 18, heading, size=13, colour="#333333", anchor="start", weight="bold",
                                cls="heading"))
-        parts.extend(self._edge(edge_view(picture, parent, child)) for parent, child in self._edges)
+        parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
         parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
         for node, mark in (marks or {}).items():
             parts.append(self._mark(node, mark))
@@ -196,6 +196,10 @@ class SvgPainter:
                                    cls="cut-mark"))
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
+        if looks.get("label"):  # a chance node's probability, beside the edge's middle
+            parts.append(_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"], size=10,
+                               colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
+                               cls="probability"))
         parts.append("</g>")
         return "\n".join(parts)
 

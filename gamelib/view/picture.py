@@ -75,7 +75,8 @@ class EdgeView:
     cutoff; ``best`` is True when ``parent`` is DONE and its best move leads to ``child``;
     ``window`` is the (alpha, beta) last passed down this edge (None if the child was never
     entered in the pass shown), ``visit`` how the child was entered (NegaScout's null window or
-    re-search), ``open`` whether the child is still being searched.
+    re-search), ``open`` whether the child is still being searched, ``probability`` the child's
+    probability as an exact fraction ("1/6") when ``parent`` is a chance node, else "".
     """
 
     parent: str
@@ -86,11 +87,13 @@ class EdgeView:
     window: Window | None = None
     visit: Visit | None = None
     open: bool = False
+    probability: str = ""
 
 
 def node_shape(view: NodeView) -> str:
-    """``box`` (a square) for MAX, ``circle`` for MIN, as in Broeders' figure."""
-    return "box" if view.player is Player.MAX else "circle"
+    """``box`` (a square) for MAX, ``circle`` for MIN, as in Broeders' figure; ``diamond`` for a
+    chance node (expectiminimax)."""
+    return "box" if view.player is Player.MAX else "diamond" if view.player is Player.CHANCE else "circle"
 
 
 def node_label(view: NodeView) -> str:
@@ -175,9 +178,12 @@ def edge_attrs(view: EdgeView) -> dict[str, str]:
     """DOT attributes of an edge: red with a tee and a "✂" near the skipped child if cut, grey dashed
     into pruned nodes, purple dotted for a null-window test, green and 2 points for a re-search,
     bold (3 points) to a finished node's best move, plain otherwise. The window last passed down
-    is written by the edge's child end (darker while the child is open)."""
+    is written by the edge's child end (darker while the child is open); a chance node's edge is
+    labelled with its probability in the middle."""
     looks = {"style": "solid", "color": INK, "penwidth": "1", "arrowhead": "none", "headlabel": "",
              "labelfontcolor": CUT, "labelfontsize": "14", "labeldistance": "2.2", "labelangle": "-25"}
+    if view.probability:
+        looks["label"] = view.probability
     if view.cut:
         looks.update(style="dashed", color=CUT, penwidth="2", arrowhead="tee", headlabel="✂")
         return looks
@@ -256,13 +262,15 @@ def node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
                     picture.table_hit.get(node))
 
 
-def edge_view(picture: Snapshot, parent: str, child: str) -> EdgeView:
-    """What the style functions see of the edge ``parent -> child`` in ``picture``."""
+def edge_view(picture: Snapshot, parent: str, child: str, tree: GameTree | None = None) -> EdgeView:
+    """What the style functions see of the edge ``parent -> child`` in ``picture`` (with the
+    child's probability if ``tree`` is given and ``parent`` is one of its chance nodes)."""
     best = picture.status[parent] is Status.DONE and picture.best_move.get(parent) == child
     status = picture.status[child]
     window = picture.window.get(child) if status in (Status.OPEN, Status.DONE) else None
+    odds = None if tree is None else tree.probabilities.get(parent, {}).get(child)
     return EdgeView(parent, child, status, (parent, child) in picture.cut_edges, best, window,
-                    picture.visit.get(child), status is Status.OPEN)
+                    picture.visit.get(child), status is Status.OPEN, "" if odds is None else str(odds))
 
 
 def tree_edges(tree: GameTree) -> list[tuple[str, str]]:

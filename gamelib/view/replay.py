@@ -33,6 +33,7 @@ from gamelib.search.tracing import (
     MCTS_EVENTS,
     BestMove,
     Bound,
+    ChanceSum,
     Cutoff,
     Enter,
     Event,
@@ -482,4 +483,7 @@ def describe(event: Event | None) -> str:
                 f"{format_value(event.upper)}]")
     if isinstance(event, Iteration):
         return f"depth {event.depth} done: value {format_value(event.value)}, best move {event.move}"
+    if isinstance(event, ChanceSum):
+        return (f"pos {event.node}: add {event.child}'s value {format_value(event.child_value)} times "
+                f"{format_value(event.probability)}: the sum is {format_value(event.partial_sum)}")
     return f"leave pos {event.node} with value {format_value(event.value)}{_BOUND_WORDS[event.bound]}"
