@@ -11,9 +11,10 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from gamelib.games.adjacency import AdjacencyGame, square_name
 from gamelib.games.game import Game, Value
 
-__all__ = ["BOT_NAMES", "Bot", "Decision", "make_bot"]
+__all__ = ["BOT_NAMES", "Bot", "Decision", "make_bot", "move_text"]
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,8 @@ def make_bot(name: str, **options: Any) -> Bot:
     factory = getattr(importlib.import_module(module_name), class_name)
     bot: Bot = factory(**options)
     return bot
+
+
+def move_text(game: Game[Any, Any], move: Any) -> str:
+    """A move as text for a bot's note: a square name ("c3") in the Adjacency game, ``str(move)`` elsewhere."""
+    return square_name(move) if isinstance(game, AdjacencyGame) else str(move)

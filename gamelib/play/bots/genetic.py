@@ -40,9 +40,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from gamelib.games.adjacency import AdjacencyGame, square_name
 from gamelib.games.game import Game, format_value
-from gamelib.play.bots.base import Decision
+from gamelib.play.bots.base import Decision, move_text
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.search.negamax import SearchError
 
@@ -214,7 +213,7 @@ class Evolution:
 
 def _decision(game: Game[Any, Any], tree: ReservationTree, generations: int, depth: int) -> Decision:
     """The answer: the first move of the best root child, the root value (MAX's view), a note."""
-    line = " ".join(_move_text(game, move) for move in tree.principal_variation())
+    line = " ".join(move_text(game, move) for move in tree.principal_variation())
     note = (f"genetic: {generations} generations, {len(tree)} sequences of up to {depth} plies, "
             f"value {format_value(tree.value())}, line {line}")
     return Decision(move=tree.best_move(), value=tree.value(), nodes=tree.nodes, note=note)
@@ -235,11 +234,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _move_text(game: Game[Any, Any], move: Any) -> str:
-    """A move as text: a square name ("c3") in the Adjacency game, ``str(move)`` elsewhere."""
-    return square_name(move) if isinstance(game, AdjacencyGame) else str(move)
 
 
 def _common_prefix(first: Chromosome, second: Chromosome) -> int:
