@@ -1,7 +1,7 @@
 """Layer 2, the searches: one traced negamax core and the algorithms built on it.
 
 ``negamax`` (minimax, alpha-beta, NegaScout/PVS, alpha-beta with memory), ``mtdf`` (MTD(f) and
-iterative deepening), ``ttable`` (the transposition table), ``tracing`` (the tracer hooks and
+iterative deepening), ``clock`` (iterative deepening's time rules), ``ttable`` (the transposition table), ``tracing`` (the tracer hooks and
 recorded events), ``algorithms`` (every search by name), ``pitfalls`` (deliberately broken parts
 for lessons) and ``random_trees`` (seeded trees, ordered by their minimax values). Imports only
 :mod:`gamelib.games`.

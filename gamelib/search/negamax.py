@@ -555,7 +555,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
                                        -low if flips else high, plies + 1)
             if flips:
                 reply = -reply
-            floor = low  # the lower end of the window the move's value was last searched with
+            searched_low = low  # the lower end of the window the move's value was last searched with
             if scout and index and reply >= high:
                 if search.tracing:
                     search.fail_high(state, player, move, reply, low, high)
@@ -565,13 +565,13 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
                         search.research(state, player, move, (low, high), research)
                     if not plies and search.watch is not None:  # proven better already: tell the clock
                         search.root_reply(move, reply, low, high, index)
-                    floor, high = research[0], beta
+                    searched_low, high = research[0], beta
                     reply, child_pv = _negamax(search, child, child_depth, -beta if flips else research[0],
                                                -research[0] if flips else beta, plies + 1)
                     if flips:
                         reply = -reply
             if not plies and search.watch is not None:
-                search.root_reply(move, reply, floor, high, index)
+                search.root_reply(move, reply, searched_low, high, index)
             index += 1
             if reply > value:
                 value, best, pv = reply, move, (move, *child_pv)
