@@ -4,12 +4,13 @@ Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--game
 
 The bot with ``clock="plain"`` (deepen until the deadline, throw an unfinished depth away: the bot
 before :mod:`gamelib.search.clock`) and with ``clock="engine"`` (keep a move the unfinished depth
-proved better, do not start a depth predicted not to finish, a fifth of the time kept for a fail
+proved better, do not start a depth predicted not to finish, a tenth of the time kept for a fail
 low) play through the same positions: ``--games`` games of 28 rounds (rule 8), each from four
 seeded random moves continued by the bot at fixed depth 3, every position from the fifth ply to
 the last move, in game order, with one bot per setting and game so its table is kept from move to
-move as in play. It prints, with wall times from time.perf_counter on whatever else the machine
-is running:
+move as in play; the two bots take turns on each position, so a change in the machine's load hits
+both alike. It prints, with wall times from time.perf_counter on whatever else the machine is
+running:
 
 1. For limits of 0.2 s and 1 s: the mean seconds a move, the mean depth completed, how often the
    move came from an unfinished depth, how often a depth was not started, how often a fail low
@@ -78,15 +79,19 @@ def reference_game(seed: int) -> list[AdjacencyState]:
     return positions
 
 
-def walk(positions: Sequence[AdjacencyState], clock: str, limit: float) -> list[Move]:
-    """One bot with ``clock`` choosing a move in each of ``positions`` in turn with ``limit`` seconds."""
-    bot, moves = AlphaBetaBot(clock=clock), []
+def walk(positions: Sequence[AdjacencyState], clocks: Sequence[str], limit: float) -> dict[str, list[Move]]:
+    """One bot for each of ``clocks`` choosing a move in each of ``positions`` in turn with
+    ``limit`` seconds, the bots taking turns on each position (so a change in the machine's load
+    hits both alike)."""
+    bots = {clock: AlphaBetaBot(clock=clock) for clock in clocks}
+    moves: dict[str, list[Move]] = {clock: [] for clock in clocks}
     for state in positions:
-        start = time.perf_counter()
-        decision = bot.choose(GAME, state, limit)
-        seconds = time.perf_counter() - start
-        assert bot.last_search is not None
-        moves.append(Move(seconds, limit, decision.depth or 0, decision.note, bot.last_search.times))
+        for clock, bot in bots.items():
+            start = time.perf_counter()
+            decision = bot.choose(GAME, state, limit)
+            seconds = time.perf_counter() - start
+            assert bot.last_search is not None
+            moves[clock].append(Move(seconds, limit, decision.depth or 0, decision.note, bot.last_search.times))
     return moves
 
 
@@ -97,8 +102,8 @@ def share(moves: Sequence[Move], text: str) -> str:
 
 def compare(games: Sequence[list[AdjacencyState]], limit: float) -> dict[str, list[Move]]:
     """Part 1 at one limit; returns the moves of each setting."""
-    runs = {clock: [move for positions in games for move in walk(positions, clock, limit)]
-            for clock in ("plain", "engine")}
+    walks = [walk(positions, ("plain", "engine"), limit) for positions in games]
+    runs = {clock: [move for moves in walks for move in moves[clock]] for clock in ("plain", "engine")}
     print(f"\nlimit {limit} s, {len(runs['plain'])} positions")
     for clock, moves in runs.items():
         print(f"  {clock:6}: mean {statistics.fmean(m.seconds for m in moves):.3f} s a move, "
@@ -172,7 +177,7 @@ def main() -> None:
     print(f"\nprediction of the next depth's time from the plain bot's depths: two back "
           f"{quantiles(prediction_errors(plain, predict_seconds))}; one back {quantiles(prediction_errors(plain, one_back))}")
     engine = [move for run in runs.values() for move in run["engine"]]
-    engine += [move for limit in (0.05, 0.5) for positions in games for move in walk(positions, "engine", limit)]
+    engine += [move for limit in (0.05, 0.5) for positions in games for move in walk(positions, ["engine"], limit)["engine"]]
     worst = max(engine, key=lambda move: move.seconds / move.limit)
     print(f"\nlargest time share of the engine bot over {len(engine)} moves at 0.05-1 s: "
           f"{worst.seconds / worst.limit:.3f} ({worst.seconds:.3f} s at {worst.limit} s)")

@@ -226,7 +226,7 @@ def test_a_fail_low_of_the_previous_best_moves_the_deadline_to_the_hard_limit() 
 
 
 def test_only_the_previous_best_with_a_value_or_upper_bound_fails_low() -> None:
-    clock = MoveClock(1.0, None, TimeRules(), Player.MAX, 0.0)
+    clock = MoveClock(1.0, None, TimeRules(extension=0.2), Player.MAX, 0.0)
     clock.begin(4, [5, 0, 3], "a", 0)
     clock.root_move("b", -9, Bound.EXACT, True)  # not the previous best
     clock.root_move("a", -9, Bound.LOWER, True)  # at least -9 says nothing

@@ -7,7 +7,7 @@ deepens one ply at a time (:func:`gamelib.search.mtdf.iterative_deepening`) unde
 with the engines' time rules (:mod:`gamelib.search.clock`): it answers with the deepest search
 that finished, or with a move the unfinished depth proved better than that search's (once the
 previous best, searched first, has its new value); it does not start a depth predicted not to
-finish; and it keeps a fifth of its time for a fail low. Each depth starts with the table's best
+finish; and it keeps a tenth of its time for a fail low. Each depth starts with the table's best
 moves from the one before; the table is kept from move to move (and cleared when the game's rules
 change). The Decision's note says why the search stopped.
 
