@@ -25,7 +25,8 @@ running:
 4. With ``--match GAMES``: a match between the two settings at 0.2 s a move, in pairs of games from
    the same four random moves with colours swapped, in this process one game at a time, with the
    engine bot's score (win 1, draw 1/2) and its 95% interval (Student's t on per-game scores,
-   :func:`gamelib.play.match_stats.score_interval`).
+   :func:`gamelib.play.match_stats.score_interval`), and how many pairs split 1-1 (each bot won
+   with the same colour: from one opening the two bots often play the same game).
 """
 
 from __future__ import annotations
@@ -161,9 +162,10 @@ def match(pairs: int, seconds: float) -> None:
     interval = score_interval(scores)
     assert interval is not None
     wins, draws = sum(s == 1 for s in scores), sum(s == 0.5 for s in scores)
+    split = sum(scores[i] + scores[i + 1] == 1 for i in range(0, len(scores), 2))
     print(f"\nmatch at {seconds} s a move, {len(scores)} games ({time.perf_counter() - start:.0f} s): engine "
           f"{wins} wins, {draws} draws, {len(scores) - wins - draws} losses, score {statistics.fmean(scores):.3f}, "
-          f"95% interval [{interval[0]:.3f}, {interval[1]:.3f}]")
+          f"95% interval [{interval[0]:.3f}, {interval[1]:.3f}]; {split} of {len(scores) // 2} pairs split 1-1")
 
 
 def main() -> None:

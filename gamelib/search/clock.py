@@ -192,7 +192,7 @@ class MoveClock:
     def _check_fail_low(self, value: Value, bound: Bound) -> None:
         """Extend the deadline to the hard limit if the previous best move, searched first, is worth
         less (exact, or at most ``value``) than the same-parity reference: rule 3."""
-        if self.fail_low is None and self.reference is not None and value < self.reference and self.hard > self.at:
+        if self.reference is not None and value < self.reference and self.hard > self.at:
             extra = self.hard - self.at
             self.fail_low = FailLow(self.depth, self.sign * value, _max_view(bound, self.sign),
                                     self.sign * self.reference, extra)

@@ -39,7 +39,7 @@ from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Square
 from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, Weights, value_bound, weighted
 from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.game import Game, Value
-from gamelib.play.bots.base import Decision, move_text
+from gamelib.play.bots.base import Decision, move_text, pause_collector, resume_collector
 from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
@@ -146,22 +146,27 @@ class AlphaBetaBot:
         wall time (or at the fixed ``depth``), or by the unfinished search after it when that one
         proved a better move. The Decision's ``value`` is the chosen move's value from MAX's point
         of view (a bound if it comes from the unfinished search), ``depth`` the deepest finished
-        depth, ``nodes`` the nodes of every search it started; ``note`` says why it stopped.
+        depth, ``nodes`` the nodes of every search it started; ``note`` says why it stopped. The
+        cyclic garbage collector is paused during the move (see
+        :func:`~gamelib.play.bots.base.pause_collector`).
 
         Raises SearchError if ``seconds`` is not positive or ``state`` is terminal.
         """
         start = time.perf_counter()
-        if seconds <= 0:
-            raise SearchError(f"seconds is {seconds}: give a positive time limit")
-        if game.is_terminal(state) or not game.legal_moves(state):
-            raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
-        searched, table = self._prepare(game)
-        budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
-        found = iterative_deepening(searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
-                                    seconds=None if self.depth else max(budget, 0.0), table=table,
-                                    rules=CLOCKS[self.clock])
-        self.last_search = found
-        return _decision(game, state, found, time.perf_counter() - start, self.search)
+        running = pause_collector()
+        try:
+            if seconds <= 0:
+                raise SearchError(f"seconds is {seconds}: give a positive time limit")
+            if game.is_terminal(state) or not game.legal_moves(state):
+                raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
+            searched, table = self._prepare(game)
+            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
+            self.last_search = iterative_deepening(
+                searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
+                seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock])
+            return _decision(game, state, self.last_search, time.perf_counter() - start, self.search)
+        finally:
+            resume_collector(running)
 
     def _prepare(self, game: Game[Any, Any]) -> tuple[Game[Any, Any], TranspositionTable]:
         """The game to search (the lookahead or weighted Adjacency game for an Adjacency game) and

@@ -32,16 +32,14 @@ True
 
 from __future__ import annotations
 
-import gc
 import random
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from gamelib.games.game import Game, format_value
-from gamelib.play.bots.base import Decision, move_text
+from gamelib.play.bots.base import Decision, move_text, pause_collector, resume_collector
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.search.negamax import SearchError
 
@@ -89,16 +87,19 @@ class GeneticBot:
         is not positive or ``state`` is terminal.
         """
         start = time.perf_counter()
-        if seconds <= 0:
-            raise SearchError(f"seconds is {seconds}: give a positive time limit")
-        if game.is_terminal(state) or not game.legal_moves(state):
-            raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
-        with _collector_paused():
+        running = pause_collector()
+        try:
+            if seconds <= 0:
+                raise SearchError(f"seconds is {seconds}: give a positive time limit")
+            if game.is_terminal(state) or not game.legal_moves(state):
+                raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
             run = Evolution(self, game, state, deadline=start + TIME_SHARE * seconds - ANSWER_SECONDS)
             generations = run.evolve(self.generations)
             decision = _decision(game, run.tree, generations, self.depth)
             del run  # freed here by reference counting, before the collector is back
-        return replace(decision, seconds=time.perf_counter() - start)
+            return replace(decision, seconds=time.perf_counter() - start)
+        finally:
+            resume_collector(running)
 
     def __repr__(self) -> str:
         return (f"GeneticBot(seed={self.seed}, population={self.population}, "
@@ -217,23 +218,6 @@ def _decision(game: Game[Any, Any], tree: ReservationTree, generations: int, dep
     note = (f"genetic: {generations} generations, {len(tree)} sequences of up to {depth} plies, "
             f"value {format_value(tree.value())}, line {line}")
     return Decision(move=tree.best_move(), value=tree.value(), nodes=tree.nodes, note=note)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the block (the reservation tree has no cycles).
-
-    A full collection over the tens of thousands of nodes a search stores took 0.13 s on the
-    course machine, long enough to overrun a short time limit; reference counting still frees
-    everything, and the collector is restored as it was.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _common_prefix(first: Chromosome, second: Chromosome) -> int:
