@@ -82,8 +82,8 @@ class TimeRules:
 ENGINE_RULES = TimeRules()
 """All three rules, a tenth of the time held back for a fail low: iterative deepening's default and
 the bot's. ``benchmarks/time_rules.py`` measured the bot's mean depth with a tenth held back
-within 0.1 ply of the plain clock's (0.2 s a move: 6.23 against 6.30; 1 s: 7.17 against 7.18) in
-12-25% less time; a fifth held back cost up to 0.13 ply."""
+within 0.1 ply of the plain clock's (0.2 s a move: 6.28 against 6.26; 1 s: 7.26 against 7.24) in
+13-24% less time; a fifth held back cost up to 0.13 ply."""
 
 PLAIN_RULES = TimeRules(keep_partial=False, predict=False, extension=0.0)
 """No rule: deepen until the deadline and throw an unfinished depth away (the course's bot before)."""

@@ -39,7 +39,7 @@ from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Square
 from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, Weights, value_bound, weighted
 from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.game import Game, Value
-from gamelib.play.bots.base import Decision, move_text, pause_collector, resume_collector
+from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
@@ -155,10 +155,7 @@ class AlphaBetaBot:
         start = time.perf_counter()
         running = pause_collector()
         try:
-            if seconds <= 0:
-                raise SearchError(f"seconds is {seconds}: give a positive time limit")
-            if game.is_terminal(state) or not game.legal_moves(state):
-                raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
+            check_request(game, state, seconds)
             searched, table = self._prepare(game)
             budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
             self.last_search = iterative_deepening(

@@ -14,8 +14,10 @@ from typing import Any, Protocol
 
 from gamelib.games.adjacency import AdjacencyGame, square_name
 from gamelib.games.game import Game, Value
+from gamelib.search.negamax import SearchError
 
-__all__ = ["BOT_NAMES", "Bot", "Decision", "make_bot", "move_text", "pause_collector", "resume_collector"]
+__all__ = ["BOT_NAMES", "Bot", "Decision", "check_request", "make_bot", "move_text", "pause_collector",
+           "resume_collector"]
 
 
 @dataclass(frozen=True)
@@ -98,3 +100,12 @@ def resume_collector(running: bool) -> None:
     """Let the collector run again if it was ``running`` before :func:`pause_collector`."""
     if running:
         gc.enable()
+
+
+def check_request(game: Game[Any, Any], state: Any, seconds: float) -> None:
+    """Raise SearchError unless ``seconds`` is positive and ``state`` has a legal move: what a
+    searching bot's ``choose`` checks first."""
+    if seconds <= 0:
+        raise SearchError(f"seconds is {seconds}: give a positive time limit")
+    if game.is_terminal(state) or not game.legal_moves(state):
+        raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")

@@ -39,7 +39,7 @@ from dataclasses import replace
 from typing import Any
 
 from gamelib.games.game import Game, format_value
-from gamelib.play.bots.base import Decision, move_text, pause_collector, resume_collector
+from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.search.negamax import SearchError
 
@@ -89,10 +89,7 @@ class GeneticBot:
         start = time.perf_counter()
         running = pause_collector()
         try:
-            if seconds <= 0:
-                raise SearchError(f"seconds is {seconds}: give a positive time limit")
-            if game.is_terminal(state) or not game.legal_moves(state):
-                raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
+            check_request(game, state, seconds)
             run = Evolution(self, game, state, deadline=start + TIME_SHARE * seconds - ANSWER_SECONDS)
             generations = run.evolve(self.generations)
             decision = _decision(game, run.tree, generations, self.depth)
