@@ -9,6 +9,7 @@ clock instead.
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -16,18 +17,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gamelib.play.bots.alphabeta as bot_module
+import gamelib.search.clock as clock_module
 import gamelib.search.mtdf as mtdf_module
 import gamelib.search.negamax as search_module
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask, square_name
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask, parse_square, square_name
 from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
 from gamelib.play.arena import play_game
 from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot, WeightedGame
 from gamelib.play.bots.random_bot import RandomBot
-from gamelib.search.mtdf import mtdf
-from gamelib.search.negamax import SearchError, alphabeta, minimax, negascout
+from gamelib.search.clock import Partial, predict_seconds
+from gamelib.search.mtdf import Deepening, mtdf
+from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax, negascout
 from gamelib.search.random_trees import random_tree
-from gamelib.search.tracing import RecordingTracer
+from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
 
 
@@ -225,7 +228,7 @@ def test_the_bot_beats_the_random_bot(seed: int) -> None:
 
 @pytest.mark.parametrize("options, message", [
     ({"search": "scout"}, "unknown search 'scout'"), ({"evaluation": "mobility"}, "unknown evaluation"),
-    ({"depth": 0}, "must be >= 1")])
+    ({"depth": 0}, "must be >= 1"), ({"clock": "sudden"}, "unknown clock 'sudden'")])
 def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(SearchError, match=message):
         AlphaBetaBot(**options)  # type: ignore[arg-type]
@@ -257,18 +260,18 @@ class FakeClock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     fake = FakeClock(step=0.01)
-    for module in (search_module, mtdf_module, bot_module):
+    for module in (search_module, mtdf_module, bot_module, clock_module):
         monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
     return fake
 
 
-def test_the_bot_answers_with_the_last_depth_that_finished(clock: FakeClock) -> None:
+def test_the_plain_bot_answers_with_the_last_depth_that_finished(clock: FakeClock) -> None:
     """The core reads the clock every 256 nodes; 0.01 s a reading and a 1 s limit stop the search
     in some depth k + 1 (after ~24,000 nodes from the opening). The answer is depth k's, exactly as
     a fixed-depth search finds it, and the fake time used stays within the limit."""
     game = AdjacencyGame()
     start = clock.now
-    decision = AlphaBetaBot().choose(game, game.root, 1.0)
+    decision = AlphaBetaBot(clock="plain").choose(game, game.root, 1.0)
     assert clock.now - start <= 1.0
     assert decision.depth is not None and decision.depth >= 2
     assert f"no time to finish depth {decision.depth + 1}" in decision.note
@@ -285,3 +288,33 @@ def test_with_no_depth_finished_the_bot_plays_the_first_move(clock: FakeClock) -
     decision = AlphaBetaBot().choose(tree, tree.root, 1.0)
     assert (decision.move, decision.value, decision.depth) == (tree.legal_moves(tree.root)[0], None, None)
     assert decision.nodes == 256 and "no search finished" in decision.note
+
+
+def test_the_engine_bot_does_not_start_the_depth_the_plain_bot_could_not_finish(clock: FakeClock) -> None:
+    """Under the same fake clock, the plain bot spends its second on a depth it throws away; the
+    engine bot predicts that depth from the depths before (``predict_seconds``) and stops."""
+    game = AdjacencyGame()
+    start = clock.now
+    plain = AlphaBetaBot(clock="plain").choose(game, game.root, 1.0)
+    plain_seconds, start = clock.now - start, clock.now
+    bot = AlphaBetaBot()
+    engine = bot.choose(game, game.root, 1.0)
+    assert plain.depth is not None and engine.depth == plain.depth
+    assert f"no time to finish depth {plain.depth + 1}" in plain.note
+    match = re.search(r"did not start depth (\d+): predicted ([\d.]+) s > ([\d.]+) s left", engine.note)
+    assert match is not None and int(match[1]) == plain.depth + 1 and float(match[2]) > float(match[3])
+    assert bot.last_search is not None and float(match[2]) == pytest.approx(
+        predict_seconds(bot.last_search.times), rel=0.01)  # the note's 3 digits
+    assert clock.now - start < plain_seconds
+    assert (engine.move, engine.value) == (plain.move, plain.value)
+
+
+def test_a_proven_move_of_an_unfinished_depth_is_played_and_said() -> None:
+    """The Decision for a deepening whose depth 3 proved c3 better than depth 2's d4."""
+    game = AdjacencyGame(rounds=4)
+    depth_2 = SearchResult(value=1, move=parse_square("d4"), pv=(), nodes=50, leaves=40, complete=False)
+    found = Deepening(depth_2, 2, (depth_2, depth_2), True, 0.5, unfinished_nodes=300,
+                      partial=Partial(3, parse_square("c3"), 4, Bound.LOWER, parse_square("d4")))
+    decision = bot_module._decision(game, game.root, found, 0.5, "negascout")
+    assert (square_name(decision.move), decision.value, decision.depth, decision.nodes) == ("c3", 4, 2, 400)
+    assert "depth 3 unfinished but proved c3 better than d4 (value >= +4): played it" in decision.note

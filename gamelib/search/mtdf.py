@@ -27,7 +27,9 @@ from functools import partial
 from typing import Any
 
 from gamelib.games.game import INF, Game, Player, Value
+from gamelib.search.clock import ENGINE_RULES, FailLow, MoveClock, Partial, Skip, TimeRules
 from gamelib.search.negamax import (
+    Deadline,
     MoveOrder,
     SearchError,
     SearchResult,
@@ -50,7 +52,7 @@ values every pass moves a bound to a value some position has, so real searches n
 
 def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, first_guess: Value = 0,
          table: TranspositionTable | None = None, order: MoveOrder | None = None,
-         deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+         deadline: float | Deadline | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """MTD(f): the minimax value by null-window AlphaBetaWithMemory passes from ``first_guess``.
 
     After Plaat et al. (1996), as seed 004 describes it: lower = -INF, upper = +INF; each pass
@@ -65,7 +67,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     trace event with its window, result and the bounds after it. ``table`` defaults to a new
     65,536-slot depth-preferred table. Raises SearchError for a negative depth, a first guess or
     a value that is not a whole number, or too many passes; SearchTimeout when ``deadline`` (a
-    ``time.perf_counter()`` time) passes.
+    ``time.perf_counter()`` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
     """
     _check_whole(first_guess, "the first guess", infinite=False)
     state = _start(game, state, depth)
@@ -119,7 +121,11 @@ class Deepening:
     ``unfinished_nodes`` the nodes the search the deadline stopped had entered. With aspiration
     windows, ``failed_windows`` has one (depth, alpha, beta, value) per aspiration search whose
     value fell outside its window (MAX's view), and ``failed_window_nodes`` the nodes those
-    searches entered (not counted in ``iterations``)."""
+    searches entered (not counted in ``iterations``). Under a time or node limit (see
+    :mod:`gamelib.search.clock`), ``times`` has the seconds each finished depth took, ``partial``
+    the move the unfinished depth proved better than the last finished depth's best (if any),
+    ``skipped`` the depth not started because it was predicted not to finish, and ``fail_low`` the
+    fail low that extended the deadline."""
 
     result: SearchResult | None
     depth: int
@@ -129,6 +135,18 @@ class Deepening:
     unfinished_nodes: int = field(default=0, repr=False)
     failed_windows: tuple[tuple[int, Value, Value, Value], ...] = field(default=(), repr=False)
     failed_window_nodes: int = field(default=0, repr=False)
+    times: tuple[float, ...] = field(default=(), repr=False)
+    partial: Partial | None = field(default=None, repr=False)
+    skipped: Skip | None = field(default=None, repr=False)
+    fail_low: FailLow | None = field(default=None, repr=False)
+
+    @property
+    def move(self) -> Any:
+        """The move to play: the one the unfinished depth proved better (``partial``), else the
+        deepest finished depth's (None if there is neither)."""
+        if self.partial is not None:
+            return self.partial.move
+        return None if self.result is None else self.result.move
 
 
 Searcher = Callable[..., SearchResult]
@@ -137,15 +155,23 @@ Searcher = Callable[..., SearchResult]
 def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int = 64, *,
                         search: Searcher = mtdf, seconds: float | None = None,
                         table: TranspositionTable | None = None, order: MoveOrder | None = None,
-                        aspiration: Value | None = None, same_parity: bool = False,
-                        tracer: Tracer = NULL_TRACER) -> Deepening:
+                        aspiration: Value | None = None, same_parity: bool = False, nodes: int | None = None,
+                        rules: TimeRules = ENGINE_RULES, tracer: Tracer = NULL_TRACER) -> Deepening:
     """Search depth 1, 2, ... ``max_depth``; each depth starts from a guess at its value (MTD(f)'s
     first guess) and the table's best moves (tried first).
 
     ``search`` is :func:`mtdf` (default), or any search taking ``table``, ``order`` and
-    ``deadline`` (alpha-beta, NegaScout). ``seconds`` of wall time bound the whole call: a depth
-    that does not finish in time is thrown away, never half used, no depth after the first starts
-    once the time is up, and the deepest finished depth answers. It stops early after a depth
+    ``deadline`` (alpha-beta, NegaScout). ``seconds`` of wall time bound the whole call, and
+    ``nodes`` the nodes of all depths together (checked every 256 nodes). Under a limit,
+    ``rules`` (:class:`~gamelib.search.clock.TimeRules`, after the engines' time management; see
+    :mod:`gamelib.search.clock`) say how the time is spent: a depth predicted not to finish is not
+    started (``skipped``); the normal deadline is ``(1 - rules.extension) * seconds``, moved to
+    ``seconds`` when the previous best move fails low at the new depth (``fail_low``); a depth
+    interrupted after it proved a root move better than the previous depth's best gives that move
+    (``partial``, and ``Deepening.move``), else it is thrown away. With
+    :data:`~gamelib.search.clock.PLAIN_RULES`, every unfinished depth is thrown away and the
+    deadline is ``seconds``. No depth after the first starts once the time is up, and the
+    deepest finished depth gives ``result``. It stops early after a depth
     whose search met no depth limit (``result.complete``: it reached the end of the game
     everywhere, so deeper searches cannot change the value). Each finished depth is an Iteration
     trace event. ``table`` defaults to a new table shared by all depths.
@@ -164,8 +190,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     ``value_range``. The answer is the same as without; the narrow window cuts more when the
     value stays inside it. An infinite guess gets the full window.
 
-    Raises SearchError for max_depth < 1, an aspiration below 1, or an aspiration with a search
-    that takes no window (MTD(f)).
+    Raises SearchError for max_depth < 1, an aspiration below 1, an aspiration with a search that
+    takes no window (MTD(f)), or a node limit below 1.
     """
     if max_depth < 1:
         raise SearchError(f"max_depth is {max_depth}: give at least 1")
@@ -173,19 +199,29 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     if aspiration is not None and (aspiration < 1 or not windows):
         raise SearchError(f"aspiration {aspiration}: give a half-width of at least 1, to a search that takes a "
                           f"window (alpha-beta, NegaScout; MTD(f) makes its own windows)")
+    if nodes is not None and nodes < 1:
+        raise SearchError(f"nodes is {nodes}: give a node limit of at least 1, or None")
     start = time.perf_counter()
-    deadline = None if seconds is None else start + seconds
     table = TranspositionTable() if table is None else table
     state = _start(game, state, 0)
+    clock = MoveClock(seconds, nodes, rules, game.to_move(state), start)
+    deadline = None if seconds is None and nodes is None else clock
     iterations: list[SearchResult] = []
-    timed_out, unfinished = False, 0
+    times: list[float] = []
+    timed_out, unfinished, kept, skipped = False, 0, None, None
     failed: list[tuple[int, Value, Value, Value]] = []
     failed_nodes = 0
     guesses = "first_guess" in inspect.signature(search).parameters
     for depth in range(1, max_depth + 1):
-        if depth > 1 and deadline is not None and time.perf_counter() > deadline:
+        clock.begin(depth, [result.value for result in iterations], iterations[-1].move if iterations else None,
+                    sum(result.nodes for result in iterations) + failed_nodes)
+        if depth > 1 and clock.left() < 0:
             timed_out = True
             break
+        skipped = clock.skip(depth, times)
+        if skipped is not None:
+            break
+        began = time.perf_counter()
         guess = _guess(iterations, same_parity)
         options: dict[str, Any] = {"first_guess": guess} if guess is not None and guesses else {}
         run = partial(search, game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
@@ -199,8 +235,9 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
             else:
                 result = run()
         except SearchTimeout as timeout:
-            timed_out, unfinished = True, timeout.nodes
+            timed_out, unfinished, kept = True, timeout.nodes, clock.partial()
             break
+        times.append(time.perf_counter() - began)
         iterations.append(result)
         tracer.iteration(depth, result.value, None if result.move is None else str(result.move), result.nodes)
         if result.complete:
@@ -208,7 +245,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     best = iterations[-1] if iterations else None
     seconds_taken = time.perf_counter() - start
     return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished,
-                     tuple(failed), failed_nodes)
+                     tuple(failed), failed_nodes, tuple(times), kept, skipped, clock.fail_low)
 
 
 def _guess(iterations: list[SearchResult], same_parity: bool) -> Value | None:

@@ -37,14 +37,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
-__all__ = ["SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
+__all__ = ["Deadline", "SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
 
 CLOCK_MASK = 255
 """The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
@@ -63,6 +63,27 @@ class SearchTimeout(Exception):
     def __init__(self, message: str, nodes: int = 0) -> None:
         super().__init__(message)
         self.nodes = nodes
+
+
+class Deadline(Protocol):
+    """A deadline that watches the search: what a search's ``deadline`` may be instead of a time.
+
+    The skeleton asks :meth:`passed` every 256 nodes and stops with SearchTimeout when it says
+    so; it tells :meth:`root_move` what each root move was found worth, so an unfinished search
+    can still say which move it has proven best (:class:`gamelib.search.clock.MoveClock` keeps
+    that move, after the engines' rule for an interrupted iteration).
+    """
+
+    def passed(self, nodes: int) -> bool:
+        """Whether the search must stop now, having entered ``nodes`` nodes."""
+        ...
+
+    def root_move(self, move: Any, value: Value, bound: Bound, first: bool) -> None:
+        """The root's ``move`` was searched: its ``value`` for the side to move is exact, a lower
+        or an upper bound (``bound``, the side to move's view). ``first`` marks the first move of a
+        root search (told whatever its value); a later move is told only when proven better than
+        every move searched before it in the same root search (told again after its re-search)."""
+        ...
 
 
 MoveOrder = Callable[[Any, Any, Sequence[Any]], Sequence[Any]]
@@ -111,14 +132,15 @@ class _Search:
     the table, and the options that tell the skeleton which algorithm it runs."""
 
     def __init__(self, game: Game[Any, Any], tracer: Tracer, table: TranspositionTable | None = None,
-                 order: MoveOrder | None = None, deadline: float | None = None) -> None:
+                 order: MoveOrder | None = None, deadline: float | Deadline | None = None) -> None:
         self.game = game
         self.tracer = tracer
         self.tracing = tracer is not NULL_TRACER
         self.table = table
         self.key: Callable[[Any], Hashable] = getattr(game, "key", game.node_id)
         self.order = order
-        self.deadline = deadline
+        self.deadline = deadline if deadline is None or isinstance(deadline, (float, int)) else None
+        self.watch = None if deadline is None or isinstance(deadline, (float, int)) else deadline
         self.nodes = 0
         self.leaves = 0
         self.fail_soft = self.strict = self.scout = self.pvs = False
@@ -136,7 +158,8 @@ class _Search:
 
     def check_clock(self) -> None:
         """Raise SearchTimeout if the deadline has passed (the skeleton asks every 256 nodes)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.watch is not None and self.watch.passed(self.nodes) or (
+                self.deadline is not None and time.perf_counter() > self.deadline):
             raise SearchTimeout(f"the deadline passed after {self.nodes} nodes", self.nodes)
 
     def enter(self, state: Hashable, plies: int, alpha: Value | None, beta: Value | None) -> Player:
@@ -253,6 +276,16 @@ class _Search:
     def best_move(self, state: Hashable, player: Player, move: Any, value: Value) -> None:
         if self.tracing:
             self.tracer.best_move(self.game.node_id(state), str(move), player.sign * value)
+
+    def root_reply(self, move: Any, reply: Value, low: Value, high: Value, index: int) -> None:
+        """Tell the deadline watcher that root move number ``index`` (from 0), searched with the
+        side-to-move window (low, high), is worth ``reply``; a later move only when reply > low,
+        the best so far (proven better). See :meth:`Deadline.root_move`."""
+        if index and reply <= low:
+            return
+        bound = Bound.LOWER if reply >= high else Bound.UPPER if reply <= low else Bound.EXACT
+        assert self.watch is not None
+        self.watch.root_move(move, reply, bound, not index)
 
     def cutoff(self, state: Hashable, player: Player, value: Value, alpha: Value, beta: Value,
                skipped: Sequence[Any]) -> None:
@@ -388,7 +421,7 @@ def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tupl
 def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, fail_soft: bool = False, strict: bool = False,
               table: TranspositionTable | None = None, order: MoveOrder | None = None,
-              deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+              deadline: float | Deadline | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Alpha-beta: minimax's value without searching subtrees that cannot change it.
 
     ``window`` is the root's (alpha, beta) from MAX's point of view; it defaults to the game's
@@ -411,7 +444,8 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     :func:`alphabeta_with_memory`); the root takes a stored bound's move but not its bound, so a
     root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
     move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
-    raises SearchTimeout.
+    raises SearchTimeout, or a :class:`Deadline` that decides when to stop and hears what each root
+    move was found worth.
 
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
@@ -435,7 +469,7 @@ def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple
 
 def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
                           window: tuple[Value, Value] | None = None, table: TranspositionTable | None = None,
-                          order: MoveOrder | None = None, deadline: float | None = None,
+                          order: MoveOrder | None = None, deadline: float | Deadline | None = None,
                           tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Seed 004's AlphaBetaWithMemory (after Plaat et al. 1996): fail-soft alpha-beta with a table.
 
@@ -456,7 +490,7 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
 def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, pvs: bool = False, fail_soft: bool = False,
               table: TranspositionTable | None = None, order: MoveOrder | None = None,
-              deadline: float | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+              deadline: float | Deadline | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """NegaScout: search the first move with the full window, the others with a null window.
 
     Each later move is first tested with the null window (a, a + 1), a being the best value so
@@ -593,6 +627,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
                                        -low if flips else high, plies + 1)
             if flips:
                 reply = -reply
+            searched_low = low  # the lower end of the window the move's value was last searched with
             if scout and index and reply >= high:
                 if search.tracing:
                     search.fail_high(state, player, move, reply, low, high)
@@ -600,11 +635,16 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
                     research = (low if search.pvs else reply, beta)
                     if search.tracing:
                         search.research(state, player, move, (low, high), research)
+                    if not plies and search.watch is not None:  # proven better already: tell the clock
+                        search.root_reply(move, reply, low, high, index)
+                    searched_low, high = research[0], beta
                     reply, child_pv = _negamax(search, child, child_depth, -beta if flips else research[0],
                                                -research[0] if flips else beta, plies + 1)
                     if flips:
                         reply = -reply
             exact = exact and search.exact
+            if not plies and search.watch is not None:
+                search.root_reply(move, reply, searched_low, high, index)
             index += 1
             if reply > value:
                 value, best, pv = reply, move, (move, *child_pv)

@@ -3,10 +3,13 @@
 Seed 002's ``BotAlphaBetaPrune`` searches a fixed depth (8 at first) and, when 4.5 of its 5
 seconds pass, is interrupted: its ``minimax`` then returns whatever it has, so the move comes from
 a half-searched tree (the "fallback"), and the next round searches shallower. This bot instead
-deepens one ply at a time (:func:`gamelib.search.mtdf.iterative_deepening`) under a hard deadline and
-answers with the deepest search that finished: an unfinished depth is thrown away, never half
-used. Each depth starts with the table's best moves from the one before; the table is kept from
-move to move (and cleared when the game's rules change).
+deepens one ply at a time (:func:`gamelib.search.mtdf.iterative_deepening`) under a hard deadline,
+with the engines' time rules (:mod:`gamelib.search.clock`): it answers with the deepest search
+that finished, or with a move the unfinished depth proved better than that search's (once the
+previous best, searched first, has its new value); it does not start a depth predicted not to
+finish; and it keeps a tenth of its time for a fail low. Each depth starts with the table's best
+moves from the one before; the table is kept from move to move (and cleared when the game's rules
+change). The Decision's note says why the search stopped.
 
 Searches run on :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` for the Adjacency game, so
 depth-1 nodes get their value without generating children and nodes of depth 2 to 4 skip moves
@@ -35,13 +38,15 @@ from typing import Any
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Square
 from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, Weights, value_bound, weighted
 from gamelib.games.adjacency_lookahead import LookaheadGame
-from gamelib.games.game import Game
-from gamelib.play.bots.base import Decision
+from gamelib.games.game import Game, Value
+from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
+from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
+from gamelib.search.tracing import Bound
 from gamelib.search.ttable import TranspositionTable
 
-__all__ = ["EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES", "AlphaBetaBot", "WeightedGame"]
+__all__ = ["CLOCKS", "EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES", "AlphaBetaBot", "WeightedGame"]
 
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
     "negascout": negascout,
@@ -57,6 +62,12 @@ the table. NegaScout is the default: ``benchmarks/adjacency_search.py`` measured
 EVALUATIONS = ("material", "weighted")
 """``material`` is seed 002's objective (marks minus the opponent's); ``weighted`` is
 :func:`gamelib.games.adjacency_eval.weighted` with its default weights."""
+
+CLOCKS: dict[str, TimeRules] = {"engine": ENGINE_RULES, "plain": PLAIN_RULES}
+"""How the bot spends its time, by name: ``engine`` applies the three rules of
+:mod:`gamelib.search.clock` (keep a proven move of an unfinished depth, do not start a depth
+predicted not to finish, extend on a fail low); ``plain`` deepens until the deadline and throws an
+unfinished depth away, as the bot did before (kept to measure the rules against)."""
 
 MARGIN_SHARE = 0.04
 """The share of each move's ``seconds`` kept back from the search for answering."""
@@ -104,43 +115,55 @@ class AlphaBetaBot:
     given, searches exactly that depth whatever the clock says (for tests and lessons), else the
     bot deepens up to ``max_depth`` until ``seconds`` less :data:`MARGIN_SHARE` and
     :data:`MARGIN_SECONDS` have passed. ``seed`` is kept for the interface: the bot has no
-    randomness. Plays any :class:`~gamelib.games.game.Game`; the Adjacency game gets the lookahead.
+    randomness. ``clock`` names how the time is spent, one of :data:`CLOCKS`; ``last_search`` holds
+    the last move's :class:`~gamelib.search.mtdf.Deepening` (each depth's result and seconds, and
+    why it stopped). Plays any :class:`~gamelib.games.game.Game`; the Adjacency game gets the lookahead.
     Raises SearchError (a ValueError) naming the bad option.
     """
 
     name = "alphabeta"
 
     def __init__(self, seed: int = 0, search: str = "negascout", evaluation: str = "material",
-                 table_size: int = 1 << 20, depth: int | None = None, max_depth: int = 64) -> None:
+                 table_size: int = 1 << 20, depth: int | None = None, max_depth: int = 64,
+                 clock: str = "engine") -> None:
         if search not in SEARCHES:
             raise SearchError(f"unknown search {search!r}: use one of {', '.join(SEARCHES)}")
         if evaluation not in EVALUATIONS:
             raise SearchError(f"unknown evaluation {evaluation!r}: use one of {', '.join(EVALUATIONS)}")
+        if clock not in CLOCKS:
+            raise SearchError(f"unknown clock {clock!r}: use one of {', '.join(CLOCKS)}")
         if depth is not None and depth < 1 or max_depth < 1 or table_size < 1:
             raise SearchError(f"depth {depth}, max_depth {max_depth} and table_size {table_size} must be >= 1")
         self.seed, self.search, self.evaluation = seed, search, evaluation
-        self.table_size, self.depth, self.max_depth = table_size, depth, max_depth
+        self.table_size, self.depth, self.max_depth, self.clock = table_size, depth, max_depth, clock
         self._table: TranspositionTable | None = None
         self._game: Game[Any, Any] | None = None
+        self.last_search: Deepening | None = None  # the last move's deepening: times per depth, for lessons
         self._rules: object = None
 
     def choose(self, game: Game[Any, Any], state: Any, seconds: float) -> Decision:
         """The best move in ``state`` found by the deepest search that finished in ``seconds`` of
-        wall time (or at the fixed ``depth``). The Decision's ``value`` is that search's value from
-        MAX's point of view, ``depth`` its depth, ``nodes`` the nodes of every search it started.
+        wall time (or at the fixed ``depth``), or by the unfinished search after it when that one
+        proved a better move. The Decision's ``value`` is the chosen move's value from MAX's point
+        of view (a bound if it comes from the unfinished search), ``depth`` the deepest finished
+        depth, ``nodes`` the nodes of every search it started; ``note`` says why it stopped. The
+        cyclic garbage collector is paused during the move (see
+        :func:`~gamelib.play.bots.base.pause_collector`).
 
         Raises SearchError if ``seconds`` is not positive or ``state`` is terminal.
         """
         start = time.perf_counter()
-        if seconds <= 0:
-            raise SearchError(f"seconds is {seconds}: give a positive time limit")
-        if game.is_terminal(state) or not game.legal_moves(state):
-            raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
-        searched, table = self._prepare(game)
-        budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
-        found = iterative_deepening(searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
-                                    seconds=None if self.depth else max(budget, 0.0), table=table)
-        return _decision(game, state, found, time.perf_counter() - start, self.search)
+        running = pause_collector()
+        try:
+            check_request(game, state, seconds)
+            searched, table = self._prepare(game)
+            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
+            self.last_search = iterative_deepening(
+                searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
+                seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock])
+            return _decision(game, state, self.last_search, time.perf_counter() - start, self.search)
+        finally:
+            resume_collector(running)
 
     def _prepare(self, game: Game[Any, Any]) -> tuple[Game[Any, Any], TranspositionTable]:
         """The game to search (the lookahead or weighted Adjacency game for an Adjacency game) and
@@ -153,7 +176,7 @@ class AlphaBetaBot:
 
     def __repr__(self) -> str:
         return (f"AlphaBetaBot(seed={self.seed}, search={self.search!r}, evaluation={self.evaluation!r}, "
-                f"table_size={self.table_size}, depth={self.depth}, max_depth={self.max_depth})")
+                f"table_size={self.table_size}, depth={self.depth}, max_depth={self.max_depth}, clock={self.clock!r})")
 
 
 def _search_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
@@ -169,9 +192,10 @@ def _search_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
 
 
 def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float, search: str) -> Decision:
-    """The Decision for the deepest finished search in ``found``; if none finished, the first move
-    in the game's order, with no value. A finished search of a position with moves always has a
-    move (the search core never lets the root lose it); raises SearchError if one has none."""
+    """The Decision for the deepest finished search in ``found``, or the move its unfinished
+    successor proved better; if none finished, the first move in the game's order, with no value.
+    A finished search of a position with moves always has a move (the search core never lets the
+    root lose it); raises SearchError if one has none."""
     result = found.result
     nodes = sum(iteration.nodes for iteration in found.iterations) + found.unfinished_nodes
     if result is None:
@@ -180,6 +204,32 @@ def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float
                         f"{search}: no search finished in time, first move played")
     if result.move is None:
         raise SearchError(f"{search}'s depth-{found.depth} search of {game.node_id(state)} finished without a move")
-    unfinished = f"; no time to finish depth {found.depth + 1}" if found.timed_out else ""
-    note = f"{search} depth {found.depth}, value {result.value:+}, {nodes} nodes{unfinished}"
-    return Decision(result.move, result.value, found.depth, seconds, nodes, note)
+    note = f"{search} depth {found.depth}, value {result.value:+}, {nodes} nodes; {_stop_reason(game, found)}"
+    if found.fail_low is not None:
+        low = found.fail_low
+        note += (f"; depth {low.depth} failed low (value {_bounded(low.value, low.bound)}, two depths back "
+                 f"{low.reference:+}): deadline {low.extra:.2g} s later")
+    value = result.value if found.partial is None else found.partial.value
+    return Decision(found.move, value, found.depth, seconds, nodes, note)
+
+
+def _stop_reason(game: Game[Any, Any], found: Deepening) -> str:
+    """Why the deepening in ``found`` (which finished a depth) stopped, in words."""
+    assert found.result is not None
+    if found.skipped is not None:
+        skip = found.skipped
+        return f"did not start depth {skip.depth}: predicted {skip.predicted:.3g} s > {skip.left:.3g} s left"
+    if found.partial is not None:
+        kept = found.partial
+        return (f"depth {kept.depth} unfinished but proved {move_text(game, kept.move)} better than "
+                f"{move_text(game, kept.replaces)} (value {_bounded(kept.value, kept.bound)}): played it")
+    if found.timed_out:
+        return f"no time to finish depth {found.depth + 1}"
+    if found.result.complete:
+        return "searched to the end of the game"
+    return "reached the depth limit"
+
+
+def _bounded(value: Value, bound: Bound) -> str:
+    """A value with its bound as text: ">= +3", "<= -2", or "+1" when exact."""
+    return {Bound.LOWER: ">= ", Bound.UPPER: "<= "}.get(bound, "") + f"{value:+}"

@@ -32,17 +32,14 @@ True
 
 from __future__ import annotations
 
-import gc
 import random
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from gamelib.games.adjacency import AdjacencyGame, square_name
 from gamelib.games.game import Game, format_value
-from gamelib.play.bots.base import Decision
+from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.search.negamax import SearchError
 
@@ -90,16 +87,16 @@ class GeneticBot:
         is not positive or ``state`` is terminal.
         """
         start = time.perf_counter()
-        if seconds <= 0:
-            raise SearchError(f"seconds is {seconds}: give a positive time limit")
-        if game.is_terminal(state) or not game.legal_moves(state):
-            raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
-        with _collector_paused():
+        running = pause_collector()
+        try:
+            check_request(game, state, seconds)
             run = Evolution(self, game, state, deadline=start + TIME_SHARE * seconds - ANSWER_SECONDS)
             generations = run.evolve(self.generations)
             decision = _decision(game, run.tree, generations, self.depth)
             del run  # freed here by reference counting, before the collector is back
-        return replace(decision, seconds=time.perf_counter() - start)
+            return replace(decision, seconds=time.perf_counter() - start)
+        finally:
+            resume_collector(running)
 
     def __repr__(self) -> str:
         return (f"GeneticBot(seed={self.seed}, population={self.population}, "
@@ -214,32 +211,10 @@ class Evolution:
 
 def _decision(game: Game[Any, Any], tree: ReservationTree, generations: int, depth: int) -> Decision:
     """The answer: the first move of the best root child, the root value (MAX's view), a note."""
-    line = " ".join(_move_text(game, move) for move in tree.principal_variation())
+    line = " ".join(move_text(game, move) for move in tree.principal_variation())
     note = (f"genetic: {generations} generations, {len(tree)} sequences of up to {depth} plies, "
             f"value {format_value(tree.value())}, line {line}")
     return Decision(move=tree.best_move(), value=tree.value(), nodes=tree.nodes, note=note)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the block (the reservation tree has no cycles).
-
-    A full collection over the tens of thousands of nodes a search stores took 0.13 s on the
-    course machine, long enough to overrun a short time limit; reference counting still frees
-    everything, and the collector is restored as it was.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _move_text(game: Game[Any, Any], move: Any) -> str:
-    """A move as text: a square name ("c3") in the Adjacency game, ``str(move)`` elsewhere."""
-    return square_name(move) if isinstance(game, AdjacencyGame) else str(move)
 
 
 def _common_prefix(first: Chromosome, second: Chromosome) -> int:

@@ -1,0 +1,191 @@
+"""The alpha-beta bot's time rules, before and after (not a test).
+
+Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--games N] [--match GAMES]
+
+The bot with ``clock="plain"`` (deepen until the deadline, throw an unfinished depth away: the bot
+before :mod:`gamelib.search.clock`) and with ``clock="engine"`` (keep a move the unfinished depth
+proved better, do not start a depth predicted not to finish, a tenth of the time kept for a fail
+low) play through the same positions: ``--games`` games of 28 rounds (rule 8), each from four
+seeded random moves continued by the bot at fixed depth 3, every position from the fifth ply to
+the last move, in game order, with one bot per setting and game so its table is kept from move to
+move as in play; the two bots take turns on each position, so a change in the machine's load hits
+both alike. It prints, with wall times from time.perf_counter on whatever else the machine is
+running:
+
+1. For limits of 0.2 s and 1 s: the mean seconds a move, the mean depth completed, how often the
+   move came from an unfinished depth, how often a depth was not started, how often a fail low
+   extended the deadline, the positions where one setting completed a deeper search than the
+   other, and how many of the depths the engine bot did not start the plain bot finished.
+2. How well the next depth's time is predicted from the plain bot's own depth times (every depth
+   whose three predecessors took at least 2 ms): the median and the 90th percentile of the factor
+   by which the prediction misses, for the two-back rule of :func:`gamelib.search.clock.predict_seconds`
+   and for the one-back effective branching factor time(d-1)^2 / time(d-2).
+3. The largest ``choose`` time as a share of its limit, over every move of the engine bot at limits
+   of 0.05, 0.2, 0.5 and 1 s (it must stay under 1).
+4. With ``--match GAMES``: a match between the two settings at 0.2 s a move, in pairs of games from
+   the same four random moves with colours swapped, in this process one game at a time, with the
+   engine bot's score (win 1, draw 1/2) and its 95% interval (Student's t on per-game scores,
+   :func:`gamelib.play.match_stats.score_interval`), and how many pairs split 1-1 (each bot won
+   with the same colour: from one opening the two bots often play the same game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
+from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: E402
+from gamelib.play.match_stats import score_interval  # noqa: E402
+from gamelib.search.clock import MIN_SECONDS, predict_seconds  # noqa: E402
+
+GAME = AdjacencyGame()
+
+
+@dataclass(frozen=True)
+class Move:
+    """One ``choose``: its wall seconds, the limit, the depth completed, the note, and the finished
+    depths' seconds."""
+
+    seconds: float
+    limit: float
+    depth: int
+    note: str
+    times: tuple[float, ...]
+
+
+def opening(seed: int, plies: int = 4) -> AdjacencyState:
+    """The position after ``plies`` random moves drawn with ``random.Random(seed)``."""
+    rng, state = random.Random(seed), GAME.root
+    for _ in range(plies):
+        state = GAME.result(state, rng.choice(GAME.legal_moves(state)))
+    return state
+
+
+def reference_game(seed: int) -> list[AdjacencyState]:
+    """The positions of a game from :func:`opening` (``seed``) played on by the bot at depth 3."""
+    bot, state, positions = AlphaBetaBot(depth=3), opening(seed), []
+    while not GAME.is_terminal(state):
+        positions.append(state)
+        state = GAME.result(state, bot.choose(GAME, state, 1.0).move)
+    return positions
+
+
+def walk(positions: Sequence[AdjacencyState], clocks: Sequence[str], limit: float) -> dict[str, list[Move]]:
+    """One bot for each of ``clocks`` choosing a move in each of ``positions`` in turn with
+    ``limit`` seconds, the bots taking turns on each position (so a change in the machine's load
+    hits both alike)."""
+    bots = {clock: AlphaBetaBot(clock=clock) for clock in clocks}
+    moves: dict[str, list[Move]] = {clock: [] for clock in clocks}
+    for state in positions:
+        for clock, bot in bots.items():
+            start = time.perf_counter()
+            decision = bot.choose(GAME, state, limit)
+            seconds = time.perf_counter() - start
+            assert bot.last_search is not None
+            moves[clock].append(Move(seconds, limit, decision.depth or 0, decision.note, bot.last_search.times))
+    return moves
+
+
+def share(moves: Sequence[Move], text: str) -> str:
+    """How many of ``moves`` have ``text`` in their note, as "k of n"."""
+    return f"{sum(text in move.note for move in moves)} of {len(moves)}"
+
+
+def compare(games: Sequence[list[AdjacencyState]], limit: float) -> dict[str, list[Move]]:
+    """Part 1 at one limit; returns the moves of each setting."""
+    walks = [walk(positions, ("plain", "engine"), limit) for positions in games]
+    runs = {clock: [move for moves in walks for move in moves[clock]] for clock in ("plain", "engine")}
+    print(f"\nlimit {limit} s, {len(runs['plain'])} positions")
+    for clock, moves in runs.items():
+        print(f"  {clock:6}: mean {statistics.fmean(m.seconds for m in moves):.3f} s a move, "
+              f"mean depth {statistics.fmean(m.depth for m in moves):.2f}, "
+              f"max {max(m.seconds / m.limit for m in moves):.3f} of the limit; "
+              f"unfinished depth played {share(moves, 'unfinished but proved')}, "
+              f"depth not started {share(moves, 'did not start')}, "
+              f"fail low extended {share(moves, 'failed low')}")
+    deeper = sum(e.depth > p.depth for p, e in zip(runs["plain"], runs["engine"]))
+    shallower = sum(e.depth < p.depth for p, e in zip(runs["plain"], runs["engine"]))
+    print(f"  engine deeper than plain on {deeper} positions, shallower on {shallower}")
+    skipped = [(p, e) for p, e in zip(runs["plain"], runs["engine"]) if "did not start" in e.note]
+    print(f"  of the {len(skipped)} depths the engine bot did not start, the plain bot finished "
+          f"{sum(p.depth > e.depth for p, e in skipped)}")
+    return runs
+
+
+def prediction_errors(moves: Sequence[Move], rule: Callable[[Sequence[float]], float | None]) -> list[float]:
+    """For every finished depth whose three predecessors took >= MIN_SECONDS: the factor
+    max(predicted / actual, actual / predicted) of ``rule``'s prediction from the depths before."""
+    factors = []
+    for move in moves:
+        for depth in range(3, len(move.times)):
+            before = move.times[:depth]
+            if min(before[-3:]) >= MIN_SECONDS:
+                predicted = rule(before)
+                if predicted is not None:
+                    factors.append(math.exp(abs(math.log(predicted / move.times[depth]))))
+    return factors
+
+
+def one_back(times: Sequence[float]) -> float | None:
+    """The one-back effective branching factor's prediction: time(d-1) * time(d-1) / time(d-2)."""
+    return times[-1] * times[-1] / times[-2] if len(times) >= 2 else None
+
+
+def quantiles(factors: Sequence[float]) -> str:
+    ordered = sorted(factors)
+    return (f"median {statistics.median(ordered):.2f}x, 90th percentile "
+            f"{ordered[int(0.9 * (len(ordered) - 1))]:.2f}x over {len(ordered)} depths")
+
+
+def match(pairs: int, seconds: float) -> None:
+    """Part 4: ``pairs`` pairs of games, engine against plain, colours swapped within a pair."""
+    scores, start = [], time.perf_counter()
+    for pair in range(pairs):
+        for engine_side in ("X", "O"):
+            bots = {side: AlphaBetaBot(clock="engine" if side == engine_side else "plain") for side in ("X", "O")}
+            state = opening(1000 + pair)
+            while not GAME.is_terminal(state):
+                state = GAME.result(state, bots[state.to_move.value].choose(GAME, state, seconds).move)
+            x, o = GAME.counts(state)
+            lead = (x - o) if engine_side == "X" else (o - x)
+            scores.append(1.0 if lead > 0 else 0.5 if lead == 0 else 0.0)
+    interval = score_interval(scores)
+    assert interval is not None
+    wins, draws = sum(s == 1 for s in scores), sum(s == 0.5 for s in scores)
+    split = sum(scores[i] + scores[i + 1] == 1 for i in range(0, len(scores), 2))
+    print(f"\nmatch at {seconds} s a move, {len(scores)} games ({time.perf_counter() - start:.0f} s): engine "
+          f"{wins} wins, {draws} draws, {len(scores) - wins - draws} losses, score {statistics.fmean(scores):.3f}, "
+          f"95% interval [{interval[0]:.3f}, {interval[1]:.3f}]; {split} of {len(scores) // 2} pairs split 1-1")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2, help="reference games (about 52 positions each)")
+    parser.add_argument("--match", type=int, default=0, help="games of the match (0: none; even)")
+    options = parser.parse_args()
+    games = [reference_game(seed) for seed in range(options.games)]
+    runs = {limit: compare(games, limit) for limit in (0.2, 1.0)}
+    plain = [move for run in runs.values() for move in run["plain"]]
+    print(f"\nprediction of the next depth's time from the plain bot's depths: two back "
+          f"{quantiles(prediction_errors(plain, predict_seconds))}; one back {quantiles(prediction_errors(plain, one_back))}")
+    engine = [move for run in runs.values() for move in run["engine"]]
+    engine += [move for limit in (0.05, 0.5) for positions in games for move in walk(positions, ["engine"], limit)["engine"]]
+    worst = max(engine, key=lambda move: move.seconds / move.limit)
+    print(f"\nlargest time share of the engine bot over {len(engine)} moves at 0.05-1 s: "
+          f"{worst.seconds / worst.limit:.3f} ({worst.seconds:.3f} s at {worst.limit} s)")
+    if options.match:
+        match(options.match // 2, 0.2)
+
+
+if __name__ == "__main__":
+    main()
