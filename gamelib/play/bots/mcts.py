@@ -27,7 +27,6 @@ game: the same distribution as drawing a legal move at every ply, and a third fa
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from typing import Any
@@ -35,7 +34,7 @@ from typing import Any
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square, square_name
 from gamelib.games.game import Game
 from gamelib.play.bots.alphabeta import MARGIN_SECONDS, MARGIN_SHARE
-from gamelib.play.bots.base import Decision
+from gamelib.play.bots.base import Decision, pause_collector, resume_collector
 from gamelib.search.mcts import DEFAULT_C, MAX_SECONDS, MctsResult, Playout, check_options, mcts
 from gamelib.search.negamax import SearchError
 
@@ -89,15 +88,13 @@ class MctsBot:
         start = time.perf_counter()
         if not seconds > 0:
             raise SearchError(f"seconds is {seconds}: give a positive time limit")
-        collecting = gc.isenabled()
-        gc.disable()
+        running = pause_collector()  # resumed after the Decision is made, as the other bots do
         try:
             budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
             found = self._search(game, state, None if self.iterations else min(max(budget, 1e-6), MAX_SECONDS))
+            return _decision(game, found, time.perf_counter() - start)
         finally:
-            if collecting:
-                gc.enable()
-        return _decision(game, found, time.perf_counter() - start)
+            resume_collector(running)
 
     def _search(self, game: Game[Any, Any], state: Any, seconds: float | None) -> MctsResult:
         """One search from ``state`` for ``seconds`` (None: for this bot's ``iterations``)."""
