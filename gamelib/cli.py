@@ -10,7 +10,6 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
@@ -23,6 +22,7 @@ from typing import Any, NoReturn
 from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
 from gamelib.games.user_input import decimal_number, whole_number
+from gamelib.play.bots.base import pause_collector, resume_collector
 from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
@@ -177,13 +177,11 @@ def _without_cycle_collection() -> Iterator[None]:
     """Python's cycle collector paused: a trace keeps every object it makes (three events a leaf,
     then their JSON) until the command ends, and no cycles among them, yet the collector would
     scan them again and again as they grow (a tenth of the time of a 200,000-leaf trace)."""
-    was_on = gc.isenabled()
-    gc.disable()
+    running = pause_collector()
     try:
         yield
     finally:
-        if was_on:
-            gc.enable()
+        resume_collector(running)
 
 
 def _search_options(args: argparse.Namespace) -> dict[str, Any]:
