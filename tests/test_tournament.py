@@ -246,3 +246,23 @@ def test_dask_plays_the_same_games_as_the_process_pool() -> None:
     assert child.returncode == 0, child.stderr[-2000:]
     on_dask = json.loads(child.stdout.splitlines()[-1])
     assert on_dask == games_of(pooled.records) and len(on_dask) == 6
+
+
+def test_an_entry_over_its_cpu_time_loses_with_reason_cpu(tmp_path: Path) -> None:
+    # The bot burns CPU in its move until the kernel's 1 s CPU limit ends it, long before its
+    # 5 s move limit: the game is lost with the reason "cpu", and its process is gone.
+    write_bot(tmp_path, "burner", "import time\n        while time.process_time() < 30:\n            pass")
+    burner = Entry(name="burner", file=str(tmp_path / "burner.py"), class_name="Bot")
+    limits = EntryLimits(grace=0.5, cpu_seconds=1)
+    start = time.perf_counter()
+    record = play_tournament_game(TournamentGame(0, 1, burner, Entry(name="random", bot="random"), 8, 2, 5.0, limits))
+    assert (record.result, record.reason, record.forfeit) == ("O", "cpu", "X"), record.detail
+    assert time.perf_counter() - start < 5.0
+    assert entry_processes(tmp_path) == []
+
+
+def test_the_cpu_budget_is_twice_the_wall_time_of_the_entrys_moves() -> None:
+    # 10 s to start, then 2 x 28 moves x (1 s + 0.5 s grace) = 84 s: 94 s in all (by hand).
+    assert EntryLimits().cpu_budget(28, 1.0) == 94
+    assert EntryLimits(start_seconds=0, grace=0).cpu_budget(3, 0.1) == 1  # 0.6 s, rounded up
+    assert EntryLimits(cpu_seconds=7).cpu_budget(28, 1.0) == 7

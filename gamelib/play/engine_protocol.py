@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -76,7 +77,8 @@ class EngineError(ValueError):
     """An external engine that cannot be started, answers ``error``, answers nonsense, takes too
     long or exits; the message names the engine and the command. ``reason`` is the fault as a game
     record names it (:data:`gamelib.play.records.REASONS`): ``"timeout"``, ``"crash"`` (it exited,
-    or could not start), ``"memory"`` (it exited with a MemoryError on its stderr log) or
+    or could not start), ``"memory"`` (it exited with a MemoryError on its stderr log), ``"cpu"``
+    (its CPU time limit ended it) or
     ``"protocol"`` (an ``error`` answer or a malformed one)."""
 
     def __init__(self, message: str, reason: str = "protocol") -> None:
@@ -294,15 +296,16 @@ class ExternalBot:
         return answer
 
     def _exited(self, command: str) -> EngineError:
-        """The error for an engine that exited at ``command``: a crash, or ``memory`` if its stderr
-        log ends with a MemoryError; the log's last line is in the message."""
+        """The error for an engine that exited at ``command``: ``cpu`` if SIGXCPU ended it (its CPU
+        time limit), ``memory`` if its stderr log ends with a MemoryError, else a crash; the log's
+        last line is in the message."""
         try:
             status = self._process.wait(timeout=self.grace)
         except subprocess.TimeoutExpired:  # it closed its stdout but lives on
             status = None
         tail = _tail(self.stderr)
         last = tail.strip().splitlines()[-1:] or [""]
-        reason = "memory" if "MemoryError" in tail else "crash"
+        reason = "cpu" if status == -signal.SIGXCPU else "memory" if "MemoryError" in tail else "crash"
         return EngineError(f"engine {self.name} exited (status {status}) at {command!r}"
                            + (f": {last[0][:200]}" if last[0] else ""), reason)
 

@@ -23,6 +23,7 @@ security boundary: a submission can still read the user's files (see ``docs/tour
 from __future__ import annotations
 
 import importlib.util
+import math
 import re
 import sys
 import tomllib
@@ -74,11 +75,27 @@ class Entry:
 class EntryLimits:
     """What an entry's process may use: ``memory_bytes`` of address space; ``grace`` seconds
     beyond the move's time limit before a move is a timeout; ``start_seconds`` to start up and
-    answer its first command."""
+    answer its first command; ``cpu_seconds`` of CPU time for its whole game (all its threads and
+    children together), or None for :meth:`cpu_budget`'s share. A process over it is ended by the
+    kernel and loses with the reason ``cpu``."""
 
     memory_bytes: int = 2**30
     grace: float = 0.5
     start_seconds: float = 10.0
+    cpu_seconds: int | None = None
+
+    def cpu_budget(self, rounds: int, time_limit: float) -> int:
+        """The CPU seconds an entry may use in a game of ``rounds`` moves a side at ``time_limit``
+        seconds a move: ``cpu_seconds`` if set, else the start-up time plus twice the wall time all
+        its moves may take (each limit plus the grace), rounded up. Enough for a bot that thinks on
+        one core, even through its opponent's turns; not for one that keeps several cores busy.
+
+        >>> EntryLimits().cpu_budget(28, 1.0)
+        94
+        """
+        if self.cpu_seconds is not None:
+            return self.cpu_seconds
+        return math.ceil(self.start_seconds + 2 * rounds * (time_limit + self.grace))
 
 
 def course_entry(spec: str, name: str | None = None) -> Entry:
@@ -163,14 +180,16 @@ def entry_command(entry: Entry, seed: int) -> list[str]:
     raise EntryError(f"entry {entry.name} is a course bot ({entry.bot}): it plays in-process, not as a command")
 
 
-def start_entry(entry: Entry, seed: int, scratch: str, limits: EntryLimits = EntryLimits()) -> Bot:
+def start_entry(entry: Entry, seed: int, scratch: str, limits: EntryLimits = EntryLimits(),
+                cpu_seconds: int | None = None) -> Bot:
     """``entry`` ready to play, built with ``seed``: a course bot in this process, any other in a
     child process in the folder ``scratch`` (its stderr logged to ``stderr.log`` there) with
-    ``limits``. Raises EngineError (with its reason) if the child cannot start or does not answer."""
+    ``limits`` and at most ``cpu_seconds`` of CPU time (None: no CPU limit). Raises EngineError
+    (with its reason) if the child cannot start or does not answer."""
     if entry.kind == "bot":
         bot = build_bot(entry.bot, seed)
         return bot
-    command = limited_command(entry_command(entry, seed), limits.memory_bytes)
+    command = limited_command(entry_command(entry, seed), limits.memory_bytes, cpu_seconds)
     return ExternalBot(command, name=entry.name, grace=limits.start_seconds, move_grace=limits.grace, cwd=scratch,
                        env=minimal_environment(scratch, PYTHONPATH=_PACKAGE_ROOT), stderr=Path(scratch) / "stderr.log",
                        own_group=True)

@@ -3,7 +3,8 @@ environment, and killing a child's whole process group.
 
 Shared by the tournament's entries (:mod:`gamelib.play.entries`, each entry a child process) and the
 teaching sandbox (:mod:`gamelib.teach.sandbox`). POSIX only: ``resource`` and process groups.
-:func:`limited_command` wraps any command so that it starts with an address-space limit: a short
+:func:`limited_command` wraps any command so that it starts with an address-space limit (and, if
+asked, a CPU-time limit): a short
 Python trampoline sets the limit, then ``exec``\\ s the command (safer than ``preexec_fn``, which may
 deadlock in a parent with threads, as a dask worker has).
 
@@ -18,7 +19,7 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 
-__all__ = ["kill_group", "limited_command", "lower_limits", "minimal_environment"]
+__all__ = ["CPU_HARD_EXTRA", "kill_group", "limited_command", "lower_limits", "minimal_environment"]
 
 
 def minimal_environment(scratch: str, **extra: str) -> dict[str, str]:
@@ -50,15 +51,23 @@ def lower_limits(wanted: Mapping[int, tuple[int, int]]) -> None:
         resource.setrlimit(kind, (soft, hard))
 
 
-_TRAMPOLINE = ("import os, resource, sys; from gamelib.play.limits import lower_limits; n = int(sys.argv[1]); "
-               "lower_limits({resource.RLIMIT_AS: (n, n), resource.RLIMIT_CORE: (0, 0)}); "
-               "os.execvp(sys.argv[3], sys.argv[3:])")
+CPU_HARD_EXTRA = 5
+"""Seconds of CPU time between the soft limit (SIGXCPU, which ends the process and says why) and
+the hard one (SIGKILL, for a process that catches SIGXCPU)."""
+
+_TRAMPOLINE = ("import os, resource, sys; from gamelib.play.limits import lower_limits; n, c = map(int, sys.argv[1:3]); "
+               "lower_limits({resource.RLIMIT_AS: (n, n), resource.RLIMIT_CORE: (0, 0), "
+               f"**({{resource.RLIMIT_CPU: (c, c + {CPU_HARD_EXTRA})}} if c else {{}})}}); "
+               "os.execvp(sys.argv[4], sys.argv[4:])")
 
 
-def limited_command(command: Sequence[str], memory_bytes: int) -> list[str]:
-    """``command`` run with at most ``memory_bytes`` of address space and no core files: this
+def limited_command(command: Sequence[str], memory_bytes: int, cpu_seconds: int | None = None) -> list[str]:
+    """``command`` run with at most ``memory_bytes`` of address space, no core files and, if
+    ``cpu_seconds`` is given, that much CPU time (all its threads together; past it the kernel
+    sends SIGXCPU, which ends the process, and SIGKILL :data:`CPU_HARD_EXTRA` seconds later): this
     Python sets the limits, then replaces itself with ``command`` (the child needs this gamelib on
     its ``PYTHONPATH``). Raises ValueError for an empty command or a limit that is not positive."""
-    if not command or memory_bytes < 1:
-        raise ValueError(f"need a command and a positive memory limit, not {list(command)!r} and {memory_bytes}")
-    return [sys.executable, "-c", _TRAMPOLINE, str(memory_bytes), "--", *command]
+    if not command or memory_bytes < 1 or (cpu_seconds is not None and cpu_seconds < 1):
+        raise ValueError(f"need a command and positive limits, not {list(command)!r}, {memory_bytes} bytes and "
+                         f"{cpu_seconds} CPU seconds")
+    return [sys.executable, "-c", _TRAMPOLINE, str(memory_bytes), str(cpu_seconds or 0), "--", *command]

@@ -35,9 +35,10 @@ SETTINGS = ("index", "seed", "x", "o", "rule", "rounds", "time_limit")
 match file must hold records with the same settings as the match's tasks."""
 
 
-REASONS = ("played", "timeout", "crash", "memory", "illegal", "protocol")
+REASONS = ("played", "timeout", "crash", "memory", "cpu", "illegal", "protocol")
 """How a game ends: played to its end, or lost by a bot that did not answer within the time limit
-(plus the grace), crashed (its process exited or raised), ran out of memory, played an illegal move,
+(plus the grace), crashed (its process exited or raised), ran out of memory, used up its process's CPU
+time (a tournament entry), played an illegal move,
 or broke the engine protocol (an ``error`` answer, or garbage instead of ``move SQUARE``)."""
 
 _OPTIONAL = ("reason", "forfeit", "detail")

@@ -6,7 +6,7 @@ contestants and returns a :class:`TournamentResult` (the records and the standin
 colours alternating) or a Swiss system (:func:`swiss_round`, for large classes: in each round,
 entries with equal scores meet, no pairing twice if it can be helped). Each game is a
 :class:`TournamentGame`, played by :func:`play_tournament_game` in a worker: an entry's fault
-(timeout, crash, memory, illegal move, protocol error) loses that game, recorded with its reason,
+(timeout, crash, memory, CPU time, illegal move, protocol error) loses that game, recorded with its reason,
 and the tournament goes on. Every finished game is appended to ``games.jsonl`` in the output folder
 the moment it ends, so a killed tournament loses at most the games in flight, and the same call
 continues it.
@@ -135,17 +135,19 @@ def play_tournament_game(task: TournamentGame) -> GameRecord:
     game), and end both entries' processes. An entry that cannot start loses at its first move."""
     game = AdjacencyGame(rounds=task.rounds, rule=task.rule)
     with ExitStack() as stack:
-        x_bot, o_bot = (_started(stack, entry, seed, task.limits) for entry, seed in ((task.x, task.seed),
-                                                                                     (task.o, task.seed + 1)))
+        cpu = task.limits.cpu_budget(task.rounds, task.time_limit)
+        x_bot, o_bot = (_started(stack, entry, seed, task.limits, cpu) for entry, seed in ((task.x, task.seed),
+                                                                                          (task.o, task.seed + 1)))
         record = play_game(game, x_bot, o_bot, task.time_limit, task.seed, index=task.index, grace=task.limits.grace)
     return replace(record, x=task.x.name, o=task.o.name)
 
 
-def _started(stack: ExitStack, entry: Entry, seed: int, limits: EntryLimits) -> Bot:
-    """``entry`` started in a scratch folder kept (and the entry closed) until ``stack`` closes."""
+def _started(stack: ExitStack, entry: Entry, seed: int, limits: EntryLimits, cpu_seconds: int) -> Bot:
+    """``entry`` started, with at most ``cpu_seconds`` of CPU time, in a scratch folder kept (and
+    the entry closed) until ``stack`` closes."""
     scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gamelib-entry-", ignore_cleanup_errors=True))
     try:
-        bot = start_entry(entry, seed, scratch, limits)
+        bot = start_entry(entry, seed, scratch, limits, cpu_seconds)
     except Exception as error:  # noqa: BLE001 - any failure to start is the entry's fault
         return _Unstarted(entry.name, error)
     close = getattr(bot, "close", None)
