@@ -267,7 +267,7 @@ SHEET_STYLE: Style = replace(DEFAULT_STYLE, label=_sheet_label, edge=_sheet_edge
 def _painter(tree: GameTree) -> SvgPainter:
     leaves = sum(1 for node in tree.nodes() if tree.is_terminal(node))
     unit = min(72.0, PAGE_WIDTH / (leaves + 1.8))
-    return SvgPainter(tree, SHEET_STYLE, unit=unit, ply=100.0, radius=min(16.0, unit / 3))
+    return SvgPainter(tree, SHEET_STYLE, unit=unit, ply=90.0, radius=min(16.0, unit / 3))
 
 
 def _value_text(answer: NodeAnswer) -> str:
@@ -329,18 +329,27 @@ svg.gamelib-tree { max-width: 100%; height: auto; }
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 10pt; }
 th, td { border: 1px solid #999; padding: 2px 8px; text-align: left; }
 .name { margin-top: 1em; }
+ul.nodes { column-count: 4; list-style: none; padding: 0; font-size: 10pt; margin: 0.3em 0; }
+div.key { display: flex; gap: 1.5em; align-items: flex-start; }
+div.key > div { flex: 1; }
 @page { size: A4 landscape; margin: 10mm; }
 @media print {
-  body { margin: 0; }
-  section.tree { break-before: page; page-break-before: always; margin: 0; }
+  body { margin: 0; font-size: 10pt; }
+  h1 { font-size: 16pt; margin: 0 0 4px; }
+  h2 { font-size: 13pt; margin: 0 0 2px; }
+  p, ol { margin: 3px 0; }
+  section.tree { margin: 0; break-inside: avoid; }
+  section.tree:not(:first-of-type) { break-before: page; page-break-before: always; }
+  ul.nodes { column-count: 4; font-size: 8.5pt; }
   svg.gamelib-tree { width: 100%; }
+  body.answers svg.gamelib-tree { width: auto; max-width: 100%; max-height: 105mm; }
 }
 """
 
 
-def _page(title: str, body: list[str]) -> str:
+def _page(title: str, body: list[str], kind: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+            f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body class=\"{kind}\">\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
 
 
@@ -375,27 +384,31 @@ def worksheet_html(answers: Sequence[TreeAnswer], seed: int) -> str:
             *_instructions(answers)]
     for answer in answers:
         body += ['<section class="tree">', _heading(answer), tree_svg(answer, filled=False), "</section>"]
-    return _page(title, body)
+    return _page(title, body, "worksheet")
 
 
 def _windows_words(answer: NodeAnswer) -> str:
     return "; ".join(f"({format_value(a)}, {format_value(b)})" for a, b in answer.windows) or "never entered"
 
 
+def _cut_kind(cut: CutAnswer) -> str:
+    if cut.plies is None:
+        return "the root's window"
+    return "deep" if cut.deep else "shallow" if cut.plies == 1 else f"{cut.plies} plies up"
+
+
 def _key_tables(answer: TreeAnswer) -> list[str]:
-    cuts = "".join(f"<tr><td>{escape(cut.node)}</td><td>{escape(cut.reason)}</td><td>{escape(', '.join(cut.skipped))}"
-                   f"</td><td>{'deep' if cut.deep else 'shallow' if cut.plies == 1 else 'root window' if cut.plies is None else f'{cut.plies} plies up'}"
-                   "</td></tr>" for cut in answer.cutoffs)
-    rows = "".join(f"<tr><td>{escape(node.node)}</td><td>{node.player.value.upper()}</td>"
-                   f"<td>{escape(_windows_words(node))}</td>"
-                   f"<td>{escape(_value_text(node)) if node.value is not None else 'pruned'}</td></tr>"
-                   for node in answer.nodes.values())
+    cuts = "".join(f"<tr><td>{escape(cut.node)}</td><td>{escape(cut.reason)}</td>"
+                   f"<td>{escape(', '.join(cut.skipped))}</td><td>{_cut_kind(cut)}</td></tr>" for cut in answer.cutoffs)
+    lines = "".join(f"<li><b>{escape(node.node)}</b> {node.player.value.upper()} {escape(_windows_words(node))}"
+                    + (f" → {escape(_value_text(node))}" if node.value is not None else "") + "</li>"
+                    for node in answer.nodes.values())
     return [f"<p><b>Value {escape(format_value(answer.value))}</b>, best move: {escape(str(answer.best_move))}; "
             f"pruned ({len(answer.pruned)}): {escape(', '.join(answer.pruned) or 'none')}.</p>",
-            "<table class=\"cutoffs\"><tr><th>cut at</th><th>because</th><th>skipped</th><th>kind</th></tr>"
-            f"{cuts}</table>",
-            "<table class=\"nodes\"><tr><th>node</th><th>to move</th><th>entered with (alpha, beta)</th>"
-            f"<th>value</th></tr>{rows}</table>"]
+            "<div class=\"key\"><table class=\"cutoffs\"><tr><th>cut at</th><th>because</th><th>skipped</th>"
+            f"<th>kind</th></tr>{cuts}</table>",
+            "<div><p>Each node: who moves, the window (alpha, beta) it is entered with, → its value.</p>"
+            f"<ul class=\"nodes\">{lines}</ul></div></div>"]
 
 
 def answers_html(answers: Sequence[TreeAnswer], seed: int) -> str:
@@ -406,7 +419,7 @@ def answers_html(answers: Sequence[TreeAnswer], seed: int) -> str:
     for answer in answers:
         body += ['<section class="tree">', _heading(answer), tree_svg(answer, filled=True), *_key_tables(answer),
                  "</section>"]
-    return _page(title, body)
+    return _page(title, body, "answers")
 
 
 @dataclass(frozen=True)
