@@ -1,9 +1,10 @@
-"""The command line: ``python -m gamelib trace|match|tournament|engine|play|grade ...``.
+"""The command line: ``python -m gamelib trace|match|tournament|engine|play|grade|worksheet ...``.
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
 with ``--text``, the trace as Broeders' programs print it. ``match``, ``tournament``, ``engine`` and
 ``play`` play the Adjacency game (see :mod:`gamelib.play.commands`); ``grade`` checks a class's
-submissions in the sandbox (:mod:`gamelib.teach.grading`). Bad input gets one line on stderr and exit
+submissions in the sandbox (:mod:`gamelib.teach.grading`); ``worksheet`` writes a printable
+worksheet and its answer key (:mod:`gamelib.teach.worksheet`). Bad input gets one line on stderr and exit
 status 2, never a traceback.
 """
 
@@ -23,7 +24,7 @@ from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
 from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.bots.base import pause_collector, resume_collector
-from gamelib.play.commands import (add_game_commands, option, run_engine, run_match_command, run_play,
+from gamelib.play.commands import (MAX_SEED, add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.expectimax import expectimax
@@ -42,6 +43,8 @@ from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.grading import MAX_GRADING_WORKERS, OUTCOMES, grade_file, grade_folder, gradescope_results
 from gamelib.teach.sandbox import Limits
+from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEARCHES, Difficulty, WorksheetError,
+                                     make_worksheet, write_worksheet)
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
@@ -91,7 +94,48 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
     _add_grade_command(commands)
+    _add_worksheet_command(commands)
     return parser
+
+
+MAX_CUTOFFS = 100
+"""The largest number ``worksheet`` takes for a count of cut-offs (a 27-leaf tree has 12 inner nodes)."""
+
+
+def _add_worksheet_command(commands: Any) -> None:
+    sheet = commands.add_parser("worksheet", help="write a printable worksheet of alpha-beta trees and its answer key")
+    sheet.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=0, metavar="N",
+                       help="the seed that picks the trees (default 0)")
+    sheet.add_argument("--trees", type=option(whole_number, 1, MAX_TREES, "a number of trees"), default=6,
+                       metavar="N", help=f"trees on the worksheet, a page each (default 6, at most {MAX_TREES})")
+    sheet.add_argument("--branching", type=option(whole_number, *BRANCHING, "a branching factor"), default=3,
+                       metavar="B", help="children of every inner node (default 3)")
+    sheet.add_argument("--depth", type=option(whole_number, *DEPTH, "a number of plies"), default=3, metavar="D",
+                       help="plies from the root to the leaves (default 3); at most 27 leaves")
+    sheet.add_argument("--algorithm", choices=WORKSHEET_SEARCHES, default="alphabeta", help="the search to work")
+    count = option(whole_number, 0, MAX_CUTOFFS, "a number of cut-offs")
+    sheet.add_argument("--min-cutoffs", type=count, default=1, metavar="N", help="at least N cut-offs a tree (default 1)")
+    sheet.add_argument("--max-cutoffs", type=count, default=None, metavar="N", help="at most N cut-offs a tree")
+    sheet.add_argument("--deep-cutoffs", type=count, default=0, metavar="N",
+                       help="at least N deep cut-offs a tree (needs --depth 4)")
+    sheet.add_argument("--out", default="worksheet", metavar="DIR", help="the folder to write to (default worksheet)")
+
+
+def run_worksheet(args: argparse.Namespace) -> int:
+    """Run ``worksheet``: write the files into ``--out`` and print what was written."""
+    difficulty = Difficulty(args.min_cutoffs, args.max_cutoffs, args.deep_cutoffs)
+    try:
+        sheet = make_worksheet(args.seed, args.trees, args.branching, args.depth, algorithm=args.algorithm,
+                               difficulty=difficulty)
+    except WorksheetError as error:
+        raise UsageError(str(error)) from None
+    try:
+        paths = write_worksheet(args.out, sheet)
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename or args.out}: {error.strerror}") from None
+    print(f"wrote {len(paths)} files to {args.out}: worksheet.html, answers.html, answers.json and an SVG "
+          "picture of each tree, blank and answered")
+    return 0
 
 
 MAX_GRADE_SECONDS = 600.0
@@ -245,6 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "grade":
             return run_grade(args)
+        if args.command == "worksheet":
+            return run_worksheet(args)
         if args.command != "trace":
             return _run_game_command(args)
         print(run_trace(args))
