@@ -2,8 +2,8 @@
 
 :func:`check_source` runs the text in a sandbox (:mod:`gamelib.teach.sandbox`: a short-lived child
 process with a 5 s wall-clock limit, CPU and memory limits, a scratch directory and none of the
-server's environment), finds the exercise's function (``my_minimax``, ``my_negamax`` or
-``my_alphabeta``) there and checks it with :func:`gamelib.teach.exercises.check_exercise`; the
+server's environment), finds the exercise's function (``my_minimax``, ``my_negamax``,
+``my_alphabeta`` or ``my_expectimax``) there and checks it with :func:`gamelib.teach.exercises.check_exercise`; the
 verdict comes back as JSON data and is rebuilt here, the reference's half recomputed in this
 process. Anything that goes wrong before a verdict (a syntax error, an error while the code runs, no
 function of that name, an error inside the function while it is checked, an endless loop, a memory

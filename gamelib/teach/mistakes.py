@@ -128,8 +128,9 @@ def expectimax_forgets_min(tree: Any, node: str) -> Value:
         value: Value = tree.evaluate(node)
         return value
     if tree.to_move(node) is Player.CHANCE:
-        return sum(probability * expectimax_forgets_min(tree, child)
-                   for child, probability in tree.chance_outcomes(node))
+        total: Value = sum(probability * expectimax_forgets_min(tree, child)
+                           for child, probability in tree.chance_outcomes(node))
+        return total
     return max(expectimax_forgets_min(tree, child) for child in tree.children_of(node))
 
 
