@@ -12,6 +12,7 @@ import pytest
 
 import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
+import solutions.lesson_08_chance
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import (
     MAX_SOURCE_CHARACTERS,
@@ -25,7 +26,7 @@ from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.sandbox import Limits
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
-                  "alphabeta": solutions.lesson_02_alpha_beta}
+                  "alphabeta": solutions.lesson_02_alpha_beta, "expectimax": solutions.lesson_08_chance}
 
 
 @pytest.mark.parametrize("exercise", sorted(EXERCISES))

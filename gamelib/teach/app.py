@@ -2,7 +2,7 @@
 
 ``make app`` serves it with Voila on localhost behind a random token (``scripts/app.sh``; see the
 README); :func:`course_app` builds it and works in JupyterLab too. In the checker tab a student types
-a minimax, negamax or alpha-beta function and checks it, in a sandbox (:mod:`gamelib.teach.sandbox`)
+a minimax, negamax, alpha-beta or expectiminimax function and checks it, in a sandbox (:mod:`gamelib.teach.sandbox`)
 and in the background, with a Stop button; an instructor can load the plausible mistakes of
 :mod:`gamelib.teach.mistakes`.
 
@@ -36,7 +36,8 @@ __all__ = ["CodeChecker", "CourseApp", "course_app"]
 
 
 class CodeChecker:
-    """The checker tab: type (or paste) a minimax, negamax or alpha-beta function and check it.
+    """The checker tab: type (or paste) a minimax, negamax, alpha-beta or expectiminimax function and
+    check it.
 
     ``exercise`` picks the exercise (:data:`gamelib.teach.exercises.EXERCISES`); ``examples`` loads the
     starter code or one of the plausible mistakes of :mod:`gamelib.teach.mistakes` into ``code`` (an

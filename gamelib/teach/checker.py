@@ -1,13 +1,15 @@
-"""Check a student's minimax or alpha-beta against the reference trace, node by node.
+"""Check a student's minimax, alpha-beta or expectiminimax against the reference trace, node by node.
 
 The student writes a plain function over the tree API (``is_terminal``, ``evaluate``, ``to_move``,
-``children_of``): ``my_minimax(tree, node)`` or ``my_alphabeta(tree, node, alpha, beta)``, returning
-the node's value for MAX (or, for negamax, for the side to move). The checker hands it a watched
-copy of the tree and sees a node as **entered** when the function first asks for its moves
-(``children_of``) or its static value (``evaluate``): the work a search does at a node. Asking
+``children_of``, and ``chance_outcomes`` at chance nodes): ``my_minimax(tree, node)``,
+``my_alphabeta(tree, node, alpha, beta)`` or ``my_expectimax(tree, node)``, returning the node's
+value for MAX (or, for negamax, for the side to move). The checker hands it a watched copy of the
+tree and sees a node as **entered** when the function first asks for its moves (``children_of``,
+``chance_outcomes``) or its static value (``evaluate``): the work a search does at a node. Asking
 ``is_terminal`` or ``to_move`` is only looking, so a search may look ahead at its children before
 it recurses. It compares the order of entered nodes and the root value with
-:func:`gamelib.search.negamax.minimax` or :func:`gamelib.search.negamax.alphabeta`'s trace. When
+:func:`gamelib.search.negamax.minimax`, :func:`gamelib.search.negamax.alphabeta` or
+:func:`gamelib.search.expectimax.expectiminimax`'s trace (values equal within :data:`TOLERANCE`). When
 only the value is wrong, it names the first position (in the order the student's functions return)
 whose value the student's function gets wrong, and says what that position should be worth and why;
 it sees those values by watching, with a profile hook, every function called with the watched tree
@@ -22,22 +24,25 @@ and a node.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape
+from numbers import Real
 from types import FrameType
 from typing import Any
 
 from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
+from gamelib.search.expectimax import expectiminimax
 from gamelib.search.negamax import alphabeta, minimax
 from gamelib.search.tracing import Cutoff, Enter, Event, Exit, RecordingTracer, visited_nodes
 from gamelib.view.painter import Mark, SvgPainter
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 
-__all__ = ["CheckReport", "WatchedTree", "check_alphabeta", "check_minimax"]
+__all__ = ["TOLERANCE", "CheckReport", "WatchedTree", "check_alphabeta", "check_expectimax", "check_minimax"]
 
 StudentMinimax = Callable[[Any, str], Value]
 StudentAlphaBeta = Callable[[Any, str, Value, Value], Value]
@@ -86,6 +91,12 @@ class WatchedTree:
         return self._tree.children_of(node)
 
     legal_moves = children_of
+
+    def chance_outcomes(self, node: str) -> tuple[tuple[str, float], ...]:
+        """Each child of the chance node ``node`` with its probability (a float), in search order.
+        Raises ValueError if ``node`` is not a chance node."""
+        self._touch(node)
+        return self._tree.chance_outcomes(node)
 
 
 @dataclass(frozen=True)
@@ -186,6 +197,38 @@ def check_alphabeta(student: StudentAlphaBeta, tree: GameTree, *, strict: bool =
                     _Returned(dict(returned), returned))
 
 
+def check_expectimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
+    """Run ``student(tree, tree.root)`` and compare it with expectiminimax's visit order and value:
+    MAX nodes take the largest child value, MIN nodes the smallest, chance nodes the sum of each
+    child's probability (``tree.chance_outcomes``) times its value (Michie 1966; Russell & Norvig,
+    *AIMA* 5.5). Values are for MAX and count as equal within :data:`TOLERANCE`: a weighted sum
+    depends, in its last digits, on the order it is added up in.
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> from gamelib.teach.mistakes import expectimax_plain_average
+    >>> print(check_expectimax(expectimax_plain_average, load_seed_tree("textbook_aima_fig5_12")))  # doctest: +ELLIPSIS
+    Your search visits the same 15 nodes as expectiminimax, ... is a1, a chance node: you return 2.5; ...
+    """
+    watched = WatchedTree(tree)
+    with _returns_of(watched) as returned:
+        value = student(watched, tree.root)
+    tracer = RecordingTracer()
+    reference = expectiminimax(tree, tracer=tracer)
+    return _compare(tree, watched.entered, value, tracer.events, reference.value, "expectiminimax",
+                    _Returned(dict(returned), returned))
+
+
+TOLERANCE = 1e-9
+"""How far apart (relative or absolute) two values may be and still count as equal."""
+
+
+def _same(value: Any, expected: Value) -> bool:
+    """True if ``value`` is ``expected``: within :data:`TOLERANCE` for numbers (not bools), equal otherwise."""
+    if all(isinstance(each, Real) and not isinstance(each, bool) for each in (value, expected)):
+        return math.isclose(value, expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+    return bool(value == expected)
+
+
 @dataclass(frozen=True)
 class _Returned:
     """What the student's functions returned, node by node in the order they returned: ``for_max``
@@ -231,7 +274,7 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
         node = entered[step] if step < len(entered) else expected[step]
         return CheckReport(False, message, step + 1, node, tuple(entered), tuple(expected), value, reference_value,
                            tree, tuple(events))
-    if value != reference_value:
+    if not _same(value, reference_value):
         message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
                    f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}. "
                    f"{_value_hint(tree, events, algorithm, returned)}")
@@ -268,13 +311,17 @@ def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
 def _value_hint(tree: GameTree, events: Sequence[Event], algorithm: str, returned: _Returned) -> str:
     """Where a search that visits the right nodes first gets a value wrong, and what it should be."""
     exits = {event.node: event.value for event in events if isinstance(event, Exit)}
-    wrong = next((node for node, value in returned.for_max.items() if node in exits and value != exits[node]), None)
+    wrong = next((node for node, value in returned.for_max.items() if node in exits and not _same(value, exits[node])),
+                 None)
     if wrong is None:
         side = tree.to_move(tree.root)
+        if side is Player.CHANCE:
+            return "The root is a chance node here: it is worth the probability-weighted sum of its outcomes' values."
         return (f"The root has {side.name} to move here: {side.name} takes the "
                 f"{'largest' if side is Player.MAX else 'smallest'} value for MAX among its moves.")
     side, given = tree.to_move(wrong), format_value(returned.as_given[wrong])
-    head = f"The first position your function returns a wrong value for is {wrong}, {side.name} to move: you return {given}"
+    who = "a chance node" if side is Player.CHANCE else f"{side.name} to move"
+    head = f"The first position your function returns a wrong value for is {wrong}, {who}: you return {given}"
     if tree.is_terminal(wrong):
         leaf = format_value(tree.evaluate(wrong))
         if algorithm == "negamax":
@@ -286,6 +333,10 @@ def _value_hint(tree: GameTree, events: Sequence[Event], algorithm: str, returne
         return (f"{head}, fail-hard alpha-beta {format_value(exits[wrong])} (entered with alpha "
                 f"{format_value(enter.alpha)}, beta {format_value(enter.beta)}).")
     children = tree.children_of(wrong)
+    if side is Player.CHANCE:
+        terms = " + ".join(f"{tree.probabilities[wrong][child]} × {format_value(exits[child])}" for child in children)
+        return (f"{head}; a chance node is worth the sum of each outcome's probability times its value: "
+                f"{terms} = {format_value(exits[wrong])}.")
     if algorithm == "negamax":
         worth = ", ".join(format_value(tree.to_move(child).sign * exits[child]) for child in children)
         return (f"{head}; its moves lead to positions worth {worth} for the side to move there, and negamax takes "

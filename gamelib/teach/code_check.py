@@ -2,8 +2,8 @@
 
 :func:`check_source` runs the text in a sandbox (:mod:`gamelib.teach.sandbox`: a short-lived child
 process with a 5 s wall-clock limit, CPU and memory limits, a scratch directory and none of the
-server's environment), finds the exercise's function (``my_minimax``, ``my_negamax`` or
-``my_alphabeta``) there and checks it with :func:`gamelib.teach.exercises.check_exercise`; the
+server's environment), finds the exercise's function (``my_minimax``, ``my_negamax``,
+``my_alphabeta`` or ``my_expectimax``) there and checks it with :func:`gamelib.teach.exercises.check_exercise`; the
 verdict comes back as JSON data and is rebuilt here, the reference's half recomputed in this
 process. Anything that goes wrong before a verdict (a syntax error, an error while the code runs, no
 function of that name, an error inside the function while it is checked, an endless loop, a memory
@@ -56,8 +56,7 @@ FILENAME = "<your code>"
 """The file name the student's code is compiled under; tracebacks are cut down to its lines."""
 
 _TREE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX or\n"
-             "    # Player.MIN, with .sign +1 or -1), tree.children_of(node) (in search order)\n"
-             "    raise NotImplementedError\n")
+             "    # Player.MIN, with .sign +1 or -1), tree.children_of(node) (in search order)\n")
 
 
 def function_name(exercise: str) -> str:
@@ -69,10 +68,12 @@ def function_name(exercise: str) -> str:
 
 def starter_code(exercise: str) -> str:
     """The text the code box starts with: the function's signature and what it returns (from the
-    exercise's :attr:`~gamelib.teach.exercises.Exercise.function`) and the tree API in a comment. Raises
+    exercise's :attr:`~gamelib.teach.exercises.Exercise.function`) and the tree API in a comment
+    (the exercise's :attr:`~gamelib.teach.exercises.Exercise.api`, or minimax's). Raises
     UnknownExerciseError for an unknown exercise."""
     signature, returns = _exercise(exercise).function.split(" -> ")
-    return f'def {signature}:\n    """Returns the {returns}."""\n' + _TREE_API
+    api = _exercise(exercise).api or _TREE_API
+    return f'def {signature}:\n    """Returns the {returns}."""\n{api}    raise NotImplementedError\n'
 
 
 def source_as_exercise(function: Callable[..., Value], exercise: str) -> str:

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from gamelib.games.data import load_seed_tree
+from gamelib.games.data import DATA_DIR, load_seed_tree
 from gamelib.games.game import Value
-from gamelib.games.trees import GameTree
+from gamelib.games.trees import GameTree, load_tree
 from gamelib.search.random_trees import random_tree
-from gamelib.teach.checker import CheckReport, check_alphabeta, check_minimax
+from gamelib.teach.checker import CheckReport, check_alphabeta, check_expectimax, check_minimax
 
 __all__ = ["EXERCISES", "Exercise", "ExerciseReport", "UnknownExerciseError", "check_exercise"]
 
@@ -39,13 +39,15 @@ class UnknownExerciseError(ValueError):
 class Exercise:
     """A programming exercise: ``function`` is the student's function's name and signature,
     ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``check(student, tree)``
-    compares the student's search with the reference on one tree."""
+    compares the student's search with the reference on one tree. ``api`` is the part of the
+    tree API the starter code names in a comment ("" for the minimax and alpha-beta one)."""
 
     name: str
     lesson: str
     function: str
     trees: Callable[[], tuple[GameTree, ...]]
     check: Callable[[Any, GameTree], CheckReport]
+    api: str = ""
 
 
 def _minimax_trees() -> tuple[GameTree, ...]:
@@ -65,6 +67,22 @@ def _check_negamax(student: Callable[[Any, str], Value], tree: GameTree) -> Chec
     return check_minimax(student, tree, negamax=True)
 
 
+# Lesson 8: expectiminimax.
+
+def _expectimax_trees() -> tuple[GameTree, ...]:
+    """AIMA's Figure 5.12 (probabilities 0.9 and 0.1: a plain average or a max at chance nodes is
+    wrong there), one MAX against two MIN agents (a MIN level taken as MAX is wrong there; no chance
+    node), and seeded random trees with chance layers (uneven branching, MIN at the root)."""
+    return (load_seed_tree("textbook_aima_fig5_12"), load_tree(DATA_DIR / "trees" / "two_ghosts.test"),
+            random_tree(2, 3, seed=1, chance=True), random_tree((1, 3), 4, seed=2, chance=True),
+            random_tree(3, 2, seed=3, chance=True, to_move="min"))
+
+
+_CHANCE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX,\n"
+               "    # Player.MIN or Player.CHANCE), tree.children_of(node) (in search order),\n"
+               "    # tree.chance_outcomes(node) ((child, probability) pairs at a chance node)\n")
+
+
 EXERCISES: dict[str, Exercise] = {
     "minimax": Exercise("minimax", "01_minimax.ipynb", "my_minimax(tree, node) -> value for MAX",
                         _minimax_trees, check_minimax),
@@ -73,6 +91,10 @@ EXERCISES: dict[str, Exercise] = {
     "alphabeta": Exercise("alphabeta", "02_alpha_beta.ipynb",
                           "my_alphabeta(tree, node, alpha, beta) -> value for MAX, fail-hard, window MAX's view",
                           _alphabeta_trees, check_alphabeta),
+    "expectimax": Exercise("expectimax", "08_chance_and_many_players.ipynb",
+                           "my_expectimax(tree, node) -> value for MAX: the largest at MAX, the smallest at MIN, "
+                           "the probability-weighted sum at a chance node", _expectimax_trees, check_expectimax,
+                           _CHANCE_API),
 }
 """The exercises by name."""
 

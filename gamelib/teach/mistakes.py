@@ -11,7 +11,8 @@ from typing import Any
 
 from gamelib.games.game import Player, Value
 
-__all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum", "minimax_always_max",
+__all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum",
+           "expectimax_forgets_min", "expectimax_max_at_chance", "expectimax_plain_average", "minimax_always_max",
            "negamax_without_negation"]
 
 
@@ -87,10 +88,59 @@ def alphabeta_forgets_to_raise_alpha(tree: Any, node: str, alpha: Value, beta: V
     return value
 
 
+# Lesson 8: expectiminimax, the "expectimax" exercise (a MAX, MIN or chance node at every position).
+
+def expectimax_plain_average(tree: Any, node: str) -> Value:
+    """Expectiminimax that gives a chance node the plain average of its children, as if every
+    outcome were equally likely, ignoring the probabilities: right only where they are equal. On
+    AIMA's Figure 5.12 (probabilities 0.9 and 0.1) a1 becomes (2 + 3) / 2 = 2.5 instead of 2.1.
+    Returns the value for MAX."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    values = [expectimax_plain_average(tree, child) for child in tree.children_of(node)]
+    player = tree.to_move(node)
+    if player is Player.CHANCE:
+        return sum(values) / len(values)
+    return max(values) if player is Player.MAX else min(values)
+
+
+def expectimax_max_at_chance(tree: Any, node: str) -> Value:
+    """Expectiminimax that lets MAX choose the dice: a chance node takes its best outcome, as
+    if MAX moved there. On AIMA's Figure 5.12 a1 becomes max(2, 3) = 3 instead of 2.1. Returns the
+    value for MAX."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    player = tree.to_move(node)
+    if player is Player.CHANCE:
+        return max(expectimax_max_at_chance(tree, child) for child, _ in tree.chance_outcomes(node))
+    values = [expectimax_max_at_chance(tree, child) for child in tree.children_of(node)]
+    return max(values) if player is Player.MAX else min(values)
+
+
+def expectimax_forgets_min(tree: Any, node: str) -> Value:
+    """Expectimax written for MAX and the dice only: every node that is not a chance node takes
+    the maximum, MIN's too. AIMA's Figure 5.12 cannot tell (each MIN node there has two equal
+    leaves); against two ghosts (``two_ghosts.test``) ghost 2 at Wa picks 7, not 3.01. Returns the
+    value for MAX."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    if tree.to_move(node) is Player.CHANCE:
+        total: Value = sum(probability * expectimax_forgets_min(tree, child)
+                           for child, probability in tree.chance_outcomes(node))
+        return total
+    return max(expectimax_forgets_min(tree, child) for child in tree.children_of(node))
+
+
 MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
     "minimax": {"minimax_always_max": minimax_always_max},
     "negamax": {"negamax_without_negation": negamax_without_negation},
     "alphabeta": {"alphabeta_value_starts_at_minimum": alphabeta_value_starts_at_minimum,
                   "alphabeta_forgets_to_raise_alpha": alphabeta_forgets_to_raise_alpha},
+    "expectimax": {"expectimax_plain_average": expectimax_plain_average,
+                   "expectimax_max_at_chance": expectimax_max_at_chance,
+                   "expectimax_forgets_min": expectimax_forgets_min},
 }
 """The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.teach.exercises`)."""

@@ -56,6 +56,8 @@ FIGURES: dict[str, Figure] = {
                                     "Broeders' tree after alpha-beta: 13 positions pruned by 5 cutoffs"),
     "02_quiz_seed_22.svg": Figure("classroom 2 4 22", "alphabeta", "start",
                                   "The quiz's tree: branching 2, depth 4, seed 22"),
+    "08_expectiminimax_done.svg": Figure("textbook_aima_fig5_12", "expectiminimax", "end",
+                                         "AIMA Figure 5.12 after expectiminimax: a1 is worth 2.1, a2 1.3"),
 }
 """The lessons' figures by file name (the first two digits name the lesson)."""
 

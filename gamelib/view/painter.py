@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from gamelib.games.game import Player
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Event
 from gamelib.view.picture import (
@@ -249,7 +250,8 @@ class SvgPainter:
         return "\n".join(parts)
 
     def _tooltip(self, view: NodeView) -> str:
-        words = f"position {view.node} ({view.player.value.upper()} to move): {view.status.value}"
+        who = "a chance node" if view.player is Player.CHANCE else f"{view.player.value.upper()} to move"
+        words = f"position {view.node} ({who}): {view.status.value}"
         if view.table_hit is not None:
             words += ", found in the transposition table"
         return words
