@@ -82,7 +82,7 @@ def standalone_svg(svg: str) -> str:
     Raises ExportError if the text is not well-formed XML, not an ``<svg>`` element, or lacks a
     width, height or viewBox (a picture file must say its size).
 
-    >>> print(standalone_svg('<svg width="2" height="1" viewBox="0 0 2 1"></svg>'))
+    >>> print(standalone_svg('<svg width="2" height="1" viewBox="0 0 2 1"></svg>'), end="")
     <?xml version="1.0" encoding="UTF-8"?>
     <svg xmlns="http://www.w3.org/2000/svg" font-family="Helvetica, Arial, sans-serif" width="2" height="1" viewBox="0 0 2 1"></svg>
     """
