@@ -190,6 +190,9 @@ def test_the_save_bar_saves_next_to_the_notebook(tiny: GameTree, tmp_path: Path,
     bar.save()
     assert (tmp_path / "step2.svg").read_text(encoding="utf-8") == standalone_svg(explorer.svg)
     assert str(tmp_path.resolve() / "step2.svg") in bar.message.value and "download" in bar.message.value
+    assert "replaces" not in bar.message.value
+    bar.save()
+    assert "it replaces the file of that name" in bar.message.value
     bar.name.value, bar.which.value = "steps.png", "every step"
     bar.save()
     assert len(list((tmp_path / "steps").glob("steps_*.png"))) == explorer.controls.total + 1

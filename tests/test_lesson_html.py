@@ -61,14 +61,18 @@ def test_a_missing_figure_stops_the_build(tmp_path: Path) -> None:
         lesson_html(tiny_notebook(tmp_path, "figures/gone.svg"), execute=False)
 
 
-def test_a_failing_cell_stops_the_build(tmp_path: Path) -> None:
-    notebook = tiny_notebook(tmp_path)
-    book = nbformat.read(notebook, as_version=4)
+def test_a_failing_cell_leaves_its_lesson_without_a_page(tmp_path: Path) -> None:
+    failing = tiny_notebook(tmp_path / "failing")
+    book = nbformat.read(failing, as_version=4)
     book.cells.append(nbformat.v4.new_code_cell("assert 1 == 2, 'a lesson check fails'"))
-    nbformat.write(book, notebook)
-    with pytest.raises(LessonHtmlError, match="99_tiny.ipynb: a cell failed"):
-        build([notebook], tmp_path / "html")
-    assert not (tmp_path / "html" / "99_tiny.html").exists()
+    nbformat.write(book, failing)
+    passing = tiny_notebook(tmp_path / "passing")
+    passing = passing.rename(passing.with_name("98_tiny.ipynb"))
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "99_tiny.html").write_text("a page of an earlier build")
+    with pytest.raises(LessonHtmlError, match=r"1 of 2 lessons failed, so they have no page: 99_tiny.ipynb"):
+        build([failing, passing], tmp_path / "html")
+    assert [page.name for page in (tmp_path / "html").iterdir()] == ["98_tiny.html"]
 
 
 def test_the_lessons_are_the_numbered_notebooks() -> None:

@@ -310,10 +310,12 @@ class SaveBar:
             self.message.value = f'<span style="color:#d62728">{escape(str(error))}</span>'
 
     def _save_step(self) -> str:
-        path = save_picture(self._current(), _plain_name(self.name.value))
+        name = _plain_name(self.name.value)
+        replaced = " (it replaces the file of that name)" if Path(name).is_file() else ""
+        path = save_picture(self._current(), name)
         mime = "image/svg+xml" if path.suffix.lower() == ".svg" else "image/png"
         link = f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
-        return (f"saved <code>{escape(str(path))}</code> "
+        return (f"saved <code>{escape(str(path))}</code>{replaced} "
                 f'<a download="{escape(path.name)}" href="{link}">download</a>')
 
     def _save_all(self) -> str:

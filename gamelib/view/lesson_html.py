@@ -33,6 +33,8 @@ _FIGURE_ATTRIBUTES = {"img": ("src",), "image": ("href", "xlink:href"), "object"
                       "input": ("src",)}
 """The attributes through which an HTML page (or an SVG in it) shows a picture or other media."""
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
 _FAR = ("data:", "http://", "https://", "//", "#")
 """How a reference begins that needs no file beside the page."""
 
@@ -87,7 +89,8 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600) -> 
         try:
             ExecutePreprocessor(timeout=timeout).preprocess(book, resources)  # type: ignore[no-untyped-call]
         except CellExecutionError as error:
-            raise LessonHtmlError(f"{notebook.name}: a cell failed, so no page was written:\n{error}") from None
+            words = _ANSI.sub("", str(error))  # the traceback's terminal colours
+            raise LessonHtmlError(f"{notebook.name}: a cell failed, so no page was written:\n{words}") from None
     page, _ = HTMLExporter(embed_images=True).from_notebook_node(  # type: ignore[no-untyped-call]
         book, resources=resources)
     local = local_figures(page)
@@ -98,14 +101,25 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600) -> 
 
 
 def build(notebooks: Sequence[Path], out: Path, *, execute: bool = True) -> list[Path]:
-    """Write ``out/<lesson>.html`` for every notebook (:func:`lesson_html`); returns the pages written."""
+    """Write ``out/<lesson>.html`` for every notebook (:func:`lesson_html`), going on past a lesson
+    that fails (and removing its page of an earlier build); returns the pages written. Raises LessonHtmlError at the end, with every failure,
+    if any lesson failed."""
     out.mkdir(parents=True, exist_ok=True)
-    pages = []
+    pages, failures = [], []
     for notebook in notebooks:
         page = out / notebook.with_suffix(".html").name
-        page.write_text(lesson_html(notebook, execute=execute), encoding="utf-8")
+        try:
+            page.write_text(lesson_html(notebook, execute=execute), encoding="utf-8")
+        except LessonHtmlError as error:
+            page.unlink(missing_ok=True)  # no page of an earlier build passes for this one
+            print(f"failed: {error}", file=sys.stderr, flush=True)
+            failures.append(notebook.name)
+            continue
         print(f"wrote {page}", flush=True)
         pages.append(page)
+    if failures:
+        raise LessonHtmlError(f"{len(failures)} of {len(notebooks)} lessons failed, so they have no page: "
+                              f"{', '.join(failures)} (the reasons are above)")
     return pages
 
 
