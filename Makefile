@@ -5,12 +5,15 @@
 #             e.g. make test PYTEST_ARGS="-k alphabeta -x"
 # make test-slow  the checks that take long: real-browser tests, tournaments with faulty
 #             entries, the long fuzz runs (CI runs make test, then this)
+# make html   the lessons as self-contained HTML pages in build/html/: executed, every figure
+#             embedded, so a copied or uploaded page still shows them (gamelib/view/lesson_html.py)
 # make clean  remove .venv and caches
 #
 # Every user target first makes sure .venv exists and holds what pyproject.toml
 # asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed);
 # lab and test then make sure graphviz's `dot` program is there
-# (scripts/ensure_graphviz.sh).
+# (scripts/ensure_graphviz.sh); lab, app and test make sure the cairo library is
+# there for PNG pictures of search steps (scripts/ensure_cairo.sh).
 # `make test` also makes sure Debian's Chromium is there for the real-browser
 # test (scripts/ensure_chromium.sh; the test is skipped, saying why, without it).
 
@@ -23,19 +26,22 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test test-slow clean venv graphviz chromium
+.PHONY: lab app test test-slow html clean venv graphviz chromium cairo
 
-lab: $(STAMP) graphviz
+lab: $(STAMP) graphviz cairo
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
 
-app: $(STAMP)
+app: $(STAMP) cairo
 	PYTHON=$(VENV)/bin/python PORT=$(PORT) bash scripts/app.sh
 
-test: $(STAMP) graphviz chromium
+test: $(STAMP) graphviz chromium cairo
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
 
-test-slow: $(STAMP) graphviz chromium
+test-slow: $(STAMP) graphviz chromium cairo
 	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
+
+html: $(STAMP) graphviz
+	$(VENV)/bin/python -m gamelib.view.lesson_html --out build/html
 
 # Internal targets.
 
@@ -52,6 +58,9 @@ graphviz:
 
 chromium:
 	@bash scripts/ensure_chromium.sh
+
+cairo: $(STAMP)
+	@PYTHON=$(VENV)/bin/python bash scripts/ensure_cairo.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache build dist *.egg-info

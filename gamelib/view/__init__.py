@@ -3,5 +3,10 @@
 model (``picture``), its SVG painter and DOT writer, the stepper and explorer widgets, the lessons'
 figures, printouts in the seeds' formats, and the Adjacency board widget. Visualisers replay
 traces; they never run or re-implement a search themselves. Imports only the layers below
-(games, search, play).
+(games, search, play). ``save_steps`` (from ``export``) saves every step of a search as SVG or
+PNG files, for slides and handouts.
 """
+
+from gamelib.view.export import save_steps
+
+__all__ = ["save_steps"]

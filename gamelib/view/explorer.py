@@ -11,7 +11,8 @@ the counters. "✎ Edit leaves" puts a number box under every leaf of the pictur
 both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
 seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
 (``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
-mistake is; the current tree's text is shown beside it to copy.
+mistake is; the current tree's text is shown beside it to copy. "Save" writes the picture shown (or
+every step's) as SVG or PNG next to the notebook (:mod:`gamelib.view.export`).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> explorer = Explorer(load_seed_tree("broeders31"), ["alphabeta", "minimax"])
@@ -26,8 +27,10 @@ mistake is; the current tree's text is shown beside it to copy.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from gamelib.games.game import Value
@@ -36,6 +39,7 @@ from gamelib.games.trees import GameTree, TreeFormatError
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
 from gamelib.search.random_trees import classroom_tree
+from gamelib.view.export import SaveBar, explorer_picture, save_picture
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.stepper import LEGEND, StepControls, TraceView, record, search_title
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
@@ -78,10 +82,13 @@ class Explorer:
         self.message = widgets.HTML()
         self.controls = StepControls(0, self._show)
         self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
+        self.save_bar = SaveBar(lambda: explorer_picture(self.views),
+                                lambda: [explorer_picture(self.views, k) for k in range(self.controls.total + 1)])
         self.widget = widgets.VBox([style_sheet(), self._choices(algorithms), self._tree_controls(),
                                     self._text_controls(),
                                     self.controls.widget, self.message, self.panels,
-                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
+                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>'),
+                                    self.save_bar.widget])
         self.widget.add_class("gamelib-explorer")
         self._reload()
         self.go(step)
@@ -165,6 +172,14 @@ class Explorer:
     def svg(self) -> str:
         """The SVG text of the first picture."""
         return self.views[0].picture.svg
+
+    def save(self, path: str | os.PathLike[str], *, scale: float = 1.0) -> Path:
+        """Save the picture shown (both searches side by side, each under its name, when two are
+        shown) as an SVG or PNG file, by ``path``'s suffix; a PNG is ``scale`` times the picture's
+        pixels. Returns the absolute path written. Raises ExportError (a ValueError) for a name
+        not ending in .svg or .png, a folder in the way, or no cairo library for a PNG
+        (:func:`gamelib.view.export.save_picture`)."""
+        return save_picture(explorer_picture(self.views), path, scale=scale)
 
     def go(self, step: int) -> None:
         """Show step ``step``, 0 up to the longest trace's length; raises ReplayError outside it."""
