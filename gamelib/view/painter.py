@@ -46,7 +46,7 @@ from gamelib.view.picture import (
 )
 from gamelib.view.replay import Snapshot, Status, Visit
 
-__all__ = ["Mark", "SvgPainter", "SvgPicture", "show_tree", "svg_classes"]
+__all__ = ["DEFAULT_SIZES", "Mark", "Sizes", "SvgPainter", "SvgPicture", "show_tree", "svg_classes"]
 
 FONT = "Helvetica, Arial, sans-serif"
 _DASHES = {"dashed": "5,3", "dotted": "2,3"}
@@ -63,6 +63,30 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Sizes:
+    """The lengths of a picture, in pixels of the SVG: ``unit`` between neighbouring leaves, ``ply``
+    between rows, ``radius`` of a node; font sizes of a node's label (``label_font``), of its id
+    when drawn apart (``id_font``; None: the id is the label's first line, at ``label_font``), of
+    the windows (``window_font``) and of the heading; ``margin`` left and right of the outer leaves
+    (None: 0.9 units) and ``bottom`` below the lowest row (room for the leaves' ids and value boxes).
+    """
+
+    unit: float = 56.0
+    ply: float = 88.0
+    radius: float = 18.0
+    label_font: float = 11.0
+    id_font: float | None = None
+    window_font: float = 10.0
+    heading_font: float = 13.0
+    margin: float | None = None
+    bottom: float = 36.0
+
+
+DEFAULT_SIZES = Sizes()
+"""The lessons' pictures: 56-pixel leaves, 11-pixel labels, 10-pixel windows."""
+
+
+@dataclass(frozen=True)
 class _Geometry:
     """Pixel positions of one tree's nodes and edges, computed once."""
 
@@ -72,13 +96,14 @@ class _Geometry:
     radius: float
 
 
-def _geometry(tree: GameTree, unit: float, ply: float, radius: float) -> _Geometry:
+def _geometry(tree: GameTree, unit: float, ply: float, radius: float, margin: float | None = None,
+              bottom: float = 36.0) -> _Geometry:
     positions = layered_positions(tree)
-    margin, top = unit * 0.9, 34 + radius
+    margin, top = unit * 0.9 if margin is None else margin, 34 + radius
     centre = {node: (margin + (x + 0.5) * unit, top - y * ply) for node, (x, y) in positions.items()}
     leaves = max(x for x, _ in positions.values()) + 1
     depth = -min(y for _, y in positions.values())
-    return _Geometry(2 * margin + leaves * unit, top + depth * ply + radius + 36, centre, radius)
+    return _Geometry(2 * margin + leaves * unit, top + depth * ply + radius + bottom, centre, radius)
 
 
 _VISIT_CLASS: dict[Visit | None, tuple[str, ...]] = {Visit.NULL_WINDOW: ("null-window",),
@@ -130,15 +155,18 @@ class SvgPainter:
     """Draws ``tree`` at any step of a recorded search as SVG text; the layout is computed once.
 
     ``unit`` is the distance between neighbouring leaves and ``ply`` between rows, in pixels; nodes
-    are ``2 * radius`` pixels across. :meth:`paint` takes about a millisecond for Broeders' 31 nodes
+    are ``2 * radius`` pixels across; ``sizes`` (:class:`Sizes`) gives all lengths and font sizes at
+    once and overrides those three. :meth:`paint` takes about a millisecond for Broeders' 31 nodes
     (benchmarks/step_time.py). Values in the picture are from MAX's point of view, as in the trace.
     """
 
     def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE, *, unit: float = 56.0,
-                 ply: float = 88.0, radius: float = 18.0) -> None:
+                 ply: float = 88.0, radius: float = 18.0, sizes: Sizes | None = None) -> None:
         self.tree, self.style = tree, style
-        self.unit = unit
-        self.geometry = _geometry(tree, unit, ply, radius)
+        self.sizes = sizes if sizes is not None else Sizes(unit=unit, ply=ply, radius=radius)
+        self.unit = self.sizes.unit
+        self.geometry = _geometry(tree, self.sizes.unit, self.sizes.ply, self.sizes.radius, self.sizes.margin,
+                                  self.sizes.bottom)
         self._nodes = tree.nodes()
         self._edges = tree_edges(tree)
 
@@ -162,7 +190,7 @@ class SvgPainter:
                  f'<rect width="100%" height="100%" fill="#ffffff"/>']
         heading = self.style.heading(picture)
         if heading:
-            parts.append(_text(8, 18, heading, size=13, colour="#333333", anchor="start", weight="bold",
+            parts.append(_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333", anchor="start", weight="bold",
                                cls="heading"))
         parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
         parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
@@ -211,8 +239,8 @@ class SvgPainter:
         if left:
             nx, ny = -nx, -ny  # the upper left
         px, py = x1 + 0.6 * (x2 - x1) + 4 * nx, y1 + 0.6 * (y2 - y1) + 4 * ny
-        lines = label.split(" ")
-        return _text(px, py - 3 - 11.5 * (len(lines) - 1), "\n".join(lines), size=10, colour=colour,
+        lines, size = label.split(" "), self.sizes.window_font
+        return _text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
                      anchor="end" if left else "start", cls="window")
 
     def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
@@ -235,8 +263,7 @@ class SvgPainter:
         label = self.style.label(view)
         parts = [f'<g id="node-{escape(view.node)}" class="{svg_classes(view)}" data-status="{view.status.value}">',
                  f"<title>{escape(self._tooltip(view))}</title>", self._outline(view, looks),
-                 _text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=looks.get("fontcolor", "#333333"),
-                       cls="label")]
+                 *self._label(view, label, looks.get("fontcolor", "#333333"))]
         badge = self.style.badge(view)
         if badge:
             parts.append(f'<rect x="{x + r - 6:.1f}" y="{y - r - 8:.1f}" width="18" height="12" rx="3" '
@@ -244,9 +271,34 @@ class SvgPainter:
             parts.append(_text(x + r + 3, y - r + 1.5, badge, size=8, colour="#ffffff", cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
-            parts.append(_text(x + r + 8, y + 4, xlabel, size=11, colour="#1f4e9a", anchor="start", cls="window"))
+            size = max(11.0, self.sizes.window_font)
+            parts.append(_text(x + r + 8, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
         parts.append("</g>")
         return "\n".join(parts)
+
+    def _label(self, view: NodeView, label: str, colour: str) -> list[str]:
+        """The label's text: all lines inside the node at ``label_font``; or, with an ``id_font``, the
+        id apart (under a leaf, right of an inner node) and the rest inside at ``label_font``."""
+        x, y = self.geometry.centre[view.node]
+        size, r = self.sizes.label_font, self.geometry.radius
+        if self.sizes.id_font is None:
+            return [_text(x, y + 4 * size / 11 - 6 * label.count("\n") * size / 11, label, size=size, colour=colour,
+                          cls="label")]
+        first, _, rest = label.partition("\n")
+        parts = []
+        if first == view.node:
+            if self.tree.children.get(view.node):
+                parts.append(_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
+                                   colour=colour, anchor="start", cls="node-id"))
+            else:
+                parts.append(_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
+                                   cls="node-id"))
+        else:
+            rest = label
+        if rest:
+            parts.append(_text(x, y + size / 3 - 0.575 * size * rest.count("\n"), rest, size=size, colour=colour,
+                               cls="label"))
+        return parts
 
     def _tooltip(self, view: NodeView) -> str:
         words = f"position {view.node} ({view.player.value.upper()} to move): {view.status.value}"
