@@ -169,6 +169,7 @@ class SvgPainter:
                                   self.sizes.bottom)
         self._nodes = tree.nodes()
         self._edges = tree_edges(tree)
+        self._notes: Mapping[str, str] = {}
 
     @property
     def width(self) -> float:
@@ -179,9 +180,23 @@ class SvgPainter:
         """The x pixel of every leaf, in search order (to line up widgets under the leaves)."""
         return {node: self.geometry.centre[node][0] for node in self._nodes if not self.tree.children.get(node)}
 
-    def paint(self, picture: Snapshot, *, marks: Mapping[str, Mark] | None = None, title: str = "") -> str:
+    def leaf_box(self, leaf: str) -> tuple[float, float, float, float]:
+        """The place (x, y, width, height in the picture's pixels) for a widget under ``leaf``, such
+        as its value box: centred under the leaf (and its id, when drawn apart), narrower than the
+        space between two leaves, inside the picture. Raises KeyError for a node not in the tree."""
+        x, y = self.geometry.centre[leaf]
+        r = self.geometry.radius
+        below = y + r + 4 + (self.sizes.id_font + 4 if self.sizes.id_font is not None else 0)
+        width = self.sizes.unit - 4 if self.sizes.id_font is not None else min(2 * r + 8, self.sizes.unit - 4)
+        height = min(30.0, self.geometry.height - below - 2)
+        return x - width / 2, below, width, height
+
+    def paint(self, picture: Snapshot, *, marks: Mapping[str, Mark] | None = None, title: str = "",
+              notes: Mapping[str, str] | None = None) -> str:
         """SVG text of ``picture``; ``marks`` rings some nodes (see :class:`Mark`); ``title`` is the
-        picture's accessible name. Raises KeyError if ``picture`` is of another tree."""
+        picture's accessible name; ``notes`` adds words to some nodes' tooltips (the rule that
+        applies there). Raises KeyError if ``picture`` is of another tree."""
+        self._notes = notes or {}
         geometry = self.geometry
         parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-tree" width="{geometry.width:.0f}" '
                  f'height="{geometry.height:.0f}" viewBox="0 0 {geometry.width:.0f} {geometry.height:.0f}" '
@@ -272,7 +287,8 @@ class SvgPainter:
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
             size = max(11.0, self.sizes.window_font)
-            parts.append(_text(x + r + 8, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
+            after_id = 0.6 * self.sizes.id_font * len(view.node) + 4 if self.sizes.id_font is not None else 0
+            parts.append(_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
         parts.append("</g>")
         return "\n".join(parts)
 
@@ -304,7 +320,8 @@ class SvgPainter:
         words = f"position {view.node} ({view.player.value.upper()} to move): {view.status.value}"
         if view.table_hit is not None:
             words += ", found in the transposition table"
-        return words
+        note = self._notes.get(view.node)
+        return f"{words}; {note}" if note else words
 
     def _mark(self, node: str, mark: Mark) -> str:
         x, y = self.geometry.centre[node]

@@ -58,6 +58,11 @@ class Rule:
     text: str
     cut: str = ""
 
+    @property
+    def line(self) -> str:
+        """The rule as a caption's line: "at 8: cut by 3 <= alpha 4: ..." (no "at" without a node)."""
+        return self.text if self.node is None else f"at {self.node}: {self.text}"
+
 
 def _v(value: Value | None) -> str:
     return format_value(value)
@@ -106,10 +111,11 @@ def _cutoff(event: Cutoff, player: Player) -> Rule:
     skipped = ", ".join(event.skipped)
     reason = cut_reason(event)
     if player is Player.MAX:
-        why = f"MIN above already has a move worth {_v(event.beta)}, so it never lets the game come here"
+        why = f"MIN can get {_v(event.beta)} elsewhere and will not come here"
     else:
-        why = f"MAX above already has a move worth {_v(event.alpha)}, so it never lets the game come here"
-    return Rule(event.node, f"{event.node} cuts because {reason}: {why}; {skipped} need not be searched", reason)
+        why = f"MAX can get {_v(event.alpha)} elsewhere and will not come here"
+    verb = "is" if len(event.skipped) == 1 else "are"
+    return Rule(event.node, f"cut by {reason}: {why}; {skipped} {verb} not searched", reason)
 
 
 _EXIT_BOUND = {Bound.EXACT: "", Bound.LOWER: " (at least that: a cut stopped it early)",
@@ -170,7 +176,7 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
     if isinstance(event, Cutoff):
         return _cutoff(event, player)
     if isinstance(event, Exit):
-        return Rule(node, f"{node} is finished: it returns {_v(event.value)}{_EXIT_BOUND[event.bound]}")
+        return Rule(node, f"{node} returns {_v(event.value)} to its parent{_EXIT_BOUND[event.bound]}")
     if isinstance(event, NullWindow):
         return Rule(node, _null_window(event, player))
     if isinstance(event, FailHigh):

@@ -64,16 +64,18 @@ class TreePicture:
     of the picture's own geometry (``width`` x ``height`` pixels unscaled).
 
     ``widget`` is the box to display; :meth:`show` replaces the SVG; :meth:`lay_over` puts a widget
-    at (x, y) with size (w, h) in the picture's pixels; :meth:`clear_overlays` removes them.
+    at (x, y) with size (w, h) in the picture's pixels; :meth:`clear_overlays` removes them. A
+    ``fixed`` picture keeps its own size (its box scrolls it) instead of scaling to its box.
     """
 
-    def __init__(self, width: float, height: float, *, grow: float = 1.6) -> None:
+    def __init__(self, width: float, height: float, *, grow: float = 1.6, fixed: bool = False) -> None:
         widgets = ipywidgets()
         self.width, self.height = width, height
         self._html = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
         self._html.add_class("gamelib-picture")
-        self.widget = widgets.Box([self._html], layout=widgets.Layout(
-            width="100%", max_width=f"{grow * width:.0f}px", min_width=f"{min(width, 320.0):.0f}px"))
+        size = (dict(width=f"{width:.0f}px", min_width=f"{width:.0f}px", max_width=f"{width:.0f}px", flex="0 0 auto")
+                if fixed else dict(width="100%", max_width=f"{grow * width:.0f}px", min_width=f"{min(width, 320.0):.0f}px"))
+        self.widget = widgets.Box([self._html], layout=widgets.Layout(**size))
         self.widget.add_class("gamelib-stack")
         self.svg = ""
 
