@@ -24,7 +24,10 @@ STYLE_SHEET = """
 .gamelib-node-toggle.jupyter-button:hover { border-color: #888888; }
 .gamelib-node-toggle.jupyter-button.mod-active { background: rgba(214, 39, 40, 0.22); border: 3px solid #d62728; }
 .gamelib-leaf-edit { min-width: 0 !important; }
-.gamelib-leaf-edit input { text-align: center; padding: 0 2px; min-width: 0; }
+.gamelib-leaf-edit.widget-text input[type="number"] { text-align: center; padding: 0 1px; min-width: 0; width: 100%;
+  -moz-appearance: textfield; }
+.gamelib-leaf-edit input::-webkit-inner-spin-button, .gamelib-leaf-edit input::-webkit-outer-spin-button {
+  -webkit-appearance: none; margin: 0; }
 .gamelib-words { font-size: 14px; line-height: 1.45; }
 .gamelib-words table { border-collapse: collapse; margin-top: 4px; }
 .gamelib-words td { padding: 1px 10px 1px 0; }
