@@ -310,6 +310,9 @@ class Explorer:
         picture = self.views[0].picture
         picture.clear_overlays()
         self.keys.watched_events = [] if self.edit.value else ["keydown"]
+        for view in self.views:
+            if isinstance(view, ProjectorView):
+                view.unfold(self.edit.value)  # the boxes go under every leaf of the whole tree
         if not self.edit.value:
             return
         if not self.leaf_editors:

@@ -67,7 +67,7 @@ class Sizes:
     """The lengths of a picture, in pixels of the SVG: ``unit`` between neighbouring leaves, ``ply``
     between rows, ``radius`` of a node; font sizes of a node's label (``label_font``), of its id
     when drawn apart (``id_font``; None: the id is the label's first line, at ``label_font``), of
-    the windows (``window_font``) and of the heading; ``margin`` left and right of the outer leaves
+    the windows (``window_font``), of the heading and of a node's badge ("TT"); ``margin`` left and right of the outer leaves
     (None: 0.9 units) and ``bottom`` below the lowest row (room for the leaves' ids and value boxes).
     """
 
@@ -78,6 +78,7 @@ class Sizes:
     id_font: float | None = None
     window_font: float = 10.0
     heading_font: float = 13.0
+    badge_font: float = 8.0
     margin: float | None = None
     bottom: float = 36.0
 
@@ -281,9 +282,11 @@ class SvgPainter:
                  *self._label(view, label, looks.get("fontcolor", "#333333"))]
         badge = self.style.badge(view)
         if badge:
-            parts.append(f'<rect x="{x + r - 6:.1f}" y="{y - r - 8:.1f}" width="18" height="12" rx="3" '
-                         f'fill="{TABLE_INK}"/>')
-            parts.append(_text(x + r + 3, y - r + 1.5, badge, size=8, colour="#ffffff", cls="badge"))
+            k = self.sizes.badge_font / 8
+            parts.append(f'<rect x="{x + r - 6 * k:.1f}" y="{y - r - 8 * k:.1f}" width="{18 * k:g}" '
+                         f'height="{12 * k:g}" rx="3" fill="{TABLE_INK}"/>')
+            parts.append(_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
+                               cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
             size = max(11.0, self.sizes.window_font)

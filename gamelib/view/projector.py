@@ -4,8 +4,9 @@ A size model first, with no widgets: :func:`picture_sizes` chooses a picture's l
 (:class:`~gamelib.view.painter.Sizes`) so that node values and windows are :data:`VALUE_FONT` (18)
 pixels, ids :data:`ID_FONT` (13), and the tree fits the column it is given (:func:`column_width`:
 the whole screen's width less the notebook's margins, halved for two searches side by side). A tree
-too wide for its column keeps these sizes and scrolls (never text below :data:`MIN_FONT`). Then the
-pieces the explorer uses in projector mode: the style (windows on the search path only, "≤3"
+too wide for its column keeps these sizes: it is drawn folded around the search's path
+(:mod:`gamelib.view.folding`), and scrolls if even that is too wide (never text below
+:data:`MIN_FONT`). Then the pieces the explorer uses in projector mode: the style (windows on the search path only, "≤3"
 for "<= 3"), the caption under each picture (:func:`caption_html`, with the rule in words of
 :mod:`gamelib.view.rules_text`) and the CSS (:data:`PROJECTOR_CSS`).
 
@@ -26,6 +27,7 @@ from typing import Any
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Event
+from gamelib.view.folding import folded_tree, is_folded
 from gamelib.view.painter import Sizes, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView, Style, layered_positions
 from gamelib.view.replay import Snapshot, describe
@@ -73,12 +75,11 @@ def column_width(columns: int, screen_width: float = SCREEN[0]) -> float:
     return (screen_width - CHROME_WIDTH - (columns - 1) * COLUMN_GAP) / columns
 
 
-def _leaf_count(tree: GameTree) -> int:
-    return sum(1 for node in tree.players if not tree.children.get(node))
-
-
-def _depth(tree: GameTree) -> int:
-    return int(-min(y for _, y in layered_positions(tree).values()))
+def _extent(tree: GameTree) -> tuple[int, int]:
+    """The number of leaves and of plies below the root, of the tree as it is drawn (a folded
+    tree's hidden nodes do not count)."""
+    positions = layered_positions(tree).values()
+    return int(max(x for x, _ in positions)) + 1, int(-min(y for _, y in positions))
 
 
 def _min_radius(tree: GameTree) -> float:
@@ -97,25 +98,25 @@ def picture_sizes(tree: GameTree, width: float, height: float = PICTURE_HEIGHT) 
     """
     if width <= 0 or height <= 0:
         raise ValueError(f"a picture needs a positive width and height, not {width} x {height}")
-    leaves, depth, low = _leaf_count(tree), _depth(tree), _min_radius(tree)
+    (leaves, depth), low = _extent(tree), _min_radius(tree)
     margin = 24.0
     unit = min(90.0, max(2 * low + 4, (width - 2 * margin) / leaves))
     radius = min(_MAX_RADIUS, max(low, (unit - 4) / 2))
     top, bottom = 34 + radius, ID_FONT + 44
     ply = _MAX_PLY if depth == 0 else min(_MAX_PLY, max(_MIN_PLY, (height - top - radius - bottom) / depth))
     return Sizes(unit=unit, ply=ply, radius=radius, label_font=VALUE_FONT, id_font=ID_FONT, window_font=VALUE_FONT,
-                 heading_font=VALUE_FONT, margin=margin, bottom=bottom)
+                 heading_font=VALUE_FONT, badge_font=MIN_FONT, margin=margin, bottom=bottom)
 
 
 def picture_width(tree: GameTree, sizes: Sizes) -> float:
     """The width in pixels of ``tree``'s picture drawn with ``sizes`` (as the painter lays it out)."""
     margin = 0.9 * sizes.unit if sizes.margin is None else sizes.margin
-    return 2 * margin + _leaf_count(tree) * sizes.unit
+    return 2 * margin + _extent(tree)[0] * sizes.unit
 
 
 def picture_height(tree: GameTree, sizes: Sizes) -> float:
     """The height in pixels of ``tree``'s picture drawn with ``sizes`` (as the painter lays it out)."""
-    return 34 + 2 * sizes.radius + _depth(tree) * sizes.ply + sizes.bottom
+    return 34 + 2 * sizes.radius + _extent(tree)[1] * sizes.ply + sizes.bottom
 
 
 def _short_bound(label: str) -> str:
@@ -131,9 +132,10 @@ def _path_windows(looks: dict[str, str], view: EdgeView) -> dict[str, str]:
 
 
 def projector_style(style: Style) -> Style:
-    """``style`` for a projector: bounds written "≤3" and "≥3", and windows only on the edges of the
-    search path (the open nodes), where at 18 pixels they do not run into each other."""
-    label, edge = style.label, style.edge
+    """``style`` for a projector: bounds written "≤3" and "≥3", windows only on the edges of the
+    search path (the open nodes), where at 18 pixels they do not run into each other, and a "+"
+    badge on a folded subtree (:mod:`gamelib.view.folding`)."""
+    label, edge, badge = style.label, style.edge, style.badge
 
     def short_label(view: NodeView) -> str:
         return _short_bound(label(view))
@@ -141,7 +143,10 @@ def projector_style(style: Style) -> Style:
     def path_edge(view: EdgeView) -> dict[str, str]:
         return _path_windows(edge(view), view)
 
-    return dataclasses.replace(style, label=short_label, edge=path_edge)
+    def folded_badge(view: NodeView) -> str:
+        return badge(view) or ("+" if is_folded(view) else "")
+
+    return dataclasses.replace(style, label=short_label, edge=path_edge, badge=folded_badge)
 
 
 def caption_html(tree: GameTree, picture: Snapshot, heading: str = "") -> str:
@@ -183,11 +188,31 @@ class ProjectorView(TraceView):
     def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "", style: Style = DEFAULT_STYLE,
                  columns: int = 1) -> None:
         self.width = column_width(columns)
+        self.folds = self.unfolded = False
         super().__init__(tree, events, title=title, style=projector_style(style))
         self.widget.layout.flex, self.widget.layout.min_width = "1 1 0px", "0"
 
     def _painter(self, tree: GameTree) -> SvgPainter:
-        return SvgPainter(tree, self.style, sizes=picture_sizes(tree, self.width))
+        painter = SvgPainter(tree, self.style, sizes=picture_sizes(tree, self.width))
+        self.folds = painter.geometry.width > self.width
+        return painter
+
+    def _painter_for(self, picture: Snapshot) -> SvgPainter:
+        """The whole tree's painter, or, for a tree wider than the column (unless ``unfolded``), a
+        painter of the tree folded around the search's path (:func:`gamelib.view.folding.folded_tree`)."""
+        painter = self.painter
+        if self.folds and not self.unfolded:
+            folded = folded_tree(self.tree, picture)
+            painter = SvgPainter(folded, self.style, sizes=picture_sizes(folded, self.width))
+        self.picture.resize(painter.geometry.width, painter.geometry.height)
+        return painter
+
+    def unfold(self, whole: bool) -> None:
+        """Draw the whole tree (``whole``: for number boxes laid under every leaf), or fold it again
+        if it is wider than the column; the step shown is drawn again."""
+        self.unfolded = whole
+        if self.step >= 0:
+            self.show(self.step, force=True)
 
     def _new_picture(self) -> TreePicture:
         return TreePicture(self.painter.geometry.width, self.painter.geometry.height, fixed=True)

@@ -155,11 +155,19 @@ class TraceView:
             return
         self.step = step
         picture = self.replay.snapshot(step)
+        self.picture.show(self._paint(picture))
+        self.words.value = self._words(picture)
+
+    def _paint(self, picture: Snapshot) -> str:
+        """The SVG of ``picture``, the rule at the search's node in that node's tooltip."""
         rule = rule_at(self.tree, picture)
         notes = {rule.node: rule.text} if rule is not None and rule.node is not None else {}
-        self.picture.show(self.painter.paint(picture, title=f"{self.title or self.tree.name}, step {step}",
-                                             notes=notes))
-        self.words.value = self._words(picture)
+        painter = self._painter_for(picture)
+        return painter.paint(picture, title=f"{self.title or self.tree.name}, step {picture.step}", notes=notes)
+
+    def _painter_for(self, picture: Snapshot) -> SvgPainter:
+        """The painter that draws ``picture`` (a folding view draws each step with its own)."""
+        return self.painter
 
 
 class StepControls:

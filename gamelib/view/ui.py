@@ -76,11 +76,22 @@ class TreePicture:
         self.width, self.height = width, height
         self._html = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
         self._html.add_class("gamelib-picture")
+        self.fixed = fixed
         size = (dict(width=f"{width:.0f}px", min_width=f"{width:.0f}px", max_width=f"{width:.0f}px", flex="0 0 auto")
                 if fixed else dict(width="100%", max_width=f"{grow * width:.0f}px", min_width=f"{min(width, 320.0):.0f}px"))
         self.widget = widgets.Box([self._html], layout=widgets.Layout(**size))
         self.widget.add_class("gamelib-stack")
         self.svg = ""
+
+    def resize(self, width: float, height: float) -> None:
+        """Give a ``fixed`` picture a new size in pixels (for an SVG of another size); widgets laid
+        over it keep their percentages, so clear them first. Raises ValueError if not ``fixed``."""
+        if not self.fixed:
+            raise ValueError("only a fixed picture is resized: a scaling one follows its box")
+        if (width, height) != (self.width, self.height):
+            self.width, self.height = width, height
+            layout = self.widget.layout
+            layout.width = layout.min_width = layout.max_width = f"{width:.0f}px"
 
     def show(self, svg: str) -> None:
         """Show ``svg`` (text starting at ``<svg``)."""
