@@ -188,6 +188,6 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
     if isinstance(event, TableHit):
         return Rule(node, _table_hit(event))
     if isinstance(event, ChanceSum):
-        return Rule(node, f"{node} adds {_v(event.probability)} x {_v(event.child_value)} for {event.child}: "
-                          f"{node_rule(player, window)}")
+        return Rule(node, f"{node} adds {event.child}'s {_v(event.child_value)} times {_v(event.probability)}: "
+                          f"the sum so far is {_v(event.partial_sum)}; {node_rule(player, window)}")
     return None
