@@ -64,13 +64,19 @@ def box(locator: Any) -> dict[str, float]:
     return found
 
 
-def assert_on_screen(*locators: Any) -> None:
-    """Each locator's box lies inside the 1280 x 720 viewport as the page is scrolled now."""
+def assert_on_screen(*locators: Any, within: Any = None) -> None:
+    """Each locator's box lies inside the 1280 x 720 viewport as the page is scrolled now, and
+    inside ``within``'s box if given (JupyterLab's notebook panel, between its tool and status bars)."""
+    left, top, right, bottom = 0.0, 0.0, float(SCREEN["width"]), float(SCREEN["height"])
+    if within is not None:
+        area = box(within)
+        left, top = max(left, area["x"]), max(top, area["y"])
+        right, bottom = min(right, area["x"] + area["width"]), min(bottom, area["y"] + area["height"])
     for locator in locators:
         found = box(locator)
-        assert found["x"] >= 0 and found["y"] >= 0, (locator, found)
-        assert found["x"] + found["width"] <= SCREEN["width"] + 0.5, (locator, found)
-        assert found["y"] + found["height"] <= SCREEN["height"] + 0.5, (locator, found)
+        assert found["x"] >= left - 0.5 and found["y"] >= top - 0.5, (locator, found, (left, top))
+        assert found["x"] + found["width"] <= right + 0.5, (locator, found, right)
+        assert found["y"] + found["height"] <= bottom + 0.5, (locator, found, bottom)
 
 
 def assert_projector_sizes(explorer: Any) -> None:
@@ -227,6 +233,10 @@ def test_projector_mode_side_by_side_in_jupyterlab(lab: Server, page: Any, broed
     notebook.write_text(json.dumps(PROJECTOR_NOTEBOOK), encoding="utf-8")
     page.goto(f"{lab.url}lab/tree/projector.ipynb?token={lab.token}", timeout=START_SECONDS * 1000)
     expect(page.get_by_role("button", name=re.compile(r"\| Idle$"))).to_be_visible(timeout=START_SECONDS * 1000)
+    # the presenter hides the file browser (View > Show Left Sidebar), leaving the notebook the screen
+    page.get_by_role("menuitem", name="View", exact=True).click()
+    page.locator(".lm-Menu-itemLabel", has_text="Appearance").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Show Left Sidebar").click()
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     explorer = page.locator(".gamelib-explorer").first
@@ -235,11 +245,18 @@ def test_projector_mode_side_by_side_in_jupyterlab(lab: Server, page: Any, broed
     explorer.evaluate("el => el.scrollIntoView()")
     left, right = box(pictures.nth(0)), box(pictures.nth(1))
     assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 1
+    events = alphabeta_events(broeders)
+    cut = step_after(events, Cutoff, "8")
+    press(page, pictures.nth(0), "End", len(events))
+    press(page, pictures.nth(0), "Home", 0)
+    for step in range(1, cut + 1):
+        press(page, pictures.nth(0), "ArrowRight", step)
+    assert pruned_in_picture(pictures.nth(0)) == {"18"}
+    explorer.evaluate("el => el.scrollIntoView()")
     captions = explorer.locator(".gamelib-caption")
+    page.screenshot(path=str(SCREENSHOTS / "projector_lab_side_by_side.png"))
     assert_on_screen(explorer.locator(".gamelib-controls"), pictures.nth(0), pictures.nth(1), captions.nth(0),
-                     captions.nth(1))
+                     captions.nth(1), within=page.locator(".jp-NotebookPanel-notebook").first)
     assert_projector_sizes(explorer)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "projector_lab_side_by_side.png"))
-    press(page, pictures.nth(0), "ArrowRight", 1)
-    press(page, pictures.nth(0), "End", len(alphabeta_events(broeders)))

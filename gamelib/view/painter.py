@@ -67,7 +67,8 @@ class Sizes:
     """The lengths of a picture, in pixels of the SVG: ``unit`` between neighbouring leaves, ``ply``
     between rows, ``radius`` of a node; font sizes of a node's label (``label_font``), of its id
     when drawn apart (``id_font``; None: the id is the label's first line, at ``label_font``), of
-    the windows (``window_font``), of the heading and of a node's badge ("TT"); ``margin`` left and right of the outer leaves
+    the windows (``window_font``), of the heading and of a node's badge ("TT"); where along an
+    edge its window is written (``window_at``: 0 at the parent, 1 at the child); ``margin`` left and right of the outer leaves
     (None: 0.9 units) and ``bottom`` below the lowest row (room for the leaves' ids and value boxes).
     """
 
@@ -79,6 +80,7 @@ class Sizes:
     window_font: float = 10.0
     heading_font: float = 13.0
     badge_font: float = 8.0
+    window_at: float = 0.6
     margin: float | None = None
     bottom: float = 36.0
 
@@ -254,7 +256,8 @@ class SvgPainter:
         nx, ny = ((y2 - y1) / length, -(x2 - x1) / length)  # the normal on the upper right
         if left:
             nx, ny = -nx, -ny  # the upper left
-        px, py = x1 + 0.6 * (x2 - x1) + 4 * nx, y1 + 0.6 * (y2 - y1) + 4 * ny
+        at = self.sizes.window_at
+        px, py = x1 + at * (x2 - x1) + 4 * nx, y1 + at * (y2 - y1) + 4 * ny
         lines, size = label.split(" "), self.sizes.window_font
         return _text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
                      anchor="end" if left else "start", cls="window")

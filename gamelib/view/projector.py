@@ -54,9 +54,9 @@ CHROME_WIDTH = 190.0
 prompt and paddings (Voila's page needs fewer)."""
 COLUMN_GAP = 16.0
 """Pixels between two pictures side by side."""
-PICTURE_HEIGHT = 430.0
-"""Pixels of a 720-pixel screen left for a picture: less the control bar, the key hint, the title
-and a caption of five lines at :data:`CAPTION_FONT`."""
+PICTURE_HEIGHT = 400.0
+"""Pixels of a 720-pixel screen left for a picture (its title included): less JupyterLab's menu,
+tool and status bars, the control bar, the key hint and a caption of four lines at :data:`CAPTION_FONT`."""
 _MAX_RADIUS = 24.0
 _MIN_PLY, _MAX_PLY = 64.0, 110.0
 _CHAR_WIDTH = 0.56
@@ -94,7 +94,7 @@ def picture_sizes(tree: GameTree, width: float, height: float = PICTURE_HEIGHT) 
     Values and windows at :data:`VALUE_FONT`, ids at :data:`ID_FONT`; leaves share the width (at
     most 90 pixels apart) and rows the height (64 to 110 pixels apart). When the leaves would
     come closer than a value's width, they stay that far apart and the picture is wider than
-    ``width`` (it scrolls). Raises ValueError for a width or height that is not positive.
+    ``width`` (it scrolls). A window is written low on its edge, clear of the parent's id. Raises ValueError for a width or height that is not positive.
     """
     if width <= 0 or height <= 0:
         raise ValueError(f"a picture needs a positive width and height, not {width} x {height}")
@@ -105,7 +105,7 @@ def picture_sizes(tree: GameTree, width: float, height: float = PICTURE_HEIGHT) 
     top, bottom = 34 + radius, ID_FONT + 44
     ply = _MAX_PLY if depth == 0 else min(_MAX_PLY, max(_MIN_PLY, (height - top - radius - bottom) / depth))
     return Sizes(unit=unit, ply=ply, radius=radius, label_font=VALUE_FONT, id_font=ID_FONT, window_font=VALUE_FONT,
-                 heading_font=VALUE_FONT, badge_font=MIN_FONT, margin=margin, bottom=bottom)
+                 heading_font=VALUE_FONT, badge_font=MIN_FONT, window_at=0.78, margin=margin, bottom=bottom)
 
 
 def picture_width(tree: GameTree, sizes: Sizes) -> float:
@@ -170,9 +170,9 @@ def caption_html(tree: GameTree, picture: Snapshot, heading: str = "") -> str:
 PROJECTOR_CSS = f"""
 .gamelib-projector .gamelib-caption {{ font-size: {CAPTION_FONT:g}px; line-height: 1.3; }}
 .gamelib-projector .gamelib-rule {{ color: #1f4e9a; }}
+.gamelib-projector .gamelib-trace-view + .gamelib-trace-view {{ margin-left: {COLUMN_GAP:g}px; }}
 .gamelib-projector .gamelib-title {{ font-size: {CAPTION_FONT:g}px; }}
 .gamelib-projector .gamelib-hint {{ font-size: 15px; color: #444444; line-height: 1.4; }}
-.gamelib-projector .gamelib-picture svg {{ width: auto; max-width: none; }}
 .gamelib-projector .gamelib-scroller {{ overflow: auto; }}
 .gamelib-projector .gamelib-leaf-edit input {{ font-size: 16px; }}
 """
@@ -180,16 +180,21 @@ PROJECTOR_CSS = f"""
 
 
 class ProjectorView(TraceView):
-    """A :class:`~gamelib.view.stepper.TraceView` for a projector: the picture drawn at
-    :func:`picture_sizes` for one of ``columns`` columns (1 or 2) and never scaled (its box scrolls
-    a tree too big for it), the caption (:func:`caption_html`) under it. Raises ValueError for
-    another number of columns, ReplayError as TraceView does."""
+    """A :class:`~gamelib.view.stepper.TraceView` for a projector: the picture, headed by the
+    search's title, drawn at
+    :func:`picture_sizes` for one of ``columns`` columns (1 or 2), never scaled up, scaled down
+    only in a narrower column (a side bar left open) and never below :data:`MIN_FONT` (its box
+    scrolls then), the caption (:func:`caption_html`) under it. Raises ValueError for another
+    number of columns, ReplayError as TraceView does."""
 
     def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "", style: Style = DEFAULT_STYLE,
                  columns: int = 1) -> None:
         self.width = column_width(columns)
         self.folds = self.unfolded = False
-        super().__init__(tree, events, title=title, style=projector_style(style))
+        self._pass_heading = style.heading  # the MTD(f) pass goes to the caption; the picture heads with the title
+        super().__init__(tree, events, title=title,
+                         style=dataclasses.replace(projector_style(style), heading=lambda _picture: self.title))
+        self._header.layout.display = "none"
         self.widget.layout.flex, self.widget.layout.min_width = "1 1 0px", "0"
 
     def _painter(self, tree: GameTree) -> SvgPainter:
@@ -215,7 +220,7 @@ class ProjectorView(TraceView):
             self.show(self.step, force=True)
 
     def _new_picture(self) -> TreePicture:
-        return TreePicture(self.painter.geometry.width, self.painter.geometry.height, fixed=True)
+        return TreePicture(self.painter.geometry.width, self.painter.geometry.height, shrink=MIN_FONT / VALUE_FONT)
 
     def _arrange(self) -> Any:
         widgets = ipywidgets()
@@ -230,4 +235,4 @@ class ProjectorView(TraceView):
         return [scroller, self.words]
 
     def _words(self, picture: Snapshot) -> str:
-        return caption_html(self.tree, picture, self.style.heading(picture))
+        return caption_html(self.tree, picture, self._pass_heading(picture))
