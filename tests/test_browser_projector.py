@@ -116,6 +116,30 @@ def show_tools(explorer: Any, shown: bool) -> None:
     (expect(tools).to_be_visible if shown else expect(tools).to_be_hidden)(timeout=STEP_SECONDS * 1000)
 
 
+def assert_leaf_boxes(page: Any, explorer: Any, picture: Any, tree: GameTree) -> None:
+    """A number box under every leaf of ``picture``, in leaf order, each fully visible (nothing
+    covers its middle, its number is not cut off) and holding its leaf's value."""
+    from playwright.sync_api import expect
+
+    leaves = [node for node in tree.nodes() if not tree.children.get(node)]
+    boxes = explorer.locator(".gamelib-leaf-edit")
+    expect(boxes).to_have_count(len(leaves), timeout=STEP_SECONDS * 1000)
+    explorer.locator(".gamelib-stack").first.evaluate("el => el.scrollIntoView()")
+    for leaf, number_box in zip(leaves, [boxes.nth(i) for i in range(len(leaves))]):
+        node, found = box(picture.locator(f"#node-{leaf} rect, #node-{leaf} circle").first), box(number_box)
+        assert abs((found["x"] + found["width"] / 2) - (node["x"] + node["width"] / 2)) < 2, leaf
+        assert found["y"] >= node["y"] + node["height"], leaf  # under its leaf
+        centre = (found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
+        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('.gamelib-leaf-edit') !== null",
+                            list(centre))
+        assert top, f"the box of leaf {leaf} is covered or clipped"
+        field = number_box.locator("input")
+        assert field.input_value() == str(tree.values[leaf])
+        assert field.evaluate("el => el.scrollWidth <= el.clientWidth"), f"the value of leaf {leaf} is cut off"
+    lefts = [box(boxes.nth(i))["x"] for i in range(len(leaves))]
+    assert lefts == sorted(lefts)
+
+
 def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: GameTree) -> None:
     from playwright.sync_api import expect
 
@@ -125,6 +149,13 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     explorer = page.locator(".gamelib-explorer")
     picture = explorer.locator("svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
+    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them.
+    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    assert_leaf_boxes(page, explorer, picture, broeders)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "voila_edit_leaves.png"))
+    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    expect(explorer.locator(".gamelib-leaf-edit")).to_have_count(0, timeout=STEP_SECONDS * 1000)
     switch_on_projector(explorer, picture)
 
     # The whole explorer, Broeders' 31 nodes, on one screen: controls, picture, caption.
@@ -173,22 +204,7 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     # Edit leaves: a box under every leaf, in leaf order, each fully visible.
     show_tools(explorer, True)
     explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
-    boxes = explorer.locator(".gamelib-leaf-edit")
-    expect(boxes).to_have_count(16, timeout=STEP_SECONDS * 1000)
-    explorer.locator(".gamelib-scroller").first.evaluate("el => el.scrollIntoView()")
-    leaves = [node for node in broeders.nodes() if not broeders.children.get(node)]
-    first = pictures.nth(0)
-    for leaf, number_box in zip(leaves, [boxes.nth(i) for i in range(16)]):
-        node, found = box(first.locator(f"#node-{leaf} rect, #node-{leaf} circle").first), box(number_box)
-        assert abs((found["x"] + found["width"] / 2) - (node["x"] + node["width"] / 2)) < 2, leaf
-        assert found["y"] >= node["y"] + node["height"], leaf  # under its leaf
-        centre = (found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
-        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('.gamelib-leaf-edit') !== null",
-                            list(centre))
-        assert top, f"the box of leaf {leaf} is covered or clipped"
-        field = number_box.locator("input")
-        assert field.input_value() == str(broeders.values[leaf])
-        assert field.evaluate("el => el.scrollWidth <= el.clientWidth"), f"the value of leaf {leaf} is cut off"
+    assert_leaf_boxes(page, explorer, pictures.nth(0), broeders)
     page.screenshot(path=str(SCREENSHOTS / "projector_voila_edit_leaves.png"))
     explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
 
