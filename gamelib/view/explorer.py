@@ -112,8 +112,7 @@ class Explorer:
                                                                                                      height="44px"))
         for toggle in (self.tools_shown, self.projector):
             toggle.add_class("gamelib-touch")
-        self.tools_shown.observe(lambda change: setattr(self.tools.layout, "display", None if change["new"] else "none"),
-                                 names="value")
+        self.tools_shown.observe(lambda _change: self._show_tools(), names="value")
         self.projector.observe(lambda _change: self._projector_changed(), names="value")
         return widgets.HBox([self.controls.widget, self.tools_shown, self.projector],
                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -158,6 +157,9 @@ class Explorer:
         typed = widgets.VBox([widgets.HBox([self.text_box, load], layout=widgets.Layout(align_items="center")),
                               self.text_error])
         return widgets.HBox([typed, self.copy_text], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _show_tools(self) -> None:
+        self.tools.layout.display = None if self.tools_shown.value else "none"
 
     @property
     def in_projector_mode(self) -> bool:

@@ -20,7 +20,8 @@ __all__ = ["KEYS", "KEY_HINT", "KeyStepper", "key_action", "watch_keys"]
 KEYS: Mapping[str, str] = {"ArrowRight": "next", "ArrowLeft": "back", "Home": "first", "End": "last", " ": "play"}
 """The browser's key names (``KeyboardEvent.key``) and what each does."""
 
-KEY_HINT = "Keys, with the pointer over the explorer: → next step · ← back · Home first · End last · space play/pause"
+KEY_HINT = ("Keys, with the pointer over the steps or pictures: → next step · ← back · Home first · End last · "
+            "space play/pause")
 """The one-line hint shown above the pictures."""
 
 

@@ -3,12 +3,13 @@
 A size model first, with no widgets: :func:`picture_sizes` chooses a picture's lengths
 (:class:`~gamelib.view.painter.Sizes`) so that node values and windows are :data:`VALUE_FONT` (18)
 pixels, ids :data:`ID_FONT` (13), and the tree fits the column it is given (:func:`column_width`:
-the whole screen's width less the notebook's margins, halved for two searches side by side). A tree
-too wide for its column keeps these sizes: it is drawn folded around the search's path
+the whole screen's width less the notebook's margins, halved for two searches side by side). A
+tree too wide for its column keeps these sizes: it is drawn folded around the search's path
 (:mod:`gamelib.view.folding`), and scrolls if even that is too wide (never text below
-:data:`MIN_FONT`). Then the pieces the explorer uses in projector mode: the style (windows on the search path only, "≤3"
-for "<= 3"), the caption under each picture (:func:`caption_html`, with the rule in words of
-:mod:`gamelib.view.rules_text`) and the CSS (:data:`PROJECTOR_CSS`).
+:data:`MIN_FONT`). Then the pieces the explorer uses in projector mode: the style (windows on the
+search path only, "≤3" for "<= 3"), the caption under each picture (:func:`caption_html`, with the
+rule in words of :mod:`gamelib.view.rules_text`), the CSS (:data:`PROJECTOR_CSS`) and the view
+(:class:`ProjectorView`).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> tree = load_seed_tree("broeders31")
@@ -94,7 +95,8 @@ def picture_sizes(tree: GameTree, width: float, height: float = PICTURE_HEIGHT) 
     Values and windows at :data:`VALUE_FONT`, ids at :data:`ID_FONT`; leaves share the width (at
     most 90 pixels apart) and rows the height (64 to 110 pixels apart). When the leaves would
     come closer than a value's width, they stay that far apart and the picture is wider than
-    ``width`` (it scrolls). A window is written low on its edge, clear of the parent's id. Raises ValueError for a width or height that is not positive.
+    ``width`` (it scrolls). A window is written low on its edge, clear of the parent's id. Raises
+    ValueError for a width or height that is not positive.
     """
     if width <= 0 or height <= 0:
         raise ValueError(f"a picture needs a positive width and height, not {width} x {height}")
