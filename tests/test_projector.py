@@ -324,3 +324,25 @@ def test_a_chance_node_adds_its_childrens_values() -> None:
     rule = rule_at(tree, Replay(tree, events).snapshot(second))
     # by hand: a is a fair coin over 2 and 4: 0 + 2/2 = 1, then 1 + 4/2 = 3
     assert rule is not None and rule.text.startswith("a adds a2's 4 times 0.5: the sum so far is 3; a chance node")
+
+
+@pytest.mark.parametrize(("branching", "depth"), [(2, 4), (4, 2), (5, 2), (3, 2), (30, 1)])
+def test_trees_of_up_to_31_nodes_fit_one_column_whole(branching: int, depth: int) -> None:
+    tree = classroom_tree(branching, depth, 0)
+    assert len(tree.nodes()) <= 31
+    view = ProjectorView(tree, events_of(tree, "alphabeta"), columns=1)
+    view.show(len(view))
+    assert not view.folds and view.picture.width <= column_width(1) and view.picture.height <= PICTURE_HEIGHT + 1e-9
+
+
+@pytest.mark.parametrize(("branching", "depth", "leaves"), [(2, 4, 16), (4, 2, 16), (5, 2, 25), (30, 1, 30)])
+def test_side_by_side_up_to_17_leaves_fit_whole_and_more_fold(branching: int, depth: int, leaves: int) -> None:
+    # Two digits at 18 px and 2 px of room each side, 4 px between leaves: 28.16 px a leaf; a
+    # 537-pixel column less two 24-pixel margins holds 17 of them. Folded, 5 x 5 shows 5 + 5 - 1
+    # tops; a root with 30 leaves cannot fold and scrolls, its text kept at 18 px.
+    tree = classroom_tree(branching, depth, 0)
+    view = ProjectorView(tree, events_of(tree, "alphabeta"), columns=2)
+    view.show(3)
+    assert view.folds == (leaves > 17)
+    assert (view.picture.width <= column_width(2)) == (depth > 1)
+    assert view.painter.sizes.label_font == 18

@@ -114,8 +114,9 @@ class Explorer:
             toggle.add_class("gamelib-touch")
         self.tools_shown.observe(lambda _change: self._show_tools(), names="value")
         self.projector.observe(lambda _change: self._projector_changed(), names="value")
-        return widgets.HBox([self.controls.widget, self.tools_shown, self.projector],
-                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        bar = self.controls.widget  # the toggles wrap with the step controls, in one flow
+        bar.children = (*bar.children, self.tools_shown, self.projector)
+        return bar
 
     def _choices(self, algorithms: Sequence[str]) -> Any:
         """The two drop-downs: the search, and the one beside it (or none)."""
