@@ -90,7 +90,7 @@ def test_the_columns_share_a_1280_pixel_screen() -> None:
 def test_broeders_tree_fits_its_column_with_18_pixel_values(broeders: GameTree, columns: int) -> None:
     sizes = picture_sizes(broeders, column_width(columns))
     assert sizes.label_font >= 18 and sizes.window_font >= 18 and sizes.heading_font >= 18
-    assert MIN_FONT <= ID_FONT == sizes.id_font and sizes.badge_font >= MIN_FONT
+    assert MIN_FONT <= ID_FONT == sizes.id_font and min(sizes.badge_font, sizes.probability_font) >= MIN_FONT
     painter = SvgPainter(broeders, sizes=sizes)
     assert painter.geometry.width == pytest.approx(picture_width(broeders, sizes))
     assert painter.geometry.height == pytest.approx(picture_height(broeders, sizes))
@@ -346,3 +346,14 @@ def test_side_by_side_up_to_17_leaves_fit_whole_and_more_fold(branching: int, de
     assert view.folds == (leaves > 17)
     assert (view.picture.width <= column_width(2)) == (depth > 1)
     assert view.painter.sizes.label_font == 18
+
+
+@pytest.mark.parametrize(("name", "algorithm"), [("dice", "expectiminimax"), ("broeders", "mtdf"), ("big", "alphabeta")])
+def test_no_text_of_a_projector_picture_is_below_12_pixels(broeders: GameTree, name: str, algorithm: str) -> None:
+    # probabilities on chance edges, "TT" badges of table hits, "+" badges of folded subtrees
+    tree = {"dice": tree_from_dict(dice()), "broeders": broeders, "big": classroom_tree(4, 5, 0)}[name]
+    view = ProjectorView(tree, events_of(tree, algorithm), columns=2)
+    for step in range(0, len(view) + 1, max(1, len(view) // 60)):
+        view.show(step)
+        sizes = [float(size) for size in re.findall(r'font-size="([\d.]+)"', view.picture.svg)]
+        assert sizes and min(sizes) >= MIN_FONT, step

@@ -67,7 +67,8 @@ class Sizes:
     """The lengths of a picture, in pixels of the SVG: ``unit`` between neighbouring leaves, ``ply``
     between rows, ``radius`` of a node; font sizes of a node's label (``label_font``), of its id
     when drawn apart (``id_font``; None: the id is the label's first line, at ``label_font``), of
-    the windows (``window_font``), of the heading and of a node's badge ("TT"); where along an
+    the windows (``window_font``), of the heading, of a node's badge ("TT") and of a chance edge's
+    probability; where along an
     edge its window is written (``window_at``: 0 at the parent, 1 at the child); ``margin`` left and right of the outer leaves
     (None: 0.9 units) and ``bottom`` below the lowest row (room for the leaves' ids and value boxes).
     """
@@ -80,6 +81,7 @@ class Sizes:
     window_font: float = 10.0
     heading_font: float = 13.0
     badge_font: float = 8.0
+    probability_font: float = 10.0
     window_at: float = 0.6
     margin: float | None = None
     bottom: float = 36.0
@@ -243,7 +245,8 @@ class SvgPainter:
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
         if looks.get("label"):  # a chance node's probability, beside the edge's middle
-            parts.append(_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"], size=10,
+            parts.append(_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"],
+                               size=self.sizes.probability_font,
                                colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
                                cls="probability"))
         parts.append("</g>")

@@ -107,7 +107,8 @@ def picture_sizes(tree: GameTree, width: float, height: float = PICTURE_HEIGHT) 
     top, bottom = 34 + radius, ID_FONT + 44
     ply = _MAX_PLY if depth == 0 else min(_MAX_PLY, max(_MIN_PLY, (height - top - radius - bottom) / depth))
     return Sizes(unit=unit, ply=ply, radius=radius, label_font=VALUE_FONT, id_font=ID_FONT, window_font=VALUE_FONT,
-                 heading_font=VALUE_FONT, badge_font=MIN_FONT, window_at=0.78, margin=margin, bottom=bottom)
+                 heading_font=VALUE_FONT, badge_font=MIN_FONT, probability_font=ID_FONT + 1, window_at=0.78,
+                 margin=margin, bottom=bottom)
 
 
 def picture_width(tree: GameTree, sizes: Sizes) -> float:
