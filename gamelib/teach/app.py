@@ -187,8 +187,9 @@ class CourseApp:
         display(self.widget)  # type: ignore[no-untyped-call]
 
 
-def course_app(tree: GameTree | None = None, *, quiz_seed: int = 0) -> CourseApp:
-    """The app: the explorer on ``tree`` (default Broeders' tree) with alpha-beta, the pruning quiz
-    on the classroom tree of ``quiz_seed``, and the code checker (the alpha-beta exercise first)."""
-    explorer = Explorer(tree if tree is not None else load_seed_tree("broeders31"), ["alphabeta"])
+def course_app(tree: GameTree | None = None, *, quiz_seed: int = 0, projector: bool = False) -> CourseApp:
+    """The app: the explorer on ``tree`` (default Broeders' tree) with alpha-beta, in projector mode
+    if ``projector`` (its "Projector" toggle switches it too), the pruning quiz on the classroom
+    tree of ``quiz_seed``, and the code checker (the alpha-beta exercise first)."""
+    explorer = Explorer(tree if tree is not None else load_seed_tree("broeders31"), ["alphabeta"], projector=projector)
     return CourseApp(explorer, PruningQuiz(seed=quiz_seed), CodeChecker())

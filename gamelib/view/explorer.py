@@ -11,8 +11,12 @@ the counters. "✎ Edit leaves" puts a number box under every leaf of the pictur
 both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
 seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
 (``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
-mistake is; the current tree's text is shown beside it to copy. "Save" writes the picture shown (or
-every step's) as SVG or PNG next to the notebook (:mod:`gamelib.view.export`).
+mistake is; the current tree's text is shown beside it to copy. The keys step too, with the
+pointer over the pictures (:mod:`gamelib.view.keys`). "Projector" (or ``projector=True``) draws
+for the back of a room (:mod:`gamelib.view.projector`): 18-pixel values, windows and captions,
+two searches in two columns, the tree's tools folded under "Tree ▾", all on one 1280 x 720 screen.
+"Save" writes the picture shown (or every step's) as SVG or PNG next to the notebook
+(:mod:`gamelib.view.export`).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> explorer = Explorer(load_seed_tree("broeders31"), ["alphabeta", "minimax"])
@@ -38,9 +42,12 @@ from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import GameTree, TreeFormatError
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
+from gamelib.search.tracing import Event
 from gamelib.search.random_trees import classroom_tree
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
+from gamelib.view.keys import KEY_HINT, watch_keys
 from gamelib.view.picture import DEFAULT_STYLE, Style
+from gamelib.view.projector import PROJECTOR_CSS, ProjectorView
 from gamelib.view.stepper import LEGEND, StepControls, TraceView, record, search_title
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 
@@ -63,12 +70,14 @@ class Explorer:
 
     ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
     is the step to open at. Values are from MAX's point of view throughout. Show it by leaving it
-    last in a cell. Raises SearchError (a ValueError) for an unknown search or option, naming the
-    known ones, and for more than two searches.
+    last in a cell. ``projector`` opens it in projector mode (:meth:`set_projector`). Raises
+    SearchError (a ValueError) for an unknown search or option, naming the known ones, and for more
+    than two searches.
     """
 
     def __init__(self, tree: GameTree, algorithms: Sequence[str] = ("alphabeta",), *, step: int = 0,
-                 options: Mapping[str, Mapping[str, Any]] | None = None, style: Style = DEFAULT_STYLE) -> None:
+                 options: Mapping[str, Mapping[str, Any]] | None = None, style: Style = DEFAULT_STYLE,
+                 projector: bool = False) -> None:
         if not 1 <= len(algorithms) <= 2:
             raise SearchError(f"give one or two searches to show side by side, not {len(algorithms)}")
         for name in algorithms:
@@ -84,14 +93,37 @@ class Explorer:
         self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         self.save_bar = SaveBar(lambda: explorer_picture(self.views),
                                 lambda: [explorer_picture(self.views, k) for k in range(self.controls.total + 1)])
-        self.widget = widgets.VBox([style_sheet(), self._choices(algorithms), self._tree_controls(),
-                                    self._text_controls(),
-                                    self.controls.widget, self.message, self.panels,
-                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>'),
-                                    self.save_bar.widget])
+        self.tools = widgets.VBox([self._choices(algorithms), self._tree_controls(), self._text_controls()])
+        self.stage = widgets.VBox([self._bar(), widgets.HTML(f'<div class="gamelib-hint">{escape(KEY_HINT)}</div>'),
+                                   self.message, self.panels])
+        self.stage.add_class("gamelib-stage")
+        self.legend = widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')
+        self.widget = widgets.VBox([style_sheet(), widgets.HTML(f"<style>{PROJECTOR_CSS}</style>",
+                                                                layout=widgets.Layout(display="none")),
+                                    self.tools, self.stage, self.legend, self.save_bar.widget])
         self.widget.add_class("gamelib-explorer")
+        self.keys = watch_keys(self.stage, self.controls)
+        self.projector.value = projector
+        self._arrange_for_projector()
         self._reload()
         self.go(step)
+
+    def _bar(self) -> Any:
+        """The step controls, and the toggles of the tree's tools and of projector mode."""
+        widgets = ipywidgets()
+        self.tools_shown = widgets.ToggleButton(value=True, description="Tree ▾", tooltip="show or hide the searches, "
+                                                "random trees, the tree's text and Edit leaves",
+                                                layout=widgets.Layout(width="auto", height="44px"))
+        self.projector = widgets.ToggleButton(value=False, description="Projector", tooltip="large labels, two "
+                                              "columns, one 1280 x 720 screen", layout=widgets.Layout(width="auto",
+                                                                                                     height="44px"))
+        for toggle in (self.tools_shown, self.projector):
+            toggle.add_class("gamelib-touch")
+        self.tools_shown.observe(lambda _change: self._show_tools(), names="value")
+        self.projector.observe(lambda _change: self._projector_changed(), names="value")
+        bar = self.controls.widget  # the toggles wrap with the step controls, in one flow
+        bar.children = (*bar.children, self.tools_shown, self.projector)
+        return bar
 
     def _choices(self, algorithms: Sequence[str]) -> Any:
         """The two drop-downs: the search, and the one beside it (or none)."""
@@ -133,6 +165,35 @@ class Explorer:
         typed = widgets.VBox([widgets.HBox([self.text_box, load], layout=widgets.Layout(align_items="center")),
                               self.text_error])
         return widgets.HBox([typed, self.copy_text], layout=widgets.Layout(flex_flow="row wrap"))
+
+    def _show_tools(self) -> None:
+        self.tools.layout.display = None if self.tools_shown.value else "none"
+
+    @property
+    def in_projector_mode(self) -> bool:
+        """True while projector mode is on."""
+        return bool(self.projector.value)
+
+    def set_projector(self, on: bool = True) -> None:
+        """Switch projector mode on or off (what the "Projector" toggle does): node values, windows
+        and captions at 18 pixels, the pictures in one column per search sized for a 1280-pixel
+        screen (:mod:`gamelib.view.projector`), the captions under them, the tree's tools folded
+        under "Tree ▾", no speed slider and no legend, so that it all fits 1280 x 720."""
+        self.projector.value = on
+
+    def _projector_changed(self) -> None:
+        self._arrange_for_projector()
+        self.views = []  # new views, drawn for the new mode
+        self._reload()
+
+    def _arrange_for_projector(self) -> None:
+        on = self.in_projector_mode
+        (self.widget.add_class if on else self.widget.remove_class)("gamelib-projector")
+        self.tools_shown.value = not on
+        self.legend.layout.display = "none" if on else None
+        self.controls.speed.layout.display = "none" if on else None
+        self.controls.slider.layout.width = "300px" if on else "340px"
+        self.panels.layout.flex_flow = "row nowrap" if on else "row wrap"
 
     def load_text(self, text: str) -> None:
         """Replace the tree by ``text`` in the board notation (:meth:`GameTree.from_text`) and record
@@ -237,8 +298,8 @@ class Explorer:
         self.message.value = ""
         same_shape = bool(self.views) and self.views[0].tree.children == self.tree.children
         if not same_shape or len(self.views) != len(traces):
-            self.views = [TraceView(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})),
-                                    style=self.style) for name, events in traces]
+            self.views = [self._view(events, search_title(self.tree, name, self.options.get(name, {})), len(traces))
+                          for name, events in traces]
             self.panels.children = [view.widget for view in self.views]
             self.leaf_editors = {}
         else:
@@ -251,22 +312,32 @@ class Explorer:
         self._lay_leaf_editors()
         self._show(step, force=True)
 
+    def _view(self, events: Sequence[Event], title: str, columns: int) -> TraceView:
+        """A view of ``events`` on the tree: a projector view for one of ``columns`` in projector mode."""
+        if self.in_projector_mode:
+            return ProjectorView(self.tree, events, title=title, style=self.style, columns=columns)
+        return TraceView(self.tree, events, title=title, style=self.style)
+
     def _show(self, step: int, force: bool = False) -> None:
         for view in self.views:
             view.show(step, force=force)
 
     def _lay_leaf_editors(self) -> None:
-        """Number boxes under the first picture's leaves while "✎ Edit leaves" is pressed."""
+        """Number boxes under the first picture's leaves while "✎ Edit leaves" is pressed (the keys
+        do not step meanwhile, so that they type in the boxes)."""
         picture = self.views[0].picture
         picture.clear_overlays()
+        self.keys.watched_events = [] if self.edit.value else ["keydown"]
+        for view in self.views:
+            if isinstance(view, ProjectorView):
+                view.unfold(self.edit.value)  # the boxes go under every leaf of the whole tree
         if not self.edit.value:
             return
         if not self.leaf_editors:
             self.leaf_editors = {leaf: self._leaf_editor(leaf) for leaf in self.views[0].painter.leaf_x()}
-        geometry = self.views[0].painter.geometry
+        painter = self.views[0].painter
         for leaf, editor in self.leaf_editors.items():
-            x, y = geometry.centre[leaf]
-            picture.lay_over(editor, x - geometry.radius - 4, y + geometry.radius + 4, 2 * geometry.radius + 8, 24)
+            picture.lay_over(editor, *painter.leaf_box(leaf))
 
     def _leaf_editor(self, leaf: str) -> Any:
         widgets = ipywidgets()
@@ -287,13 +358,14 @@ class Explorer:
         return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self.controls.total})"
 
 
-def explore(tree: GameTree, *algorithms: str, step: int = 0, **options: Any) -> Explorer:
-    """An :class:`Explorer` on ``tree`` for one or two searches (default alpha-beta); ``options``
-    go to every search shown (``strict=True``). Raises SearchError as :class:`Explorer` does.
+def explore(tree: GameTree, *algorithms: str, step: int = 0, projector: bool = False, **options: Any) -> Explorer:
+    """An :class:`Explorer` on ``tree`` for one or two searches (default alpha-beta), in projector
+    mode if ``projector``; ``options`` go to every search shown (``strict=True``). Raises
+    SearchError as :class:`Explorer` does.
 
     >>> from gamelib.games.data import load_seed_tree
     >>> explore(load_seed_tree("broeders31"), "negascout", "pvs")
     Explorer("Broeders' 31-node binary tree", ['negascout', 'pvs'], step 0 of 63)
     """
     names = algorithms or ("alphabeta",)
-    return Explorer(tree, names, step=step, options={name: options for name in names})
+    return Explorer(tree, names, step=step, options={name: options for name in names}, projector=projector)

@@ -36,7 +36,7 @@ from gamelib.games.trees import GameTree
 from gamelib.view.painter import FONT, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay
-from gamelib.view.stepper import TraceView, record, search_title
+from gamelib.view.stepper import TraceView, paint_step, record, search_title
 from gamelib.view.ui import ipywidgets, touch_button
 
 __all__ = ["FORMATS", "ExportError", "SaveBar", "explorer_picture", "png_bytes", "save_picture", "save_pictures",
@@ -211,8 +211,7 @@ def save_pictures(svgs: Sequence[str], folder: str | os.PathLike[str], *, stem: 
 def step_picture(painter: SvgPainter, replay: Replay, title: str, step: int) -> str:
     """The SVG text a :class:`~gamelib.view.stepper.TraceView` titled ``title`` shows at ``step``
     (clamped to the trace's length), drawn by ``painter`` from ``replay``."""
-    step = min(step, len(replay))
-    return painter.paint(replay.snapshot(step), title=f"{title}, step {step}")
+    return paint_step(painter, replay.tree, replay.snapshot(min(step, len(replay))), title)
 
 
 def _view_picture(view: TraceView, step: int | None) -> str:

@@ -47,7 +47,7 @@ from gamelib.view.picture import (
 )
 from gamelib.view.replay import Snapshot, Status, Visit
 
-__all__ = ["Mark", "SvgPainter", "SvgPicture", "show_tree", "svg_classes"]
+__all__ = ["DEFAULT_SIZES", "Mark", "Sizes", "SvgPainter", "SvgPicture", "show_tree", "svg_classes"]
 
 FONT = "Helvetica, Arial, sans-serif"
 _DASHES = {"dashed": "5,3", "dotted": "2,3"}
@@ -64,6 +64,35 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Sizes:
+    """The lengths of a picture, in pixels of the SVG: ``unit`` between neighbouring leaves, ``ply``
+    between rows, ``radius`` of a node; font sizes of a node's label (``label_font``), of its id
+    when drawn apart (``id_font``; None: the id is the label's first line, at ``label_font``), of
+    the windows (``window_font``), of the heading, of a node's badge ("TT") and of a chance edge's
+    probability; where along an
+    edge its window is written (``window_at``: 0 at the parent, 1 at the child); ``margin`` left and right of the outer leaves
+    (None: 0.9 units) and ``bottom`` below the lowest row (room for the leaves' ids and value boxes).
+    """
+
+    unit: float = 56.0
+    ply: float = 88.0
+    radius: float = 18.0
+    label_font: float = 11.0
+    id_font: float | None = None
+    window_font: float = 10.0
+    heading_font: float = 13.0
+    badge_font: float = 8.0
+    probability_font: float = 10.0
+    window_at: float = 0.6
+    margin: float | None = None
+    bottom: float = 36.0
+
+
+DEFAULT_SIZES = Sizes()
+"""The lessons' pictures: 56-pixel leaves, 11-pixel labels, 10-pixel windows."""
+
+
+@dataclass(frozen=True)
 class _Geometry:
     """Pixel positions of one tree's nodes and edges, computed once."""
 
@@ -73,13 +102,14 @@ class _Geometry:
     radius: float
 
 
-def _geometry(tree: GameTree, unit: float, ply: float, radius: float) -> _Geometry:
+def _geometry(tree: GameTree, unit: float, ply: float, radius: float, margin: float | None = None,
+              bottom: float = 36.0) -> _Geometry:
     positions = layered_positions(tree)
-    margin, top = unit * 0.9, 34 + radius
+    margin, top = unit * 0.9 if margin is None else margin, 34 + radius
     centre = {node: (margin + (x + 0.5) * unit, top - y * ply) for node, (x, y) in positions.items()}
     leaves = max(x for x, _ in positions.values()) + 1
     depth = -min(y for _, y in positions.values())
-    return _Geometry(2 * margin + leaves * unit, top + depth * ply + radius + 36, centre, radius)
+    return _Geometry(2 * margin + leaves * unit, top + depth * ply + radius + bottom, centre, radius)
 
 
 _VISIT_CLASS: dict[Visit | None, tuple[str, ...]] = {Visit.NULL_WINDOW: ("null-window",),
@@ -131,17 +161,21 @@ class SvgPainter:
     """Draws ``tree`` at any step of a recorded search as SVG text; the layout is computed once.
 
     ``unit`` is the distance between neighbouring leaves and ``ply`` between rows, in pixels; nodes
-    are ``2 * radius`` pixels across. :meth:`paint` takes about a millisecond for Broeders' 31 nodes
+    are ``2 * radius`` pixels across; ``sizes`` (:class:`Sizes`) gives all lengths and font sizes at
+    once and overrides those three. :meth:`paint` takes about a millisecond for Broeders' 31 nodes
     (benchmarks/step_time.py). Values in the picture are from MAX's point of view, as in the trace.
     """
 
     def __init__(self, tree: GameTree, style: Style = DEFAULT_STYLE, *, unit: float = 56.0,
-                 ply: float = 88.0, radius: float = 18.0) -> None:
+                 ply: float = 88.0, radius: float = 18.0, sizes: Sizes | None = None) -> None:
         self.tree, self.style = tree, style
-        self.unit = unit
-        self.geometry = _geometry(tree, unit, ply, radius)
+        self.sizes = sizes if sizes is not None else Sizes(unit=unit, ply=ply, radius=radius)
+        self.unit = self.sizes.unit
+        self.geometry = _geometry(tree, self.sizes.unit, self.sizes.ply, self.sizes.radius, self.sizes.margin,
+                                  self.sizes.bottom)
         self._nodes = tree.nodes()
         self._edges = tree_edges(tree)
+        self._notes: Mapping[str, str] = {}
 
     @property
     def width(self) -> float:
@@ -152,9 +186,23 @@ class SvgPainter:
         """The x pixel of every leaf, in search order (to line up widgets under the leaves)."""
         return {node: self.geometry.centre[node][0] for node in self._nodes if not self.tree.children.get(node)}
 
-    def paint(self, picture: Snapshot, *, marks: Mapping[str, Mark] | None = None, title: str = "") -> str:
+    def leaf_box(self, leaf: str) -> tuple[float, float, float, float]:
+        """The place (x, y, width, height in the picture's pixels) for a widget under ``leaf``, such
+        as its value box: centred under the leaf (and its id, when drawn apart), narrower than the
+        space between two leaves, inside the picture. Raises KeyError for a node not in the tree."""
+        x, y = self.geometry.centre[leaf]
+        r = self.geometry.radius
+        below = y + r + 4 + (self.sizes.id_font + 4 if self.sizes.id_font is not None else 0)
+        width = self.sizes.unit - 4 if self.sizes.id_font is not None else min(2 * r + 8, self.sizes.unit - 4)
+        height = min(30.0, self.geometry.height - below - 2)
+        return x - width / 2, below, width, height
+
+    def paint(self, picture: Snapshot, *, marks: Mapping[str, Mark] | None = None, title: str = "",
+              notes: Mapping[str, str] | None = None) -> str:
         """SVG text of ``picture``; ``marks`` rings some nodes (see :class:`Mark`); ``title`` is the
-        picture's accessible name. Raises KeyError if ``picture`` is of another tree."""
+        picture's accessible name; ``notes`` adds words to some nodes' tooltips (the rule that
+        applies there). Raises KeyError if ``picture`` is of another tree."""
+        self._notes = notes or {}
         geometry = self.geometry
         parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-tree" width="{geometry.width:.0f}" '
                  f'height="{geometry.height:.0f}" viewBox="0 0 {geometry.width:.0f} {geometry.height:.0f}" '
@@ -163,7 +211,7 @@ class SvgPainter:
                  f'<rect width="100%" height="100%" fill="#ffffff"/>']
         heading = self.style.heading(picture)
         if heading:
-            parts.append(_text(8, 18, heading, size=13, colour="#333333", anchor="start", weight="bold",
+            parts.append(_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333", anchor="start", weight="bold",
                                cls="heading"))
         parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
         parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
@@ -198,7 +246,8 @@ class SvgPainter:
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
         if looks.get("label"):  # a chance node's probability, beside the edge's middle
-            parts.append(_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"], size=10,
+            parts.append(_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"],
+                               size=self.sizes.probability_font,
                                colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
                                cls="probability"))
         parts.append("</g>")
@@ -211,9 +260,10 @@ class SvgPainter:
         nx, ny = ((y2 - y1) / length, -(x2 - x1) / length)  # the normal on the upper right
         if left:
             nx, ny = -nx, -ny  # the upper left
-        px, py = x1 + 0.6 * (x2 - x1) + 4 * nx, y1 + 0.6 * (y2 - y1) + 4 * ny
-        lines = label.split(" ")
-        return _text(px, py - 3 - 11.5 * (len(lines) - 1), "\n".join(lines), size=10, colour=colour,
+        at = self.sizes.window_at
+        px, py = x1 + at * (x2 - x1) + 4 * nx, y1 + at * (y2 - y1) + 4 * ny
+        lines, size = label.split(" "), self.sizes.window_font
+        return _text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
                      anchor="end" if left else "start", cls="window")
 
     def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
@@ -236,25 +286,53 @@ class SvgPainter:
         label = self.style.label(view)
         parts = [f'<g id="node-{escape(view.node)}" class="{svg_classes(view)}" data-status="{view.status.value}">',
                  f"<title>{escape(self._tooltip(view))}</title>", self._outline(view, looks),
-                 _text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=looks.get("fontcolor", "#333333"),
-                       cls="label")]
+                 *self._label(view, label, looks.get("fontcolor", "#333333"))]
         badge = self.style.badge(view)
         if badge:
-            parts.append(f'<rect x="{x + r - 6:.1f}" y="{y - r - 8:.1f}" width="18" height="12" rx="3" '
-                         f'fill="{TABLE_INK}"/>')
-            parts.append(_text(x + r + 3, y - r + 1.5, badge, size=8, colour="#ffffff", cls="badge"))
+            k = self.sizes.badge_font / 8
+            parts.append(f'<rect x="{x + r - 6 * k:.1f}" y="{y - r - 8 * k:.1f}" width="{18 * k:g}" '
+                         f'height="{12 * k:g}" rx="3" fill="{TABLE_INK}"/>')
+            parts.append(_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
+                               cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
-            parts.append(_text(x + r + 8, y + 4, xlabel, size=11, colour="#1f4e9a", anchor="start", cls="window"))
+            size = max(11.0, self.sizes.window_font)
+            after_id = 0.6 * self.sizes.id_font * len(view.node) + 4 if self.sizes.id_font is not None else 0
+            parts.append(_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
         parts.append("</g>")
         return "\n".join(parts)
+
+    def _label(self, view: NodeView, label: str, colour: str) -> list[str]:
+        """The label's text: all lines inside the node at ``label_font``; or, with an ``id_font``, the
+        id apart (under a leaf, right of an inner node) and the rest inside at ``label_font``."""
+        x, y = self.geometry.centre[view.node]
+        size, r = self.sizes.label_font, self.geometry.radius
+        if self.sizes.id_font is None:
+            return [_text(x, y + 4 * size / 11 - 6 * label.count("\n") * size / 11, label, size=size, colour=colour,
+                          cls="label")]
+        first, _, rest = label.partition("\n")
+        parts = []
+        if first == view.node:
+            if self.tree.children.get(view.node):
+                parts.append(_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
+                                   colour=colour, anchor="start", cls="node-id"))
+            else:
+                parts.append(_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
+                                   cls="node-id"))
+        else:
+            rest = label
+        if rest:
+            parts.append(_text(x, y + size / 3 - 0.575 * size * rest.count("\n"), rest, size=size, colour=colour,
+                               cls="label"))
+        return parts
 
     def _tooltip(self, view: NodeView) -> str:
         who = "a chance node" if view.player is Player.CHANCE else f"{view.player.value.upper()} to move"
         words = f"position {view.node} ({who}): {view.status.value}"
         if view.table_hit is not None:
             words += ", found in the transposition table"
-        return words
+        note = self._notes.get(view.node)
+        return f"{words}; {note}" if note else words
 
     def _mark(self, node: str, mark: Mark) -> str:
         x, y = self.geometry.centre[node]

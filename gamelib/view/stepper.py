@@ -27,10 +27,11 @@ from gamelib.search.tracing import Event, RecordingTracer
 from gamelib.view.painter import SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay, ReplayError, Snapshot, describe
+from gamelib.view.rules_text import rule_at
 from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
 
-__all__ = ["LEGEND", "StepControls", "Stepper", "TraceView", "caption", "counters", "record", "search_title",
-           "step_through", "words_html"]
+__all__ = ["LEGEND", "StepControls", "Stepper", "TraceView", "caption", "counters", "paint_step", "record",
+           "search_title", "step_through", "words_html"]
 
 LEGEND = ("yellow: being searched (the window passed down is on its edge) · blue: left with its value "
           "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge · bold: best move · orange "
@@ -61,14 +62,16 @@ def caption(picture: Snapshot) -> str:
     return f"step {picture.step} of {picture.total}{done}: {describe(picture.event)} · {counted}"
 
 
-def words_html(picture: Snapshot, heading: str = "") -> str:
-    """The panel beside a picture, as HTML: the step, the event in words, the pass (MTD(f)), and a
+def words_html(picture: Snapshot, heading: str = "", rule: str = "") -> str:
+    """The panel beside a picture, as HTML: the step, the event in words, the ``rule`` at the
+    search's node in words (:func:`gamelib.view.rules_text.rule_at`), the pass (MTD(f)), and a
     table of the counters. Values from MAX's point of view."""
     done = " (finished)" if picture.finished else ""
     rows = "".join(f"<tr><td>{escape(name)}</td><td><b>{count}</b></td></tr>" for name, count in counters(picture))
     extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
+    rule_line = f'<div class="gamelib-rule">{escape(rule)}</div>' if rule else ""
     return (f'<div class="gamelib-words"><div><b>step {picture.step} of {picture.total}</b>{done}</div>'
-            f'<div class="gamelib-event">{escape(describe(picture.event))}</div>{extra}'
+            f'<div class="gamelib-event">{escape(describe(picture.event))}</div>{rule_line}{extra}'
             f'<table class="gamelib-counters">{rows}</table></div>')
 
 
@@ -86,15 +89,36 @@ class TraceView:
         widgets = ipywidgets()
         self.tree, self.title, self.style = tree, title, style
         self.replay = Replay(tree, events)
-        self.painter = SvgPainter(tree, style)
+        self.painter = self._painter(tree)
         self.picture = self._new_picture()
         self.words = widgets.HTML(layout=widgets.Layout(flex="0 1 250px", min_width="200px"))
-        self._header = widgets.HTML(f"<b>{escape(title)}</b>")
-        self._row = widgets.HBox([self.picture.widget, self.words],
-                                 layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+        self._header = widgets.HTML(self._title_html())
+        self._row = self._arrange()
         self.widget = widgets.VBox([self._header, self._row], layout=widgets.Layout(flex="1 1 600px", min_width="0"))
         self.widget.add_class("gamelib-trace-view")
         self.step = -1
+
+    def _painter(self, tree: GameTree) -> SvgPainter:
+        """The painter of ``tree``'s pictures (a projector view draws larger)."""
+        return SvgPainter(tree, self.style)
+
+    def _arrange(self) -> Any:
+        """The box of the picture and the words beside it (below it when the row is narrow)."""
+        widgets = ipywidgets()
+        return widgets.HBox(self._row_children(),
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+
+    def _row_children(self) -> list[Any]:
+        """What :meth:`_arrange`'s box holds: the picture's widget and the words."""
+        return [self.picture.widget, self.words]
+
+    def _title_html(self) -> str:
+        return f'<b class="gamelib-title">{escape(self.title)}</b>'
+
+    def _words(self, picture: Snapshot) -> str:
+        """The HTML beside the picture of ``picture``: the event, the rule in words, the counters."""
+        rule = rule_at(self.tree, picture)
+        return words_html(picture, self.style.heading(picture), rule.line if rule is not None else "")
 
     def _new_picture(self) -> TreePicture:
         picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
@@ -107,11 +131,11 @@ class TraceView:
         self.replay = Replay(tree, events)
         same_shape = tree.children == self.tree.children
         self.tree, self.title = tree, title or self.title
-        self.painter = SvgPainter(tree, self.style)
+        self.painter = self._painter(tree)
         if not same_shape:
             self.picture = self._new_picture()
-            self._row.children = [self.picture.widget, self.words]
-        self._header.value = f"<b>{escape(self.title)}</b>"
+            self._row.children = self._row_children()
+        self._header.value = self._title_html()
         self.step = -1
 
     def __len__(self) -> int:
@@ -131,8 +155,25 @@ class TraceView:
             return
         self.step = step
         picture = self.replay.snapshot(step)
-        self.picture.show(self.painter.paint(picture, title=f"{self.title or self.tree.name}, step {step}"))
-        self.words.value = words_html(picture, self.style.heading(picture))
+        self.picture.show(self._paint(picture))
+        self.words.value = self._words(picture)
+
+    def _paint(self, picture: Snapshot) -> str:
+        """The SVG of ``picture`` (:func:`paint_step`)."""
+        return paint_step(self._painter_for(picture), self.tree, picture, self.title or self.tree.name)
+
+    def _painter_for(self, picture: Snapshot) -> SvgPainter:
+        """The painter that draws ``picture`` (a folding view draws each step with its own)."""
+        return self.painter
+
+
+def paint_step(painter: SvgPainter, tree: GameTree, picture: Snapshot, title: str) -> str:
+    """The SVG text of step ``picture`` of a search on ``tree`` drawn by ``painter``, titled
+    ``title, step N``, with the rule at the search's node in that node's tooltip: the picture a
+    :class:`TraceView` shows, for the screen and for saved files alike."""
+    rule = rule_at(tree, picture)
+    notes = {rule.node: rule.text} if rule is not None and rule.node is not None else {}
+    return painter.paint(picture, title=f"{title}, step {picture.step}", notes=notes)
 
 
 class StepControls:

@@ -24,7 +24,10 @@ STYLE_SHEET = """
 .gamelib-node-toggle.jupyter-button:hover { border-color: #888888; }
 .gamelib-node-toggle.jupyter-button.mod-active { background: rgba(214, 39, 40, 0.22); border: 3px solid #d62728; }
 .gamelib-leaf-edit { min-width: 0 !important; }
-.gamelib-leaf-edit input { text-align: center; padding: 0 2px; min-width: 0; }
+.gamelib-leaf-edit.widget-text input[type="number"] { text-align: center; padding: 0 1px; min-width: 0; width: 100%;
+  -moz-appearance: textfield; }
+.gamelib-leaf-edit input::-webkit-inner-spin-button, .gamelib-leaf-edit input::-webkit-outer-spin-button {
+  -webkit-appearance: none; margin: 0; }
 .gamelib-words { font-size: 14px; line-height: 1.45; }
 .gamelib-words table { border-collapse: collapse; margin-top: 4px; }
 .gamelib-words td { padding: 1px 10px 1px 0; }
@@ -64,18 +67,37 @@ class TreePicture:
     of the picture's own geometry (``width`` x ``height`` pixels unscaled).
 
     ``widget`` is the box to display; :meth:`show` replaces the SVG; :meth:`lay_over` puts a widget
-    at (x, y) with size (w, h) in the picture's pixels; :meth:`clear_overlays` removes them.
+    at (x, y) with size (w, h) in the picture's pixels; :meth:`clear_overlays` removes them. By
+    default the picture scales to its box's width, up to ``grow`` times its own; with ``shrink``
+    (a projector's) it is never wider than its own size nor narrower than ``shrink`` times it (its
+    box scrolls then), so its text keeps at least that fraction of its size.
     """
 
-    def __init__(self, width: float, height: float, *, grow: float = 1.6) -> None:
+    def __init__(self, width: float, height: float, *, grow: float = 1.6, shrink: float | None = None) -> None:
         widgets = ipywidgets()
-        self.width, self.height = width, height
+        self.width, self.height, self.shrink = width, height, shrink
         self._html = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
         self._html.add_class("gamelib-picture")
-        self.widget = widgets.Box([self._html], layout=widgets.Layout(
-            width="100%", max_width=f"{grow * width:.0f}px", min_width=f"{min(width, 320.0):.0f}px"))
+        self.widget = widgets.Box([self._html], layout=widgets.Layout(width="100%"))
         self.widget.add_class("gamelib-stack")
+        self._size_limits(grow)
         self.svg = ""
+
+    def _size_limits(self, grow: float = 1.6) -> None:
+        layout, width = self.widget.layout, self.width
+        if self.shrink is None:
+            layout.max_width, layout.min_width = f"{grow * width:.0f}px", f"{min(width, 320.0):.0f}px"
+        else:
+            layout.max_width, layout.min_width = f"{width:.0f}px", f"{self.shrink * width:.0f}px"
+
+    def resize(self, width: float, height: float) -> None:
+        """Give a picture with ``shrink`` a new size in pixels (for an SVG of another size); widgets
+        laid over it keep their percentages, so clear them first. Raises ValueError without ``shrink``."""
+        if self.shrink is None:
+            raise ValueError("only a picture with a shrink limit is resized: a scaling one follows its box")
+        if (width, height) != (self.width, self.height):
+            self.width, self.height = width, height
+            self._size_limits()
 
     def show(self, svg: str) -> None:
         """Show ``svg`` (text starting at ``<svg``)."""

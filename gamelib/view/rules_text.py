@@ -1,0 +1,193 @@
+"""The rule that applies where the search is, in words, read from a replayed trace.
+
+At every step the search stands at one node (the latest event's). :func:`rule_at` says what that
+node does there, in a student's words: "MIN takes the smallest child value; prune if a child
+returns <= 4", "8 returned 3 <= alpha 4: cut", "is 10 better than 4? the null window (4, 5) only
+answers that". Everything is read from the :class:`~gamelib.view.replay.Snapshot` (the window the
+node was entered with, the latest event) and the tree's players; no search is run again
+(STYLE.md, point 8). Values and windows are from MAX's point of view, as in the trace.
+
+>>> from gamelib.games.data import load_seed_tree
+>>> from gamelib.search.negamax import alphabeta
+>>> from gamelib.search.tracing import RecordingTracer
+>>> from gamelib.view.replay import Replay
+>>> tree, tracer = load_seed_tree("broeders31"), RecordingTracer()
+>>> _ = alphabeta(tree, tracer=tracer)
+>>> rule = rule_at(tree, Replay(tree, tracer.events).snapshot(19))   # the cutoff at 8 (seed 003)
+>>> rule.node, rule.cut
+('8', '3 <= alpha 4')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gamelib.games.game import INF, Player, Value, format_value
+from gamelib.games.trees import GameTree
+from gamelib.search.tracing import (
+    BestMove,
+    Bound,
+    ChanceSum,
+    Cutoff,
+    Enter,
+    Event,
+    Exit,
+    FailHigh,
+    Iteration,
+    Leaf,
+    MtdPass,
+    NullWindow,
+    Research,
+    TableHit,
+)
+from gamelib.view.replay import Snapshot, Window, cut_reason
+
+__all__ = ["Rule", "node_rule", "rule_at"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The rule at the search's node, in words.
+
+    ``node`` is where it applies (None for an event about the whole search: an MTD(f) pass or an
+    iteration); ``text`` the rule in words; ``cut`` is, at a cutoff, the comparison that cut
+    ("3 <= alpha 4", MAX's view), else "".
+    """
+
+    node: str | None
+    text: str
+    cut: str = ""
+
+    @property
+    def line(self) -> str:
+        """The rule as a caption's line: "at 8: cut by 3 <= alpha 4: ..." (no "at" without a node)."""
+        return self.text if self.node is None else f"at {self.node}: {self.text}"
+
+
+def _v(value: Value | None) -> str:
+    return format_value(value)
+
+
+def node_rule(player: Player, window: Window | None) -> str:
+    """What a node of ``player`` entered with ``window`` (alpha, beta; MAX's view) does with its
+    children's values: "MAX takes the largest child value; prune if a child returns >= 15".
+
+    Minimax's nodes (window None or (None, None)) never prune; a MAX node with beta = ∞ (a MIN
+    node with alpha = −∞) cannot prune yet. After Knuth & Moore (1975): a MAX node stops when a
+    child reaches beta, a MIN node when a child falls to alpha.
+
+    >>> node_rule(Player.MIN, (4, 15))
+    'MIN takes the smallest child value; prune if a child returns <= 4'
+    >>> node_rule(Player.MAX, (None, None))
+    'MAX takes the largest child value (minimax never prunes)'
+    """
+    if player is Player.CHANCE:
+        return "a chance node: its value is the probability-weighted sum of its children's values"
+    takes = "MAX takes the largest" if player is Player.MAX else "MIN takes the smallest"
+    if window is None or window == (None, None):
+        return f"{takes} child value (minimax never prunes)"
+    alpha, beta = window
+    if player is Player.MAX:
+        if beta is None or beta == INF:
+            return f"{takes} child value; no child can prune here (beta = {_v(INF)})"
+        return f"{takes} child value; prune if a child returns >= {_v(beta)}"
+    if alpha is None or alpha == -INF:
+        return f"{takes} child value; no child can prune here (alpha = {_v(-INF)})"
+    return f"{takes} child value; prune if a child returns <= {_v(alpha)}"
+
+
+def _best_move(event: BestMove, player: Player, window: Window | None) -> str:
+    text = f"{event.move} returned {_v(event.value)}, the best so far"
+    if window is not None and window != (None, None):
+        alpha, beta = window
+        if player is Player.MAX and (alpha is None or event.value > alpha):
+            text += f": alpha rises to {_v(event.value)}"
+        elif player is Player.MIN and (beta is None or event.value < beta):
+            text += f": beta falls to {_v(event.value)}"
+    return f"{text}; {node_rule(player, window)}"
+
+
+def _cutoff(event: Cutoff, player: Player) -> Rule:
+    skipped = ", ".join(event.skipped)
+    reason = cut_reason(event)
+    if player is Player.MAX:
+        why = f"MIN can get {_v(event.beta)} elsewhere and will not come here"
+    else:
+        why = f"MAX can get {_v(event.alpha)} elsewhere and will not come here"
+    verb = "is" if len(event.skipped) == 1 else "are"
+    return Rule(event.node, f"cut by {reason}: {why}; {skipped} {verb} not searched", reason)
+
+
+_EXIT_BOUND = {Bound.EXACT: "", Bound.LOWER: " (at least that: a cut stopped it early)",
+               Bound.UPPER: " (at most that: a cut stopped it early)"}
+
+
+def _null_window(event: NullWindow, player: Player) -> str:
+    window = f"({_v(event.alpha)}, {_v(event.beta)})"
+    if player is Player.MIN:
+        return f"is {event.move} below {_v(event.beta)}? the null window {window} only answers that"
+    return f"is {event.move} better than {_v(event.alpha)}? the null window {window} only answers that"
+
+
+def _table_hit(event: TableHit) -> str:
+    bound = {Bound.EXACT: "exactly", Bound.LOWER: "at least", Bound.UPPER: "at most"}[event.bound]
+    use = "that settles it without a search" if event.cutoff else "that narrows its window"
+    return f"the table already knows {event.node}: {bound} {_v(event.value)}; {use}"
+
+
+def _whole_search(event: MtdPass | Iteration) -> Rule:
+    if isinstance(event, MtdPass):
+        return Rule(None, f"MTD(f) pass {event.number}: a null-window search around {_v(event.alpha)} moves one "
+                          f"bound; the value lies in [{_v(event.lower)}, {_v(event.upper)}]")
+    return Rule(None, f"depth {event.depth} searched: the next iteration searches one ply deeper, "
+                      f"best move {event.move} first")
+
+
+def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
+    """The rule at the node of ``picture``'s latest event (see the module docstring); None at step 0.
+
+    Reads only ``picture`` (replayed from the recorded events) and ``tree.players``. Raises
+    KeyError if the event names a node that is not in ``tree``.
+
+    >>> from gamelib.games.trees import tree_from_dict
+    >>> from gamelib.search.negamax import minimax
+    >>> from gamelib.search.tracing import RecordingTracer
+    >>> from gamelib.view.replay import Replay
+    >>> tiny = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+    >>> tracer = RecordingTracer()
+    >>> _ = minimax(tiny, tracer=tracer)
+    >>> rule_at(tiny, Replay(tiny, tracer.events).snapshot(1)).text
+    'MAX takes the largest child value (minimax never prunes)'
+    """
+    event: Event | None = picture.event
+    if event is None:
+        return None
+    if isinstance(event, (MtdPass, Iteration)):
+        return _whole_search(event)
+    node: str = event.node  # type: ignore[union-attr]
+    player, window = tree.players[node], picture.window.get(node)
+    if isinstance(event, Enter):
+        text = node_rule(player, window) if tree.children.get(node) else f"{node} is a leaf: it returns its value"
+        return Rule(node, text)
+    if isinstance(event, Leaf):
+        return Rule(node, f"{node} is a leaf: it returns its value {_v(event.value)}")
+    if isinstance(event, BestMove):
+        return Rule(node, _best_move(event, player, window))
+    if isinstance(event, Cutoff):
+        return _cutoff(event, player)
+    if isinstance(event, Exit):
+        return Rule(node, f"{node} returns {_v(event.value)} to its parent{_EXIT_BOUND[event.bound]}")
+    if isinstance(event, NullWindow):
+        return Rule(node, _null_window(event, player))
+    if isinstance(event, FailHigh):
+        return Rule(node, f"{event.move} returned {_v(event.value)}, outside the null window: it is better, "
+                          f"so it is searched again with a wide window for its exact value")
+    if isinstance(event, Research):
+        return Rule(node, f"search {event.move} again with ({_v(event.window[0])}, {_v(event.window[1])}) "
+                          f"for its exact value")
+    if isinstance(event, TableHit):
+        return Rule(node, _table_hit(event))
+    if isinstance(event, ChanceSum):
+        return Rule(node, f"{node} adds {event.child}'s {_v(event.child_value)} times {_v(event.probability)}: "
+                          f"the sum so far is {_v(event.partial_sum)}; {node_rule(player, window)}")
+    return None

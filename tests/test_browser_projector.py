@@ -1,0 +1,278 @@
+"""Real-browser tests of projector mode at 1280 x 720: in the Voila app and in JupyterLab.
+
+The app starts with the README's command (``scripts/app.sh``) and JupyterLab on a copy of the
+notebooks, each on 127.0.0.1 with a random token (``tests/servers.py``, the fixtures of
+``tests/test_browser.py``); headless Chromium (``/usr/bin/chromium`` through Playwright) opens the
+page in a 1280 x 720 viewport. What is measured is what a room sees: the bounding boxes of the
+controls, the pictures and the captions lie inside the screen at once; every node value, window
+and caption is drawn at 18 pixels or more (an SVG text's font size times the picture's scale on
+the screen); the keys step the picture the recorded trace's way. Screenshots go to ``build/browser/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gamelib import GameTree
+from gamelib.search.random_trees import classroom_tree
+from gamelib.search.tracing import Cutoff
+from tests.conftest import step_after
+from tests.servers import START_SECONDS, Server
+from tests.test_browser import (
+    CHROMIUM,
+    RUN_SECONDS,
+    SCREENSHOTS,
+    STEP_SECONDS,
+    alphabeta_events,
+    lab,
+    page,
+    pruned_in_picture,
+    voila,
+)
+
+__all__ = ["lab", "page", "voila"]  # the fixtures, shared with tests/test_browser.py
+
+SCREEN = {"width": 1280, "height": 720}
+VALUE_PX = 18.0      # issue 14: node values, windows and captions at least 18 px at 1280 x 720
+SMALLEST_PX = 12.0   # issue 14: no text below 12 px, however big the tree
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing: see tests/test_browser.py")]
+
+SCREEN_FONT_SIZES = """root => [...root.querySelectorAll(SELECTOR)].map(el => {
+    const svg = el.ownerSVGElement;
+    const scale = svg ? svg.getScreenCTM().a : 1;
+    return parseFloat(getComputedStyle(el).fontSize) * scale;
+})"""
+"""The font size on the screen of every element SELECTOR finds in a root: the CSS font size times
+the scale of the SVG picture it is in (1 outside pictures)."""
+
+
+def screen_font_sizes(root: Any, selector: str) -> list[float]:
+    sizes: list[float] = root.evaluate(SCREEN_FONT_SIZES.replace("SELECTOR", json.dumps(selector)))
+    return sizes
+
+
+def box(locator: Any) -> dict[str, float]:
+    found: dict[str, float] | None = locator.bounding_box()
+    assert found is not None, f"{locator} is not shown"
+    return found
+
+
+def assert_on_screen(*locators: Any, within: Any = None) -> None:
+    """Each locator's box lies inside the 1280 x 720 viewport as the page is scrolled now, and
+    inside ``within``'s box if given (JupyterLab's notebook panel, between its tool and status bars)."""
+    left, top, right, bottom = 0.0, 0.0, float(SCREEN["width"]), float(SCREEN["height"])
+    if within is not None:
+        area = box(within)
+        left, top = max(left, area["x"]), max(top, area["y"])
+        right, bottom = min(right, area["x"] + area["width"]), min(bottom, area["y"] + area["height"])
+    for locator in locators:
+        found = box(locator)
+        assert found["x"] >= left - 0.5 and found["y"] >= top - 0.5, (locator, found, (left, top))
+        assert found["x"] + found["width"] <= right + 0.5, (locator, found, right)
+        assert found["y"] + found["height"] <= bottom + 0.5, (locator, found, bottom)
+
+
+def assert_projector_sizes(explorer: Any) -> None:
+    """Values, windows and captions at 18 px or more on the screen; ids at 12 px or more."""
+    values = screen_font_sizes(explorer, "svg.gamelib-tree text.label")
+    windows = screen_font_sizes(explorer, "svg.gamelib-tree text.window")
+    captions = screen_font_sizes(explorer, ".gamelib-caption div")
+    ids = screen_font_sizes(explorer, "svg.gamelib-tree text.node-id")
+    assert values and windows and captions and ids
+    assert min(values + windows + captions) >= VALUE_PX - 1e-6, (min(values), min(windows), min(captions))
+    assert min(ids) >= SMALLEST_PX
+
+
+def switch_on_projector(explorer: Any, picture: Any) -> None:
+    from playwright.sync_api import expect
+
+    explorer.get_by_role("button", name="Projector", exact=True).click()
+    expect(picture.locator("text.label").first).to_have_attribute("font-size", "18", timeout=STEP_SECONDS * 1000)
+
+
+def press(page: Any, picture: Any, key: str, step: int, over: Any = None) -> None:
+    """Press ``key`` with the pointer over ``over`` (default: the picture); the picture then shows ``step``."""
+    from playwright.sync_api import expect
+
+    found = box(over if over is not None else picture)
+    page.mouse.move(found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
+    page.keyboard.press(key)
+    expect(picture).to_have_attribute("data-step", str(step), timeout=STEP_SECONDS * 1000)
+
+
+def show_tools(explorer: Any, shown: bool) -> None:
+    from playwright.sync_api import expect
+
+    tools = explorer.get_by_role("button", name="✎ Edit leaves", exact=True)
+    if tools.is_visible() != shown:
+        explorer.get_by_role("button", name="Tree ▾", exact=True).click()
+    (expect(tools).to_be_visible if shown else expect(tools).to_be_hidden)(timeout=STEP_SECONDS * 1000)
+
+
+def assert_leaf_boxes(page: Any, explorer: Any, picture: Any, tree: GameTree) -> None:
+    """A number box under every leaf of ``picture``, in leaf order, each fully visible (nothing
+    covers its middle, its number is not cut off) and holding its leaf's value."""
+    from playwright.sync_api import expect
+
+    leaves = [node for node in tree.nodes() if not tree.children.get(node)]
+    boxes = explorer.locator(".gamelib-leaf-edit")
+    expect(boxes).to_have_count(len(leaves), timeout=STEP_SECONDS * 1000)
+    explorer.locator(".gamelib-stack").first.evaluate("el => el.scrollIntoView()")
+    for leaf, number_box in zip(leaves, [boxes.nth(i) for i in range(len(leaves))]):
+        node, found = box(picture.locator(f"#node-{leaf} rect, #node-{leaf} circle").first), box(number_box)
+        assert abs((found["x"] + found["width"] / 2) - (node["x"] + node["width"] / 2)) < 2, leaf
+        assert found["y"] >= node["y"] + node["height"], leaf  # under its leaf
+        centre = (found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
+        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('.gamelib-leaf-edit') !== null",
+                            list(centre))
+        assert top, f"the box of leaf {leaf} is covered or clipped"
+        field = number_box.locator("input")
+        assert field.input_value() == str(tree.values[leaf])
+        assert field.evaluate("el => el.scrollWidth <= el.clientWidth"), f"the value of leaf {leaf} is cut off"
+    lefts = [box(boxes.nth(i))["x"] for i in range(len(leaves))]
+    assert lefts == sorted(lefts)
+
+
+def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: GameTree) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(SCREEN)
+    events = alphabeta_events(broeders)
+    page.goto(f"{voila.url}?token={voila.token}", timeout=START_SECONDS * 1000)
+    explorer = page.locator(".gamelib-explorer")
+    picture = explorer.locator("svg.gamelib-tree").first
+    expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
+    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them.
+    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    assert_leaf_boxes(page, explorer, picture, broeders)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "voila_edit_leaves.png"))
+    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    expect(explorer.locator(".gamelib-leaf-edit")).to_have_count(0, timeout=STEP_SECONDS * 1000)
+    switch_on_projector(explorer, picture)
+
+    # The whole explorer, Broeders' 31 nodes, on one screen: controls, picture, caption.
+    explorer.evaluate("el => el.scrollIntoView()")
+    controls, caption = explorer.locator(".gamelib-controls"), explorer.locator(".gamelib-caption").first
+    assert_on_screen(explorer, controls, picture, caption)
+    expect(explorer.locator(".gamelib-hint")).to_contain_text("→ next step · ← back · Home first · End last")
+
+    # The keys, with the pointer over the picture: → and ← step, End and Home jump, to the cut at 8.
+    cut = step_after(events, Cutoff, "8")
+    press(page, picture, "End", len(events))
+    press(page, picture, "Home", 0)
+    for step in range(1, cut + 1):
+        press(page, picture, "ArrowRight", step)
+    assert pruned_in_picture(picture) == {"18"}
+    expect(caption).to_contain_text("at 8: cut by 3 <= alpha 4")  # seed 003's first cut, and why
+    assert_on_screen(explorer, controls, picture, caption)
+    assert_projector_sizes(explorer)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "projector_voila.png"))
+    press(page, picture, "ArrowLeft", cut - 1)
+    assert pruned_in_picture(picture) == set()
+    # Space plays (the picture moves on by itself) and pauses (it stays).
+    page.keyboard.press(" ")
+    expect(picture).not_to_have_attribute("data-step", str(cut - 1), timeout=STEP_SECONDS * 1000)
+    page.keyboard.press(" ")
+    paused = picture.get_attribute("data-step")
+    page.wait_for_timeout(2000)
+    assert picture.get_attribute("data-step") == paused and int(paused or 0) < len(events)
+
+    # Two searches side by side: two columns, each picture whole on the screen, sizes kept.
+    show_tools(explorer, True)
+    explorer.get_by_label("beside it").select_option("negascout")
+    show_tools(explorer, False)
+    pictures = explorer.locator("svg.gamelib-tree")
+    expect(pictures).to_have_count(2, timeout=STEP_SECONDS * 1000)
+    expect(pictures.nth(1).locator("text.label").first).to_have_attribute("font-size", "18")
+    explorer.evaluate("el => el.scrollIntoView()")
+    left, right = box(pictures.nth(0)), box(pictures.nth(1))
+    assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 1
+    captions = explorer.locator(".gamelib-caption")
+    assert_on_screen(explorer, controls, pictures.nth(0), pictures.nth(1), captions.nth(0), captions.nth(1))
+    assert_projector_sizes(explorer)
+    page.screenshot(path=str(SCREENSHOTS / "projector_voila_side_by_side.png"))
+
+    # Edit leaves: a box under every leaf, in leaf order, each fully visible.
+    show_tools(explorer, True)
+    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    assert_leaf_boxes(page, explorer, pictures.nth(0), broeders)
+    page.screenshot(path=str(SCREENSHOTS / "projector_voila_edit_leaves.png"))
+    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+
+    # The sliders' largest random tree (branching 4, depth 5; 1,365 nodes): folded around the
+    # search's path, it fits the screen with text at full size, and the keys still step.
+    explorer.get_by_label("beside it").select_option("none")
+    for name, value in (("branching", 4), ("depth", 5)):
+        slider = explorer.locator(".widget-slider").filter(has_text=name).locator(".slider-container").first
+        slider_box = box(slider)
+        slider.click(position={"x": slider_box["width"] - 1, "y": slider_box["height"] / 2})
+        expect(explorer.locator(".widget-slider").filter(has_text=name).locator(".widget-readout")).to_have_text(
+            str(value), timeout=STEP_SECONDS * 1000)
+    explorer.get_by_role("button", name="Random tree", exact=True).click()
+    big = explorer.locator("svg.gamelib-tree").first
+    expect(big.locator("title").first).to_contain_text("b=4 d=5", timeout=RUN_SECONDS * 1000)
+    show_tools(explorer, False)
+    press(page, big, "End", len(alphabeta_events(classroom_tree(4, 5, 0))))
+    press(page, big, "Home", 0)
+    for step in range(1, 31):
+        press(page, big, "ArrowRight", step)
+    assert 0 < big.locator("g.node").count() < 60  # folded: the path's children, not 1,365 nodes
+    explorer.evaluate("el => el.scrollIntoView()")
+    assert_on_screen(explorer, controls, big, big.locator("g.node.current"), explorer.locator(".gamelib-caption").first)
+    assert_projector_sizes(explorer)
+    page.screenshot(path=str(SCREENSHOTS / "projector_voila_big_tree.png"))
+
+
+PROJECTOR_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
+        "from gamelib import load_seed_tree\n",
+        "from gamelib.view.explorer import explore\n",
+        'explore(load_seed_tree("broeders31"), "alphabeta", "negascout", projector=True)']}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_projector_mode_side_by_side_in_jupyterlab(lab: Server, page: Any, broeders: GameTree) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(SCREEN)
+    notebook = Path(lab.log.parent / "notebooks" / "projector.ipynb")
+    notebook.write_text(json.dumps(PROJECTOR_NOTEBOOK), encoding="utf-8")
+    page.goto(f"{lab.url}lab/tree/projector.ipynb?token={lab.token}", timeout=START_SECONDS * 1000)
+    expect(page.get_by_role("button", name=re.compile(r"\| Idle$"))).to_be_visible(timeout=START_SECONDS * 1000)
+    # the presenter hides the file browser (View > Show Left Sidebar), leaving the notebook the screen
+    page.get_by_role("menuitem", name="View", exact=True).click()
+    page.locator(".lm-Menu-itemLabel", has_text="Appearance").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Show Left Sidebar").click()
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    explorer = page.locator(".gamelib-explorer").first
+    pictures = explorer.locator("svg.gamelib-tree")
+    expect(pictures).to_have_count(2, timeout=RUN_SECONDS * 1000)
+    explorer.evaluate("el => el.scrollIntoView()")
+    left, right = box(pictures.nth(0)), box(pictures.nth(1))
+    assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 1
+    events = alphabeta_events(broeders)
+    cut = step_after(events, Cutoff, "8")
+    press(page, pictures.nth(0), "End", len(events))
+    press(page, pictures.nth(0), "Home", 0)
+    for step in range(1, cut + 1):
+        press(page, pictures.nth(0), "ArrowRight", step)
+    assert pruned_in_picture(pictures.nth(0)) == {"18"}
+    explorer.evaluate("el => el.scrollIntoView()")
+    captions = explorer.locator(".gamelib-caption")
+    page.screenshot(path=str(SCREENSHOTS / "projector_lab_side_by_side.png"))
+    assert_on_screen(explorer.locator(".gamelib-controls"), pictures.nth(0), pictures.nth(1), captions.nth(0),
+                     captions.nth(1), within=page.locator(".jp-NotebookPanel-notebook").first)
+    assert_projector_sizes(explorer)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "projector_lab_side_by_side.png"))
