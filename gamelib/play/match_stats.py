@@ -95,7 +95,7 @@ class BotStats:
     points a game (win 1, draw 0.5), ``interval`` a 95% Wilson interval of it (see
     :func:`score_interval`). ``moves`` is how many moves it made, ``mean_seconds`` and
     ``max_seconds`` their wall time, ``slow_moves`` how many took more than SLOW_FACTOR times the
-    limit.
+    limit (under a whole-game clock, the limit its clock gave that move).
     """
 
     name: str
@@ -187,8 +187,9 @@ def _bot_stats(name: str, is_a: bool, records: Sequence[Any]) -> BotStats:
     for record in records:
         colour = "X" if (record.index % 2 == 0) == is_a else "O"
         outcomes[colour].append(_outcome(record.result, colour))
-        first = 0 if colour == "X" else 1
-        times.extend((seconds, record.time_limit) for seconds in record.seconds[first::2])
+        first = int(colour == "O") ^ len(getattr(record, "opening", ())) % 2  # the colour's first move
+        limits = getattr(record, "limits", ()) or (record.time_limit,) * len(record.seconds)  # a game clock's
+        times.extend(zip(record.seconds[first::2], limits[first::2]))
     everything = outcomes["X"] + outcomes["O"]
     scores = [_SCORE[outcome] for outcome in everything]
     return BotStats(
