@@ -88,4 +88,4 @@ def move_budget(remaining: float, plies_left: int, total_plies: int) -> float:
     if usable <= MIN_MOVE_SECONDS:
         return MIN_MOVE_SECONDS
     weights = [phase_weight(total_plies - left, total_plies) for left in own]
-    return min(remaining, usable * weights[0] / math.fsum(weights))
+    return max(MIN_MOVE_SECONDS, min(remaining, usable * weights[0] / math.fsum(weights)))
