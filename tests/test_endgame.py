@@ -66,3 +66,17 @@ def test_the_engine_info_line_reports_the_solution() -> None:
     assert session.handle("go 5000").startswith("move ")
     info = session.handle("info")
     assert info.startswith("info depth ") and info.endswith(solved_text(brute_force(game, state)))
+
+
+def test_the_depth_that_solves_the_game_is_never_skipped_on_a_prediction() -> None:
+    import time
+
+    from gamelib.games.game import Player
+    from gamelib.search.clock import ENGINE_RULES, MoveClock
+
+    clock = MoveClock(1.0, None, ENGINE_RULES, Player.MAX, time.perf_counter())
+    times = [0.01, 0.1, 0.2]  # predicts 0.2 * 0.1 / 0.01 = 2 s, more than the second left
+    skipped = clock.skip(4, times)
+    assert skipped is not None and skipped.predicted == 2.0
+    assert clock.skip(4, times, final=True) is None
+

@@ -159,10 +159,14 @@ class MoveClock:
         """Seconds to the deadline (negative once passed; inf without a time limit)."""
         return self.at - time.perf_counter() if self.at < math.inf else math.inf
 
-    def skip(self, depth: int, times: Sequence[float]) -> Skip | None:
+    def skip(self, depth: int, times: Sequence[float], final: bool = False) -> Skip | None:
         """A Skip if ``depth`` should not start, its time predicted from ``times`` (the seconds of
-        the finished depths) being more than the time left; None to start it."""
-        predicted = predict_seconds(times) if self.rules.predict else None
+        the finished depths) being more than the time left; None to start it. A ``final`` depth,
+        one that reaches the end of the game everywhere, is always started: its last ply has a
+        single move in every position (the last empty square), its tree barely larger than the
+        previous depth's, and the prediction, made for a tree that grows by its branching factor,
+        overestimates it several times (``benchmarks/endgame_horizon.py``)."""
+        predicted = predict_seconds(times) if self.rules.predict and not final else None
         left = self.left()
         return None if predicted is None or predicted <= left else Skip(depth, predicted, left)
 

@@ -161,7 +161,8 @@ class AlphaBetaBot:
             budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
             self.last_search = iterative_deepening(
                 searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
-                seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock])
+                seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock],
+                end=getattr(state, "plies_left", None))
             return _decision(game, state, self.last_search, time.perf_counter() - start, self.search,
                              exact=self.evaluation == "material")
         finally:
