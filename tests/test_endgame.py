@@ -78,5 +78,9 @@ def test_the_depth_that_solves_the_game_is_never_skipped_on_a_prediction() -> No
     times = [0.01, 0.1, 0.2]  # predicts 0.2 * 0.1 / 0.01 = 2 s, more than the second left
     skipped = clock.skip(4, times)
     assert skipped is not None and skipped.predicted == pytest.approx(2.0)
-    assert clock.skip(4, times, final=True) is None
+    assert clock.skip(4, times, end=4) is None  # depth 4 reaches the end of the game
+    later = [0.01, 0.1, 0.15]  # predicts 1.5 s
+    assert clock.skip(4, later, end=5) is None  # one ply before the end: (5-4+1)/(5-4+3) of it, 0.75 s, fits
+    far = clock.skip(4, later, end=40)
+    assert far is not None and far.predicted == pytest.approx(1.5 * 37 / 39)
 

@@ -9,10 +9,10 @@ import pytest
 from gamelib.cli import main
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
-from gamelib.play.bots.base import Decision
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.play.engine_protocol import EngineSession
 from gamelib.search.game_clock import MIN_MOVE_SECONDS, MOVE_RESERVE, move_budget, phase_weight
+from tests.test_engine_protocol import TimedBot
 
 
 def _spend_every_budget(clock: float, total: int) -> list[float]:
@@ -67,20 +67,8 @@ def test_the_alphabeta_bot_stays_within_its_game_clock() -> None:
         assert all(seconds <= limit for seconds, limit in zip(record.seconds[side::2], record.limits[side::2]))
 
 
-class _Recorder(RandomBot):
-    """A random bot that keeps the time limit of each move it is asked."""
-
-    def __init__(self) -> None:
-        super().__init__(seed=0)
-        self.asked: list[float] = []
-
-    def choose(self, game: AdjacencyGame, state: object, seconds: float) -> Decision:  # type: ignore[override]
-        self.asked.append(seconds)
-        return super().choose(game, state, seconds)
-
-
 def test_the_engine_keeps_a_game_clock_and_fills_it_for_a_new_game() -> None:
-    bot = _Recorder()
+    bot = TimedBot()
     session = EngineSession(bot, game_time=30.0)
     assert session.handle("go 600000").startswith("move")
     session.handle("play c3")

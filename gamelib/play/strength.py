@@ -83,8 +83,8 @@ class StrengthReport:
     ``bounds``, and its ``verdict`` ("H1", "H0" or None)."""
 
     games: int
-    trinomial: tuple[int, int, int]
-    pentanomial: tuple[int, int, int, int, int]
+    trinomial: tuple[int, ...]
+    pentanomial: tuple[int, ...]
     score: float
     elo: float
     low: float
@@ -120,7 +120,7 @@ def report(records: Sequence[GameRecord], sprt: Sprt) -> StrengthReport:
     counts: Sequence[int] = pentanomial if pairs else trinomial
     elo, low, high = elo_interval(counts)
     ratio = sprt.llr(counts)
-    return StrengthReport(len(points), trinomial, pentanomial, sum(points.values()) / len(points),  # type: ignore[arg-type]
+    return StrengthReport(len(points), trinomial, pentanomial, sum(points.values()) / len(points),
                           elo, low, high, ratio, sprt.bounds, sprt.verdict(ratio))
 
 
@@ -144,9 +144,10 @@ def run_strength(a: str, b: str, games: int = 200, *, seconds: float = 0.2, sprt
     path = None if out is None else Path(out)
     records = [] if path is None else resume_records(path, [task.settings() for task in tasks])
     if records:
-        show(f"resumed {len(records)} games from {path}: " + report(records, sprt).line())
-        if report(records, sprt).verdict is not None:
-            return report(records, sprt)
+        now = report(records, sprt)
+        show(f"resumed {len(records)} games from {path}: " + now.line())
+        if now.verdict is not None:
+            return now
     done = {record.index for record in records}
     with pool_executor(None, workers) as pool:
         with closing(completed(pool, play_task, [task for task in tasks if task.index not in done])) as finished:
@@ -154,7 +155,8 @@ def run_strength(a: str, b: str, games: int = 200, *, seconds: float = 0.2, sprt
                 if path is not None:
                     append_record(path, record)
                 records.append(record)
-                show(report(records, sprt).line())
-                if report(records, sprt).verdict is not None:
+                now = report(records, sprt)
+                show(now.line())
+                if now.verdict is not None:
                     break
     return report(records, sprt)

@@ -170,7 +170,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     ``seconds`` when the previous best move fails low at the new depth (``fail_low``); a depth
     interrupted after it proved a root move better than the previous depth's best gives that move
     (``partial``, and ``Deepening.move``), else it is thrown away. ``end``, if the game tells
-    it, is the plies from ``state`` to the end of the game: depth ``end`` solves the game and is
+    it, is the plies from ``state`` to the end of the game, each ply with one move fewer than the
+    one before: the predictions shrink near the end, and depth ``end``, which solves the game, is
     never skipped on a prediction (see :meth:`~gamelib.search.clock.MoveClock.skip`). With
     :data:`~gamelib.search.clock.PLAIN_RULES`, every unfinished depth is thrown away and the
     deadline is ``seconds``. No depth after the first starts once the time is up, and the
@@ -221,7 +222,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         if depth > 1 and clock.left() < 0:
             timed_out = True
             break
-        skipped = clock.skip(depth, times, final=depth == end)
+        skipped = clock.skip(depth, times, end)
         if skipped is not None:
             break
         began = time.perf_counter()
