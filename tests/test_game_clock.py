@@ -36,8 +36,13 @@ def test_the_middle_game_gets_more_than_the_start_and_the_end() -> None:
     budgets = _spend_every_budget(120.0, 56)  # X's 28 moves
     assert budgets[14] > budgets[0] and budgets[14] > budgets[-2]
     assert max(budgets) in budgets[10:18]
-    # by hand: the first move's weights are 1 + sin(pi j / 28), j = 0..27, adding up to 28 + cot(pi/56)
-    assert budgets[0] == pytest.approx((120 - 28 * MOVE_RESERVE) / (28 + 1 / math.tan(math.pi / 56)))
+    # by hand: X's first 23 moves weigh 1 + sin(pi j / 28), j = 0..22, and the 5 with 10 plies left or
+    # fewer 0.1 each; the sines add up to cot(pi/56) less those of j = 23..27 (sum of sin(pi j/n), j < n,
+    # is cot(pi/2n))
+    endgame_sines = sum(math.sin(math.pi * j / 28) for j in range(23, 28))
+    weights = 23 + 1 / math.tan(math.pi / 56) - endgame_sines + 5 * 0.1
+    assert budgets[0] == pytest.approx((120 - 28 * MOVE_RESERVE) / weights)
+    assert budgets[-5:] == sorted(budgets[-5:]) and budgets[-6] > 5 * budgets[-5]  # the endgame gets little
     assert budgets[-1] == pytest.approx(120 - math.fsum(budgets[:-1]) - MOVE_RESERVE)  # the last: all but its reserve
 
 

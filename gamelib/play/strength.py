@@ -131,10 +131,11 @@ def run_strength(a: str, b: str, games: int = 200, *, seconds: float = 0.2, sprt
     specs ``a`` (the new version) and ``b`` at ``seconds`` a move, from ``games / 2``
     :func:`~gamelib.play.openings.balanced_openings` seeded ``seed``, and return where it stands
     when it ends: all games played, or the ``sprt`` decided (no game starts after that; the
-    ``workers - 1`` games at most still under way are played out but not counted). Each finished game is appended to the match file ``out`` (rerun to
-    resume: the games in it count, the rest are played) and a :meth:`StrengthReport.line` goes to
-    ``show``. Runs ``workers`` games at once. Raises ValueError for bad settings, MatchFileError
-    for a file of another match.
+    ``workers - 1`` games at most still under way are played out but not counted). Each finished
+    game is appended to the match file ``out`` (rerun to resume: the games in it count, the rest
+    are played) and a :meth:`StrengthReport.line` goes to ``show``. Runs ``workers`` games at
+    once. Raises ValueError for bad settings, MatchFileError for a file of another match, and an
+    engine's EngineError if one fails (the games so far stay in ``out``).
     """
     if games < 2 or workers < 1 or not seconds > 0:
         raise ValueError(f"games {games}, workers {workers}, seconds {seconds}: give at least one pair of games, "
