@@ -26,7 +26,7 @@ import random
 import shlex
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, replace
@@ -371,9 +371,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.join()
 
 
-def completed(pool: Executor, play: Callable[[Any], GameRecord], tasks: Iterable[Any]) -> Iterator[GameRecord]:
+def completed(pool: Executor, play: Callable[[Any], GameRecord],
+              tasks: Iterable[Any]) -> Generator[GameRecord, None, None]:
     """The records of ``play(task)`` for each of ``tasks``, run on ``pool``, as they complete. On an
-    error (or Ctrl-C) the games not yet started are cancelled and the error propagates."""
+    error (or Ctrl-C), or when the caller closes the generator, the games not yet started are
+    cancelled (an error then propagates)."""
     futures: list[Future[GameRecord]] = [pool.submit(play, task) for task in tasks]
     try:
         for future in as_completed(futures):
