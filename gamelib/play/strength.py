@@ -98,7 +98,7 @@ class StrengthReport:
         losses, draws, wins = self.trinomial
         said = {"H1": "H1 accepted: A is stronger", "H0": "H0 accepted: A is not stronger", None: "continue"}
         return (f"{self.games} games  A +{wins} ={draws} -{losses}  score {self.score:.3f}  Elo {self.elo + 0.0:+.1f} "
-                f"[{self.low:+.1f}, {self.high:+.1f}]  pairs {'-'.join(map(str, self.pentanomial))}  "
+                f"[{self.low + 0.0:+.1f}, {self.high + 0.0:+.1f}]  pairs {'-'.join(map(str, self.pentanomial))}  "
                 f"LLR {self.llr:+.2f} ({self.bounds[0]:+.2f}, {self.bounds[1]:+.2f}): {said[self.verdict]}")
 
 
