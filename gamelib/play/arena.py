@@ -26,7 +26,7 @@ import random
 import shlex
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, replace
@@ -39,7 +39,8 @@ from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_
 from gamelib.games.game import IllegalMoveError, Value
 from gamelib.play.bots.base import Bot, Decision, make_bot
 from gamelib.play.match_stats import MatchSummary, summarise
-from gamelib.play.records import REASONS, SETTINGS, GameRecord, Turn, append_record, resume_records
+from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
+from gamelib.search.game_clock import move_budget
 from gamelib.search.tracing import to_jsonable
 
 __all__ = ["GameTask", "MoveTimeout", "build_bot", "completed", "fault_reason", "game_seed", "match_tasks",
@@ -47,16 +48,24 @@ __all__ = ["GameTask", "MoveTimeout", "build_bot", "completed", "fault_reason", 
 
 def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed: int, *,
               index: int = 0, on_move: Callable[[Turn], None] | None = None,
-              grace: float | None = None) -> GameRecord:
+              grace: float | None = None, opening: Sequence[str] = (),
+              game_time: float | None = None) -> GameRecord:
     """Play ``game`` from its start, ``x_bot`` as X and ``o_bot`` as O, giving each move a limit of
     ``seconds`` of wall time (the arena measures, it does not interrupt). ``seed`` and ``index`` are
     only recorded; build seeded bots with :func:`build_bot`. ``on_move`` is called after each move.
+    ``opening`` are square names played from the start before the bots take over (recorded as the
+    record's ``opening``; raises IllegalMoveError or NotationError for a bad one).
+
+    With ``game_time``, each side has that many seconds for the whole game, and each move's limit is
+    its share of what is left on its clock (:func:`gamelib.search.game_clock.move_budget`: more in
+    the middle game), never more than ``seconds``; the record keeps each move's limit (``limits``).
 
     Without ``grace``, raises IllegalMoveError, naming the bot, if a bot plays an illegal move, and
     a bot's own errors propagate. With ``grace`` (seconds; a tournament's rule), a fault ends the
     game instead: the side at fault loses, and the record says why (:func:`fault_reason`): a move
-    that took longer than ``seconds + grace`` (``timeout``), an illegal move, or an error of the bot
-    (an external engine's EngineError carries its own reason).
+    that took longer than its limit + ``grace``, or a clock overrun by more than ``grace``
+    (``timeout``), an illegal move, or an error of the bot (an external engine's EngineError
+    carries its own reason).
 
     >>> from gamelib.play.bots.random_bot import RandomBot
     >>> class Sleepy(RandomBot):
@@ -67,27 +76,67 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
     >>> record.result, record.reason, record.forfeit, len(record.moves)
     ('X', 'timeout', 'O', 1)
     """
-    state, turns = game.initial_state(), list[Turn]()
+    state, turns = game.play(game.initial_state(), opening), list[Turn]()
+    clock = _Clocks(game, state, seconds, game_time)
     while not game.is_terminal(state):
         side = state.to_move
         bot = x_bot if side is Mark.X else o_bot
+        limit = clock.limit(state)
         start = time.perf_counter()
         try:
-            decision = bot.choose(game, state, seconds)
+            decision = bot.choose(game, state, limit)
             elapsed = time.perf_counter() - start
-            if grace is not None and elapsed > seconds + grace:
-                raise MoveTimeout(f"bot {bot.name} took {elapsed:.2f} s, more than {seconds:g} s + {grace:g} s")
+            clock.spend(side, elapsed, grace, bot.name)
+            if grace is not None and elapsed > limit + grace:
+                raise MoveTimeout(f"bot {bot.name} took {elapsed:.2f} s, more than {limit:g} s + {grace:g} s")
             after = _apply(game, state, decision.move, bot)
         except Exception as error:  # noqa: BLE001 - a tournament records any fault of a bot
             if grace is None:
                 raise
-            return replace(_record(game, state, turns, x_bot, o_bot, seconds, seed, index), result=side.other.value,
-                           reason=fault_reason(error), forfeit=side.value, detail=" ".join(str(error).split())[:300])
+            return replace(clock.stamp(_record(game, state, turns, x_bot, o_bot, seconds, seed, index), opening),
+                           result=side.other.value, reason=fault_reason(error), forfeit=side.value,
+                           detail=" ".join(str(error).split())[:300])
         turns.append(Turn(len(turns), side, decision, elapsed, after))
         state = after
         if on_move is not None:
             on_move(turns[-1])
-    return _record(game, state, turns, x_bot, o_bot, seconds, seed, index)
+    return clock.stamp(_record(game, state, turns, x_bot, o_bot, seconds, seed, index), opening)
+
+
+class _Clocks:
+    """Each side's time in one game: a limit of ``seconds`` a move, or with ``game_time`` a
+    whole-game clock of that many seconds a side, each move's limit its budget
+    (:func:`~gamelib.search.game_clock.move_budget`) capped at ``seconds``. ``start`` is the
+    position the bots take over (after the opening): the plies the game has in all are counted
+    from the initial position."""
+
+    def __init__(self, game: AdjacencyGame, start: AdjacencyState, seconds: float, game_time: float | None) -> None:
+        if game_time is not None and not game_time > 0:
+            raise ValueError(f"the game time is {game_time} seconds: give a positive number")
+        self.seconds, self.game_time = seconds, game_time
+        self.total_plies = game.initial_state().plies_left
+        self.left = {Mark.X: game_time or 0.0, Mark.O: game_time or 0.0}
+        self.limits: list[float] = []
+
+    def limit(self, state: AdjacencyState) -> float:
+        """The time limit of the move in ``state``, in seconds."""
+        if self.game_time is None:
+            return self.seconds
+        budget = move_budget(self.left[state.to_move], state.plies_left, self.total_plies)
+        self.limits.append(min(self.seconds, budget))
+        return self.limits[-1]
+
+    def spend(self, side: Mark, elapsed: float, grace: float | None, name: str) -> None:
+        """Take ``elapsed`` seconds off ``side``'s clock; with ``grace``, raise MoveTimeout once the
+        clock is overrun by more than the grace."""
+        self.left[side] -= elapsed
+        if self.game_time is not None and grace is not None and self.left[side] < -grace:
+            raise MoveTimeout(f"bot {name} ran out of its {self.game_time:g} s for the game "
+                              f"({-self.left[side]:.2f} s over)")
+
+    def stamp(self, record: GameRecord, opening: Sequence[str]) -> GameRecord:
+        """``record`` with the opening, the game time and the moves' limits."""
+        return replace(record, opening=tuple(opening), game_time=self.game_time, limits=tuple(self.limits))
 
 
 class MoveTimeout(Exception):
@@ -188,8 +237,9 @@ def game_seed(match_seed: int, index: int) -> int:
 @dataclass(frozen=True)
 class GameTask:
     """One game of a match, picklable, for a worker process: its ``index`` and ``seed``, the bot
-    specs playing ``x`` and ``o``, and the ``rule``, ``rounds`` and ``time_limit`` (seconds a
-    move)."""
+    specs playing ``x`` and ``o``, the ``rule``, ``rounds`` and ``time_limit`` (seconds a move),
+    the ``opening`` moves it starts from (square names) and the whole-game clock ``game_time``
+    (seconds a side, None for a limit a move; see :func:`play_game`)."""
 
     index: int
     seed: int
@@ -198,21 +248,30 @@ class GameTask:
     rule: int
     rounds: int
     time_limit: float
+    opening: tuple[str, ...] = ()
+    game_time: float | None = None
 
     def settings(self) -> dict[str, Any]:
         """The settings a record of this game must have (see :meth:`GameRecord.settings`)."""
-        return {name: getattr(self, name) for name in SETTINGS}
+        return {name: getattr(self, name) for name in SETTINGS + START_SETTINGS}
 
 
-def match_tasks(a: str, b: str, games: int, rounds: int, rule: int, seconds: float, seed: int) -> list[GameTask]:
+def match_tasks(a: str, b: str, games: int, rounds: int, rule: int, seconds: float, seed: int, *,
+                openings: Sequence[tuple[str, ...]] = (), game_time: float | None = None) -> list[GameTask]:
     """The ``games`` games of a match between bot specs ``a`` and ``b``: A is X in game i when i
-    is even, and game i is seeded :func:`game_seed` (seed, i).
+    is even, and game i is seeded :func:`game_seed` (seed, i). With ``openings``, games 2k and
+    2k + 1 both start from opening k (cycling through them), so each opening is played once with
+    each bot as X: a game pair. ``game_time`` is each game's whole-game clock (see :func:`play_game`).
 
     >>> [(task.x, task.o) for task in match_tasks("random", "alphabeta", 3, 28, 8, 1.0, 0)]
     [('random', 'alphabeta'), ('alphabeta', 'random'), ('random', 'alphabeta')]
+    >>> [task.opening for task in match_tasks("a", "b", 3, 28, 8, 1.0, 0, openings=[("c3",), ("f6",)])]
+    [('c3',), ('c3',), ('f6',)]
     """
     return [GameTask(index=i, seed=game_seed(seed, i), x=a if i % 2 == 0 else b, o=b if i % 2 == 0 else a,
-                     rule=rule, rounds=rounds, time_limit=seconds) for i in range(games)]
+                     rule=rule, rounds=rounds, time_limit=seconds,
+                     opening=tuple(openings[i // 2 % len(openings)]) if openings else (), game_time=game_time)
+            for i in range(games)]
 
 
 def play_task(task: GameTask) -> GameRecord:
@@ -222,7 +281,8 @@ def play_task(task: GameTask) -> GameRecord:
     with ExitStack() as stack:
         x_bot = _closing_bot(stack, build_bot(task.x, task.seed))
         o_bot = _closing_bot(stack, build_bot(task.o, task.seed + 1))
-        record = play_game(game, x_bot, o_bot, task.time_limit, task.seed, index=task.index)
+        record = play_game(game, x_bot, o_bot, task.time_limit, task.seed, index=task.index, opening=task.opening,
+                           game_time=task.game_time)
     return replace(record, x=task.x, o=task.o)
 
 
@@ -236,14 +296,17 @@ def _closing_bot(stack: ExitStack, bot: Bot) -> Bot:
 
 def run_match(a: str, b: str, games: int, rounds: int = 28, *, rule: int = 8, seconds: float = 1.0,
               out: str | Path | None = None, workers: int = 2, seed: int = 0,
-              executor: Executor | None = None, progress: bool = True) -> MatchSummary:
+              executor: Executor | None = None, progress: bool = True,
+              game_time: float | None = None) -> MatchSummary:
     """Play ``games`` games between bot specs ``a`` and ``b`` (see :func:`match_tasks`) and return
     the summary of every game of the match, including those already in ``out``.
 
     Each game runs as :func:`play_task` on ``executor`` (any concurrent.futures Executor, e.g. a
     dask ``Client.get_executor()``), or on a process pool of ``workers`` processes. Finished games
     are appended to the JSON-lines file ``out`` as they complete; games already there are skipped
-    (resume). ``progress`` shows a tqdm bar on stderr. Raises ValueError for bad settings,
+    (resume). ``progress`` shows a tqdm bar on stderr. ``game_time`` gives each side a whole-game
+    clock of that many seconds, ``seconds`` then capping each move (see :func:`play_game`).
+    Raises ValueError for bad settings,
     MatchFileError if ``out`` holds games with other settings; a game's error propagates after the
     remaining games are cancelled.
 
@@ -254,7 +317,9 @@ def run_match(a: str, b: str, games: int, rounds: int = 28, *, rule: int = 8, se
     2
     """
     _check_settings(a, b, games, rounds, rule, seconds, workers)
-    tasks = match_tasks(a, b, games, rounds, rule, seconds, seed)
+    if game_time is not None and not game_time > 0:
+        raise ValueError(f"the game time is {game_time} seconds: give a positive number")
+    tasks = match_tasks(a, b, games, rounds, rule, seconds, seed, game_time=game_time)
     path = None if out is None else Path(out)
     records = [] if path is None else resume_records(path, [task.settings() for task in tasks])
     done = {record.index for record in records}
@@ -306,9 +371,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.join()
 
 
-def completed(pool: Executor, play: Callable[[Any], GameRecord], tasks: Iterable[Any]) -> Iterator[GameRecord]:
+def completed(pool: Executor, play: Callable[[Any], GameRecord],
+              tasks: Iterable[Any]) -> Generator[GameRecord, None, None]:
     """The records of ``play(task)`` for each of ``tasks``, run on ``pool``, as they complete. On an
-    error (or Ctrl-C) the games not yet started are cancelled and the error propagates."""
+    error (or Ctrl-C), or when the caller closes the generator, the games not yet started are
+    cancelled (an error then propagates)."""
     futures: list[Future[GameRecord]] = [pool.submit(play, task) for task in tasks]
     try:
         for future in as_completed(futures):

@@ -30,8 +30,9 @@ from gamelib.play.records import Turn
 from gamelib.play.standings import standings_csv, standings_text
 from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
 
-__all__ = ["MAX_GAMES", "MAX_MEMORY_MB", "MAX_SEED", "MAX_WORKERS", "add_game_commands", "option", "run_engine",
-           "run_match_command", "run_play", "run_tournament_command"]
+__all__ = ["MAX_GAME_SECONDS", "MAX_GAMES", "MAX_MEMORY_MB", "MAX_SEED", "MAX_WORKERS", "MIN_GAME_SECONDS",
+           "add_game_commands", "move_seconds", "option", "run_engine", "run_match_command", "run_play",
+           "run_tournament_command"]
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
@@ -69,6 +70,13 @@ _SEED = option(whole_number, 0, MAX_SEED, "a seed")
 _GAMES = option(whole_number, 1, MAX_GAMES, "a number of games")
 _WORKERS = option(whole_number, 1, MAX_WORKERS, "a number of processes")
 
+MIN_GAME_SECONDS, MAX_GAME_SECONDS = 1.0, 86_400.0
+"""The shortest and longest whole-game clock (``--game-time``), in seconds a side: a second (of
+which a 28-round game's reserve, :data:`gamelib.search.game_clock.MOVE_RESERVE` a move, takes
+0.28 s) to a day."""
+
+_GAME_TIME = option(decimal_number, MIN_GAME_SECONDS, MAX_GAME_SECONDS, "a number of seconds")
+
 
 def add_game_commands(commands: Any) -> None:
     """Add ``match``, ``engine`` and ``play`` to ``commands`` (argparse sub-parsers)."""
@@ -82,7 +90,7 @@ def add_game_commands(commands: Any) -> None:
     match.add_argument("--workers", type=_WORKERS, default=2,
                        metavar="K", help=f"processes (default 2, at most {MAX_WORKERS})")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
-    _add_game_options(match, seconds=1.0)
+    _add_game_options(match, seconds=1.0, clock=True)
     engine = commands.add_parser("engine", help="serve a bot over the engine line protocol on stdin/stdout")
     served = engine.add_mutually_exclusive_group(required=True)
     served.add_argument("--bot", metavar="BOT", help=f"the bot: {', '.join(n for n in BOT_NAMES if n != 'human')}, "
@@ -90,11 +98,14 @@ def add_game_commands(commands: Any) -> None:
     served.add_argument("--bot-file", metavar="FILE.py", help="a Python file defining a bot class (a submission)")
     engine.add_argument("--bot-class", metavar="NAME", help="with --bot-file: the bot class in it")
     engine.add_argument("--seed", type=_SEED, default=0, metavar="S", help=f"the bot's seed (default 0, at most {MAX_SEED})")
+    engine.add_argument("--game-time", type=_GAME_TIME, default=None, metavar="S",
+                        help="keep a whole-game clock of S seconds: each go gets at most its share of what is left "
+                        f"({MIN_GAME_SECONDS:g} to {MAX_GAME_SECONDS:g})")
     _add_tournament_command(commands)
     play = commands.add_parser("play", help="play one game in the terminal")
     play.add_argument("--x", default="human", metavar="BOT", help=f"X's player, {bots} (default human)")
     play.add_argument("--o", default="alphabeta", metavar="BOT", help="O's player (default alphabeta)")
-    _add_game_options(play, seconds=5.0)
+    _add_game_options(play, seconds=5.0, clock=True)
 
 
 def _add_tournament_command(commands: Any) -> None:
@@ -123,23 +134,43 @@ def _add_tournament_command(commands: Any) -> None:
     _add_game_options(tournament, seconds=1.0)
 
 
-def _add_game_options(parser: argparse.ArgumentParser, seconds: float) -> None:
-    """--rounds, --rule, --time and --seed, shared by match and play."""
+def _add_game_options(parser: argparse.ArgumentParser, seconds: float, clock: bool = False) -> None:
+    """--rounds, --rule, --time and --seed, shared by match and play; with ``clock``, --game-time
+    too, and --time then caps each move (default: no cap; see :func:`move_seconds`)."""
     parser.add_argument("--rounds", type=option(whole_number, MIN_ROUNDS, MAX_ROUNDS, "a number of rounds"), default=28,
                         metavar="R", help=f"rounds a game, {MIN_ROUNDS} to {MAX_ROUNDS} (default 28)")
     parser.add_argument("--rule", type=option(whole_number, min(RULES), max(RULES), "a rule"), choices=RULES,
                         default=8, help="neighbours that flip: 8 or 4 (default 8)")
     parser.add_argument("--time", type=option(decimal_number, 0.001, MAX_MOVE_SECONDS, "a number of seconds"),
-                        default=seconds, metavar="S",
-                        help=f"seconds a move (default {seconds:g}, 0.001 to {MAX_MOVE_SECONDS:g})")
+                        default=None if clock else seconds, metavar="S",
+                        help=f"seconds a move (default {seconds:g}, 0.001 to {MAX_MOVE_SECONDS:g})"
+                        + ("; with --game-time, the most a move may take (default no cap)" if clock else ""))
+    if clock:
+        parser.set_defaults(default_time=seconds)
+        parser.add_argument("--game-time", type=_GAME_TIME, default=None, metavar="S",
+                            help="a whole-game clock: each side has S seconds for all its moves, spent more in the "
+                            f"middle game ({MIN_GAME_SECONDS:g} to {MAX_GAME_SECONDS:g}; default: --time a move)")
     parser.add_argument("--seed", type=_SEED, default=0, metavar="S", help=f"the seed (default 0, at most {MAX_SEED})")
+
+
+def move_seconds(args: argparse.Namespace) -> float:
+    """The limit a move of ``match`` or ``play``: --time, or without it the command's default, or
+    under --game-time no cap (:data:`MAX_MOVE_SECONDS`).
+
+    >>> move_seconds(argparse.Namespace(time=None, game_time=60.0, default_time=1.0))
+    600.0
+    """
+    if args.time is not None:
+        return float(args.time)
+    return float(MAX_MOVE_SECONDS if args.game_time is not None else args.default_time)
 
 
 def run_match_command(args: argparse.Namespace) -> int:
     """``match``: play the games not yet in --out and print the summary table."""
     try:
-        summary = run_match(args.a, args.b, args.games, args.rounds, rule=args.rule, seconds=args.time,
-                            out=args.out, workers=args.workers, seed=args.seed, progress=not args.quiet)
+        summary = run_match(args.a, args.b, args.games, args.rounds, rule=args.rule, seconds=move_seconds(args),
+                            out=args.out, workers=args.workers, seed=args.seed, progress=not args.quiet,
+                            game_time=args.game_time)
     except KeyboardInterrupt:
         kept = f"the finished games are in {args.out}; run the same command to resume" if args.out else "no --out file"
         return _stopped(f"match stopped: {kept}")
@@ -194,7 +225,7 @@ def run_engine(args: argparse.Namespace) -> int:
         raise ValueError("engine: give --bot NAME (not human), or --bot-file FILE.py with --bot-class NAME")
     bot = build_bot(args.bot, args.seed) if args.bot else load_file_bot(args.bot_file, args.bot_class, args.seed)
     try:
-        serve(bot, sys.stdin, sys.stdout)
+        serve(bot, sys.stdin, sys.stdout, game_time=args.game_time)
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:  # the client went away: nobody is left to answer
@@ -207,10 +238,13 @@ def run_play(args: argparse.Namespace) -> int:
     game = AdjacencyGame(rounds=args.rounds, rule=args.rule)
     names = {"X": args.x, "O": args.o}
     x_bot, o_bot = build_bot(args.x, args.seed), build_bot(args.o, args.seed + 1)
-    print(f"X: {args.x}, O: {args.o}; {args.rounds} rounds, rule {args.rule}, {args.time:g} s a move")
+    seconds = move_seconds(args)
+    clock = f"{args.game_time:g} s a side for the game" if args.game_time is not None else f"{seconds:g} s a move"
+    print(f"X: {args.x}, O: {args.o}; {args.rounds} rounds, rule {args.rule}, {clock}")
     print(game.render_text(game.root))
     try:
-        record = play_game(game, x_bot, o_bot, args.time, args.seed, on_move=lambda turn: _show(game, names, turn))
+        record = play_game(game, x_bot, o_bot, seconds, args.seed, on_move=lambda turn: _show(game, names, turn),
+                           game_time=args.game_time)
     except KeyboardInterrupt:
         return _stopped("game stopped (Ctrl-C)")
     except EOFError:

@@ -13,6 +13,7 @@ command                         answer                                  effect
 ``play SQUARE``                 ``ok``                                  the side to move plays
 ``board``                       ``BOARD SIDE PLIES XCOUNT OCOUNT``      none
 ``go MILLISECONDS``             ``move SQUARE``                         none (the move is not played)
+``info``                        ``info depth D value V nodes N ...``    none (about the last ``go``)
 ``quit``                        ``ok``                                  the engine exits
 ==============================  ======================================  ========================
 
@@ -52,11 +53,12 @@ from gamelib.games.adjacency import MAX_ROUNDS, RULES, AdjacencyGame, AdjacencyS
 from gamelib.games.user_input import shown, whole_number
 from gamelib.play.bots.base import Bot, Decision
 from gamelib.play.limits import kill_group
+from gamelib.search.game_clock import move_budget
 
 __all__ = ["MAX_LINE_CHARS", "MAX_MOVE_SECONDS", "EngineError", "EngineSession", "ExternalBot", "ProtocolError",
-           "read_line", "serve"]
+           "info_line", "read_line", "serve"]
 
-COMMANDS = ("rule", "position", "play", "board", "go", "quit")
+COMMANDS = ("rule", "position", "play", "board", "go", "info", "quit")
 """The protocol's commands, in the order the documentation gives them."""
 
 MAX_LINE_CHARS = 256
@@ -90,17 +92,28 @@ class EngineSession:
     """The server side: the position, the rule and a bot, changed only by commands that succeed.
 
     Starts at the initial position of a 28-round game (56 plies left), rule 8, X to move.
-    ``handle`` answers one line; ``finished`` is True after ``quit``.
+    ``handle`` answers one line; ``finished`` is True after ``quit``; ``last`` is the Decision of
+    the last ``go`` (None before one), which ``info`` reports.
+
+    With ``game_time`` (seconds), the engine keeps a whole-game clock for the side it moves: each
+    ``go`` gets the smaller of its MILLISECONDS and the move's budget from what is left on the clock
+    (:func:`gamelib.search.game_clock.move_budget`, over the plies of a 28-round game), and the
+    move's time is taken off the clock. The clock is full again when a ``go`` comes with more plies
+    left than the one before (a new game).
     """
 
-    def __init__(self, bot: Bot, rule: int = 8) -> None:
-        self.bot = bot
+    def __init__(self, bot: Bot, rule: int = 8, game_time: float | None = None) -> None:
+        if game_time is not None and not game_time > 0:
+            raise ValueError(f"the game time is {game_time} seconds: give a positive number")
+        self.bot, self.game_time = bot, game_time
+        self.clock_left, self._plies_before = game_time or 0.0, 0
+        self.last: Decision | None = None
         self.game = AdjacencyGame(rule=rule)
         self.state: AdjacencyState = self.game.initial_state()
         self.finished = False
         self._commands: dict[str, Callable[[list[str]], str]] = {
             "rule": self._rule, "position": self._position, "play": self._play, "board": self._board,
-            "go": self._go, "quit": self._quit,
+            "go": self._go, "info": self._info, "quit": self._quit,
         }
 
     def handle(self, line: str) -> str:
@@ -152,13 +165,50 @@ class EngineSession:
         milliseconds = whole_number(args[0], 1, MAX_MOVE_SECONDS * 1000, "a time in milliseconds")
         if self.game.is_terminal(self.state):
             raise ProtocolError("the game is over: there is no move to make")
-        decision = self.bot.choose(self.game, self.state, milliseconds / 1000)
+        start = time.perf_counter()
+        decision = self.bot.choose(self.game, self.state, self._limit(milliseconds / 1000))
+        if self.game_time is not None:
+            self.clock_left -= time.perf_counter() - start
+        self.last = decision
         return f"move {square_name(decision.move)}"
+
+    def _limit(self, seconds: float) -> float:
+        """The time limit of the move asked for with ``seconds``: those seconds, or under a game
+        clock at most the move's budget (the clock is filled again for a new game)."""
+        if self.game_time is None:
+            return seconds
+        plies = self.state.plies_left
+        if plies > self._plies_before:
+            self.clock_left = self.game_time
+        self._plies_before = plies
+        return min(seconds, move_budget(self.clock_left, plies, max(plies, 2 * MAX_ROUNDS)))
+
+    def _info(self, args: list[str]) -> str:
+        _arguments("info", args, "")
+        if self.last is None:
+            return "info none: no go yet"
+        return info_line(self.last)
 
     def _quit(self, args: list[str]) -> str:
         _arguments("quit", args, "")
         self.finished = True
         return "ok"
+
+
+def info_line(decision: Decision) -> str:
+    """The ``info`` answer about ``decision``: ``info`` then ``depth D``, ``value V`` (X's view),
+    ``nodes N``, ``seconds S`` where known, and the bot's note, cut to :data:`MAX_LINE_CHARS`.
+
+    >>> info_line(Decision(3, value=2, depth=8, seconds=0.1234, nodes=900, note="solved: X wins by 2 marks"))
+    'info depth 8 value +2 nodes 900 seconds 0.123 solved: X wins by 2 marks'
+    """
+    words = ["info"]
+    if decision.depth is not None:
+        words.append(f"depth {decision.depth}")
+    if decision.value is not None:
+        words.append(f"value {decision.value:+g}")
+    words.append(f"nodes {decision.nodes} seconds {decision.seconds:.3g}")
+    return " ".join(" ".join(words + [decision.note]).split())[:MAX_LINE_CHARS]
 
 
 def _arguments(command: str, args: Sequence[str], usage: str) -> None:
@@ -171,18 +221,19 @@ def _arguments(command: str, args: Sequence[str], usage: str) -> None:
                             f"give '{shown}'")
 
 
-def serve(bot: Bot, input: TextIO, output: TextIO) -> None:
+def serve(bot: Bot, input: TextIO, output: TextIO, game_time: float | None = None) -> None:
     """Answer the commands read from ``input`` on ``output``, one line each, flushed at once,
-    until ``quit`` or the end of ``input``.
+    until ``quit`` or the end of ``input``; ``game_time`` gives the engine a whole-game clock (see
+    :class:`EngineSession`).
 
     >>> import io
     >>> from gamelib.play.bots.random_bot import RandomBot
     >>> out = io.StringIO()
     >>> serve(RandomBot(), io.StringIO("rule 4\\nfly\\nquit\\nboard\\n"), out)
     >>> out.getvalue().splitlines()
-    ['ok', "error unknown command 'fly': use rule, position, play, board, go, quit", 'ok']
+    ['ok', "error unknown command 'fly': use rule, position, play, board, go, info, quit", 'ok']
     """
-    session = EngineSession(bot)
+    session = EngineSession(bot, game_time=game_time)
     while (line := read_line(input)) is not None:
         output.write(session.handle(line) + "\n")
         output.flush()

@@ -95,7 +95,8 @@ class BotStats:
     points a game (win 1, draw 0.5), ``interval`` a 95% Wilson interval of it (see
     :func:`score_interval`). ``moves`` is how many moves it made, ``mean_seconds`` and
     ``max_seconds`` their wall time, ``slow_moves`` how many took more than SLOW_FACTOR times the
-    limit.
+    limit (under a whole-game clock, the limit its clock gave that move); ``max_game_seconds`` the
+    most wall time it spent on one game (its moves added up).
     """
 
     name: str
@@ -110,6 +111,7 @@ class BotStats:
     mean_seconds: float
     max_seconds: float
     slow_moves: int
+    max_game_seconds: float = math.nan
 
     @property
     def games(self) -> int:
@@ -120,8 +122,8 @@ class BotStats:
 @dataclass(frozen=True)
 class MatchSummary:
     """A match between bots ``a`` (X in even-numbered games) and ``b``: their :class:`BotStats`,
-    the number of ``games``, and the ``rule``, ``rounds`` and ``time_limit`` (seconds a move) of
-    the first game."""
+    the number of ``games``, and the ``rule``, ``rounds``, ``time_limit`` (seconds a move) and
+    ``game_time`` (each side's whole-game clock in seconds, or None) of the first game."""
 
     a: BotStats
     b: BotStats
@@ -129,15 +131,17 @@ class MatchSummary:
     rule: int
     rounds: int
     time_limit: float
+    game_time: float | None = None
 
     def table(self) -> str:
         """The summary as a text table, one row per bot and colour, then move times."""
+        clock = f"{self.time_limit:g} s a move" if self.game_time is None else f"{self.game_time:g} s a side a game"
         head = (f"{self.games} games, rule {self.rule}, {self.rounds} rounds, "
-                f"{self.time_limit:g} s a move; score: win 1, draw 1/2, with a 95% Wilson interval")
+                f"{clock}; score: win 1, draw 1/2, with a 95% Wilson interval")
         rows = [f"{'bot':<16} {'colour':<6} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6}  score"]
         for label, bot in (("A", self.a), ("B", self.b)):
             rows.extend(_rows(f"{label} {bot.name}", bot))
-        times = [_time_line(label, bot, self.time_limit) for label, bot in (("A", self.a), ("B", self.b))]
+        times = [_time_line(label, bot, self.time_limit, self.game_time) for label, bot in (("A", self.a), ("B", self.b))]
         return "\n".join([head, *rows, *times])
 
 
@@ -152,10 +156,14 @@ def _rows(label: str, bot: BotStats) -> list[str]:
     return lines
 
 
-def _time_line(label: str, bot: BotStats, limit: float) -> str:
-    """One bot's move times: mean, max and the moves over the limit."""
-    return (f"{label} {bot.name}: {bot.moves} moves, mean {1000 * bot.mean_seconds:.3g} ms, "
-            f"max {1000 * bot.max_seconds:.3g} ms, {bot.slow_moves} over {SLOW_FACTOR * limit:.3g} s")
+def _time_line(label: str, bot: BotStats, limit: float, game_time: float | None = None) -> str:
+    """One bot's move times: mean, max and the moves over the limit; under a whole-game clock, the
+    moves over the limit their clock gave them and the most time spent on a game."""
+    line = f"{label} {bot.name}: {bot.moves} moves, mean {1000 * bot.mean_seconds:.3g} ms, max {1000 * bot.max_seconds:.3g} ms, "
+    if game_time is None:
+        return line + f"{bot.slow_moves} over {SLOW_FACTOR * limit:.3g} s"
+    return line + (f"{bot.slow_moves} over {SLOW_FACTOR:g} times their limit; at most {bot.max_game_seconds:.3g} s "
+                   f"of its {game_time:g} s in a game")
 
 
 def summarise(records: Sequence[Any]) -> MatchSummary:
@@ -172,7 +180,8 @@ def summarise(records: Sequence[Any]) -> MatchSummary:
             raise ValueError(f"game {record.index} is {record.x} against {record.o}, not between {a} and {b}")
     first = records[0]
     return MatchSummary(a=_bot_stats(a, True, records), b=_bot_stats(b, False, records), games=len(records),
-                        rule=first.rule, rounds=first.rounds, time_limit=first.time_limit)
+                        rule=first.rule, rounds=first.rounds, time_limit=first.time_limit,
+                        game_time=getattr(first, "game_time", None))
 
 
 def _players(record: Any) -> tuple[str, str]:
@@ -184,11 +193,14 @@ def _bot_stats(name: str, is_a: bool, records: Sequence[Any]) -> BotStats:
     """The stats of A (``is_a``) or B, called ``name``, over ``records``."""
     outcomes = {"X": [], "O": []}  # type: dict[str, list[str]]
     times: list[tuple[float, float]] = []  # (seconds, limit) of each of its moves
+    game_seconds: list[float] = []
     for record in records:
         colour = "X" if (record.index % 2 == 0) == is_a else "O"
         outcomes[colour].append(_outcome(record.result, colour))
-        first = 0 if colour == "X" else 1
-        times.extend((seconds, record.time_limit) for seconds in record.seconds[first::2])
+        first = int(colour == "O") ^ len(getattr(record, "opening", ())) % 2  # the colour's first move
+        limits = getattr(record, "limits", ()) or (record.time_limit,) * len(record.seconds)  # a game clock's
+        times.extend(zip(record.seconds[first::2], limits[first::2]))
+        game_seconds.append(math.fsum(record.seconds[first::2]))
     everything = outcomes["X"] + outcomes["O"]
     scores = [_SCORE[outcome] for outcome in everything]
     return BotStats(
@@ -197,7 +209,8 @@ def _bot_stats(name: str, is_a: bool, records: Sequence[Any]) -> BotStats:
         score=statistics.fmean(scores), interval=wilson_interval(math.fsum(scores), len(scores)), moves=len(times),
         mean_seconds=statistics.fmean([s for s, _ in times]) if times else math.nan,
         max_seconds=max((s for s, _ in times), default=math.nan),
-        slow_moves=sum(1 for seconds, limit in times if seconds > SLOW_FACTOR * limit))
+        slow_moves=sum(1 for seconds, limit in times if seconds > SLOW_FACTOR * limit),
+        max_game_seconds=max(game_seconds, default=math.nan))
 
 
 def _outcome(result: str, colour: str) -> str:

@@ -27,12 +27,17 @@ from gamelib.games.game import Value
 from gamelib.play.bots.base import Decision
 from gamelib.search.tracing import to_jsonable
 
-__all__ = ["REASONS", "SETTINGS", "GameRecord", "MatchFileError", "Turn", "append_record", "check_settings",
+__all__ = ["REASONS", "SETTINGS", "START_SETTINGS", "GameRecord", "MatchFileError", "Turn", "append_record", "check_settings",
            "read_records", "recover_records", "resume_records"]
 
 SETTINGS = ("index", "seed", "x", "o", "rule", "rounds", "time_limit")
 """The fields a game is asked to be played with, shared by GameTask and GameRecord: a resumed
 match file must hold records with the same settings as the match's tasks."""
+
+START_SETTINGS = ("opening", "game_time")
+"""Settings of the arena's games beyond :data:`SETTINGS`: the opening moves a game starts from and
+the whole-game clock (seconds a side, None for a limit a move). Old files and tournaments leave
+them at their defaults."""
 
 
 REASONS = ("played", "timeout", "crash", "memory", "cpu", "illegal", "protocol")
@@ -41,7 +46,7 @@ REASONS = ("played", "timeout", "crash", "memory", "cpu", "illegal", "protocol")
 time (a tournament entry), played an illegal move,
 or broke the engine protocol (an ``error`` answer, or garbage instead of ``move SQUARE``)."""
 
-_OPTIONAL = ("reason", "forfeit", "detail")
+_OPTIONAL = ("reason", "forfeit", "detail", "opening", "game_time", "limits")
 """Fields added after match files were first written: absent in old files."""
 
 
@@ -63,6 +68,11 @@ class GameRecord:
     ``reason`` says how the game ended (:data:`REASONS`): ``"played"`` to its end, or lost by the
     side ``forfeit`` ("X" or "O") through a fault of its bot, ``detail`` saying what it was (the
     error's message). Files written before these fields existed read as games played to the end.
+
+    ``opening`` are the square names of the moves played from the start before the bots took over
+    (``moves`` follow them; :func:`gamelib.play.openings.balanced_openings`); ``game_time`` is each
+    side's whole-game clock in seconds (None: ``time_limit`` a move) and then ``limits[i]`` is the
+    limit move i was given from its side's clock (:mod:`gamelib.search.game_clock`).
     """
 
     index: int
@@ -82,6 +92,9 @@ class GameRecord:
     reason: str = "played"
     forfeit: str | None = None
     detail: str = ""
+    opening: tuple[str, ...] = ()
+    game_time: float | None = None
+    limits: tuple[float, ...] = ()
 
     def to_json(self) -> str:
         """The record as one line of JSON (no newline); infinite values as "inf"/"-inf"."""
@@ -96,14 +109,16 @@ class GameRecord:
         data = json.loads(line)
         fields = {name: data[name] for name in cls.__dataclass_fields__ if name not in _OPTIONAL}
         fields.update({name: data[name] for name in _OPTIONAL if name in data})
-        for name in ("moves", "counts", "seconds", "depths", "values", "nodes"):
-            fields[name] = tuple(fields[name])
+        for name in ("moves", "counts", "seconds", "depths", "values", "nodes", "opening", "limits"):
+            if name in fields:
+                fields[name] = tuple(fields[name])
         fields["values"] = tuple(float(v) if v in ("inf", "-inf") else v for v in fields["values"])
         return cls(**fields)
 
     def settings(self) -> dict[str, Any]:
-        """What the game was asked to be: index, seed, bots, rule, rounds and time limit."""
-        return {name: getattr(self, name) for name in SETTINGS}
+        """What the game was asked to be: index, seed, bots, rule, rounds, time limit, opening and
+        game clock (:data:`SETTINGS` and :data:`START_SETTINGS`)."""
+        return {name: getattr(self, name) for name in SETTINGS + START_SETTINGS}
 
 
 @dataclass(frozen=True)
@@ -178,8 +193,8 @@ def _check_records(path: Path, records: Sequence[GameRecord], wanted_settings: S
 
 def check_settings(path: Path, record: GameRecord, wanted: Mapping[str, Any]) -> None:
     """Raise MatchFileError, naming the differences, unless ``record`` (read from ``path``) was
-    played with the settings ``wanted`` (:data:`SETTINGS`)."""
-    found = record.settings()
+    played with the settings ``wanted`` (those of :data:`SETTINGS` and :data:`START_SETTINGS` it names)."""
+    found = {key: value for key, value in record.settings().items() if key in wanted}
     if wanted != found:
         diff = ", ".join(f"{key} {found[key]!r} (this match: {wanted[key]!r})"
                          for key in wanted if wanted[key] != found[key])

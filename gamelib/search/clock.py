@@ -40,7 +40,8 @@ from typing import Any
 from gamelib.games.game import Player, Value
 from gamelib.search.tracing import Bound
 
-__all__ = ["ENGINE_RULES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "Skip", "TimeRules", "predict_seconds"]
+__all__ = ["ENGINE_RULES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "Skip", "TimeRules", "predict_seconds",
+           "shrinking"]
 
 MIN_SECONDS = 0.002
 """Finished depths faster than this (seconds) are not used to predict: at a few milliseconds the
@@ -62,6 +63,20 @@ def predict_seconds(times: Sequence[float]) -> float | None:
     if len(times) < 3 or times[-3] < MIN_SECONDS:
         return None
     return times[-1] * times[-2] / times[-3]
+
+
+def shrinking(depth: int, end: int) -> float:
+    """How much smaller depth ``depth``'s time is than :func:`predict_seconds` says when the game
+    ends ``end`` plies from the root and each ply has one move fewer than the one before:
+    (end - depth + 1) / (end - depth + 3). The prediction multiplies time(depth - 2) by the factor
+    of the two plies that depth - 1 added, which had end - depth + 3 and end - depth + 2 moves; the
+    two plies depth adds have end - depth + 2 and end - depth + 1. Far from the end it is close to
+    1 (0.95 at 40 plies); at the end it is 1/3.
+
+    >>> shrinking(9, 9), shrinking(8, 10), round(shrinking(10, 50), 3)
+    (0.3333333333333333, 0.6, 0.953)
+    """
+    return (end - depth + 1) / (end - depth + 3)
 
 
 @dataclass(frozen=True)
@@ -159,10 +174,18 @@ class MoveClock:
         """Seconds to the deadline (negative once passed; inf without a time limit)."""
         return self.at - time.perf_counter() if self.at < math.inf else math.inf
 
-    def skip(self, depth: int, times: Sequence[float]) -> Skip | None:
+    def skip(self, depth: int, times: Sequence[float], end: int | None = None) -> Skip | None:
         """A Skip if ``depth`` should not start, its time predicted from ``times`` (the seconds of
-        the finished depths) being more than the time left; None to start it."""
-        predicted = predict_seconds(times) if self.rules.predict else None
+        the finished depths) being more than the time left; None to start it.
+
+        ``end``, if known, is the number of plies to the end of the game, each ply having one move
+        fewer than the one before (the Adjacency game: every move fills one of the empty squares).
+        Near the end the tree stops growing by a steady factor, and the prediction is scaled by
+        :func:`shrinking`. The depth that reaches the end is always started: its last ply has a
+        single move in each position."""
+        predicted = predict_seconds(times) if self.rules.predict and (end is None or depth < end) else None
+        if predicted is not None and end is not None:
+            predicted *= shrinking(depth, end)
         left = self.left()
         return None if predicted is None or predicted <= left else Skip(depth, predicted, left)
 

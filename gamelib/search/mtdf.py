@@ -156,7 +156,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
                         search: Searcher = mtdf, seconds: float | None = None,
                         table: TranspositionTable | None = None, order: MoveOrder | None = None,
                         aspiration: Value | None = None, same_parity: bool = False, nodes: int | None = None,
-                        rules: TimeRules = ENGINE_RULES, tracer: Tracer = NULL_TRACER) -> Deepening:
+                        rules: TimeRules = ENGINE_RULES, end: int | None = None,
+                        tracer: Tracer = NULL_TRACER) -> Deepening:
     """Search depth 1, 2, ... ``max_depth``; each depth starts from a guess at its value (MTD(f)'s
     first guess) and the table's best moves (tried first).
 
@@ -168,7 +169,10 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     started (``skipped``); the normal deadline is ``(1 - rules.extension) * seconds``, moved to
     ``seconds`` when the previous best move fails low at the new depth (``fail_low``); a depth
     interrupted after it proved a root move better than the previous depth's best gives that move
-    (``partial``, and ``Deepening.move``), else it is thrown away. With
+    (``partial``, and ``Deepening.move``), else it is thrown away. ``end``, if the game tells
+    it, is the plies from ``state`` to the end of the game, each ply with one move fewer than the
+    one before: the predictions shrink near the end, and depth ``end``, which solves the game, is
+    never skipped on a prediction (see :meth:`~gamelib.search.clock.MoveClock.skip`). With
     :data:`~gamelib.search.clock.PLAIN_RULES`, every unfinished depth is thrown away and the
     deadline is ``seconds``. No depth after the first starts once the time is up, and the
     deepest finished depth gives ``result``. It stops early after a depth
@@ -218,7 +222,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         if depth > 1 and clock.left() < 0:
             timed_out = True
             break
-        skipped = clock.skip(depth, times)
+        skipped = clock.skip(depth, times, end)
         if skipped is not None:
             break
         began = time.perf_counter()

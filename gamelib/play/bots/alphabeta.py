@@ -40,6 +40,7 @@ from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, Weights, value_bound, 
 from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.game import Game, Value
 from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
+from gamelib.play.bots.endgame import solved_text
 from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
@@ -160,8 +161,10 @@ class AlphaBetaBot:
             budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
             self.last_search = iterative_deepening(
                 searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
-                seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock])
-            return _decision(game, state, self.last_search, time.perf_counter() - start, self.search)
+                seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock],
+                end=getattr(state, "plies_left", None))
+            return _decision(game, state, self.last_search, time.perf_counter() - start, self.search,
+                             exact=self.evaluation == "material")
         finally:
             resume_collector(running)
 
@@ -191,9 +194,12 @@ def _search_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
     return LookaheadGame.like(game)
 
 
-def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float, search: str) -> Decision:
+def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float, search: str,
+              exact: bool = False) -> Decision:
     """The Decision for the deepest finished search in ``found``, or the move its unfinished
     successor proved better; if none finished, the first move in the game's order, with no value.
+    When the search reached the end of the game everywhere and ``exact`` (the value is the final
+    margin in marks: the material evaluation), the note says the result (:func:`solved_text`).
     A finished search of a position with moves always has a move (the search core never lets the
     root lose it); raises SearchError if one has none."""
     result = found.result
@@ -209,6 +215,8 @@ def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float
         low = found.fail_low
         note += (f"; depth {low.depth} failed low (value {_bounded(low.value, low.bound)}, two depths back "
                  f"{low.reference:+}): deadline {low.extra:.2g} s later")
+    if exact and result.complete and found.partial is None and isinstance(game, AdjacencyGame):
+        note += "; " + solved_text(result.value)
     value = result.value if found.partial is None else found.partial.value
     return Decision(found.move, value, found.depth, seconds, nodes, note)
 

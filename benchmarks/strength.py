@@ -1,0 +1,72 @@
+"""Strength of the alpha-beta bot against a frozen earlier version: a match with Elo and an SPRT.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/strength.py [--base 629c7bd] [--new .] [--games 200] [--time 0.2]
+        [--out benchmarks/results/strength.jsonl] [--workers 1] [--elo0 0 --elo1 10]
+
+The new version (``--new``: ``.`` for this working tree, or a git commit) plays the base version
+(``--base``, a git commit exported with ``git archive`` into the temporary directory), both as
+engines over the line protocol (``cmd:``), ``--games`` games at ``--time`` seconds a move in
+pairs from balanced random openings (:mod:`gamelib.play.openings`), each opening once with each
+version as X. After every game it prints the score, the Elo difference with its 95% interval
+(pentanomial, over finished pairs) and the GSPRT's log-likelihood ratio of H0: Elo = elo0 against
+H1: Elo = elo1 (:mod:`gamelib.play.sprt`); it stops as soon as the test decides. Games are
+appended to ``--out`` as they end: run the same command again to resume. See
+:mod:`gamelib.play.strength`.
+
+Both engines share the machine with whatever else runs; give ``--workers 1`` on a busy machine so
+that the two versions' moves are not slowed by each other's games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: F401  (fails early if this gamelib is broken)
+from gamelib.play.records import MatchFileError
+from gamelib.play.sprt import Sprt
+from gamelib.play.strength import BASE_COMMIT, engine_spec, export_commit, package_root, run_strength
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options, play (or resume) the match, print its progress and final line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--base", default=BASE_COMMIT, help=f"the frozen version's git commit (default {BASE_COMMIT})")
+    parser.add_argument("--new", default=".", help="the new version: . for this working tree (default) or a git commit")
+    parser.add_argument("--bot", default="alphabeta", help="the bot spec both engines serve (default alphabeta)")
+    parser.add_argument("--games", type=int, default=200, help="games at most, in pairs (default 200)")
+    parser.add_argument("--time", type=float, default=0.2, help="seconds a move (default 0.2)")
+    parser.add_argument("--workers", type=int, default=1, help="games at once (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="the openings' seed (default 0)")
+    parser.add_argument("--elo0", type=float, default=0.0, help="the SPRT's H0 Elo (default 0)")
+    parser.add_argument("--elo1", type=float, default=10.0, help="the SPRT's H1 Elo (default 10)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="the SPRT's error rates alpha = beta (default 0.05)")
+    parser.add_argument("--out", default=None, help="the match file (default benchmarks/results/strength-NEW-BASE-TIME.jsonl)")
+    args = parser.parse_args(argv)
+    try:
+        new_root = package_root() if args.new == "." else export_commit(args.new)
+        base_root = export_commit(args.base)
+        sprt = Sprt(args.elo0, args.elo1, args.alpha, args.alpha)
+        out = Path(args.out or Path("benchmarks/results") / f"strength-{args.new.strip('.') or 'tree'}-{args.base}-{args.time:g}s.jsonl")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        print(f"A: {args.bot} from {new_root}\nB: {args.bot} from {base_root} ({args.base})\n"
+              f"{args.games} games at {args.time:g} s a move, SPRT elo0={args.elo0:g} elo1={args.elo1:g} "
+              f"alpha=beta={args.alpha:g}; games in {out}", flush=True)
+        final = run_strength(engine_spec(new_root, args.bot), engine_spec(base_root, args.bot), args.games,
+                             seconds=args.time, sprt=sprt, out=out, workers=args.workers, seed=args.seed,
+                             show=lambda line: print(line, flush=True))
+    except (ValueError, MatchFileError) as error:
+        print(f"strength: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nstopped: run the same command to resume", file=sys.stderr)
+        return 130
+    print("final: " + final.line())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""Strength as engine developers measure it: the bot against a frozen earlier version of itself.
+
+A change that claims to make the bot stronger is played against the version before it, as
+fishtest and OpenBench test Stockfish's and other engines' patches: both versions run as engines
+over the line protocol (``docs/engine_protocol.md``), each from its own copy of the code; the
+earlier version is a git commit exported with ``git archive`` into a folder of the temporary
+directory (:func:`export_commit`; no second copy of the code is kept in the repository). The
+games come in pairs from varied balanced openings (:mod:`gamelib.play.openings`), each opening
+played once with each version as X; after every game the match's score, its Elo difference with
+a 95% interval and a GSPRT's log-likelihood ratio are printed (:mod:`gamelib.play.sprt`), and the
+match stops as soon as the test decides. Games are appended to a match file as they end, so a
+stopped match resumes where it stopped.
+
+``benchmarks/strength.py`` is the command line.
+"""
+
+from __future__ import annotations
+
+import io
+import shlex
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from gamelib.play.arena import completed, match_tasks, play_task, pool_executor
+from gamelib.play.openings import balanced_openings
+from gamelib.play.records import GameRecord, append_record, resume_records
+from gamelib.play.sprt import Sprt, elo_interval
+
+__all__ = ["BASE_COMMIT", "StrengthReport", "engine_spec", "export_commit", "package_root", "report",
+           "run_strength"]
+
+BASE_COMMIT = "629c7bd"
+"""The version a strength match plays against by default: main before issue 15's speed work."""
+
+
+def package_root() -> Path:
+    """The folder holding the ``gamelib`` package this process runs (a worktree or an export)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def export_commit(commit: str, repository: Path | None = None) -> Path:
+    """The folder holding ``commit`` of the git ``repository`` (default: the one this gamelib is
+    in), exported with ``git archive`` into ``gamelib-frozen-SHA`` in the temporary directory the
+    first time and reused after (so a resumed match names the same engine). Raises ValueError if
+    git does not know the commit."""
+    repository = repository or package_root()
+    found = subprocess.run(["git", "-C", str(repository), "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"],
+                           capture_output=True, text=True, check=False)
+    if found.returncode != 0:
+        raise ValueError(f"git knows no commit {commit!r} in {repository}")
+    sha = found.stdout.strip()
+    folder = Path(tempfile.gettempdir()) / f"gamelib-frozen-{sha}"
+    if not (folder / "gamelib" / "__init__.py").exists():
+        partial = Path(tempfile.mkdtemp(prefix=f"gamelib-frozen-{sha[:12]}-"))
+        archive = subprocess.run(["git", "-C", str(repository), "archive", "--format=tar", sha],
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(partial, filter="data")
+        partial.rename(folder)
+    return folder
+
+
+def engine_spec(root: Path, bot: str = "alphabeta") -> str:
+    """The arena's spec (``cmd:...``) of an engine serving ``bot`` from the gamelib in the folder
+    ``root``: this Python run with ``-P`` (so the working folder's gamelib is not imported first)
+    and ``PYTHONPATH`` set to ``root``."""
+    command = ["env", f"PYTHONPATH={root}", sys.executable, "-P", "-m", "gamelib", "engine", "--bot", bot]
+    return "cmd:" + shlex.join(command)
+
+
+@dataclass(frozen=True)
+class StrengthReport:
+    """Where a strength match of A (the new version) against B stands: ``games`` played,
+    ``trinomial`` (A's losses, draws, wins), ``pentanomial`` (finished pairs in which A scored 0,
+    1/2, 1, 3/2, 2), A's mean ``score``, the ``elo`` difference with its 95% interval ``low`` to
+    ``high`` (pentanomial once a pair is finished, else trinomial), the GSPRT's ``llr`` and its
+    ``bounds``, and its ``verdict`` ("H1", "H0" or None)."""
+
+    games: int
+    trinomial: tuple[int, ...]
+    pentanomial: tuple[int, ...]
+    score: float
+    elo: float
+    low: float
+    high: float
+    llr: float
+    bounds: tuple[float, float]
+    verdict: str | None
+
+    def line(self) -> str:
+        """One progress line: games, W-D-L, score, Elo with its interval, pairs, LLR and verdict."""
+        losses, draws, wins = self.trinomial
+        said = {"H1": "H1 accepted: A is stronger", "H0": "H0 accepted: A is not stronger", None: "continue"}
+        return (f"{self.games} games  A +{wins} ={draws} -{losses}  score {self.score:.3f}  Elo {self.elo + 0.0:+.1f} "
+                f"[{self.low + 0.0:+.1f}, {self.high + 0.0:+.1f}]  pairs {'-'.join(map(str, self.pentanomial))}  "
+                f"LLR {self.llr:+.2f} ({self.bounds[0]:+.2f}, {self.bounds[1]:+.2f}): {said[self.verdict]}")
+
+
+def _a_points(record: GameRecord) -> float:
+    """A's points in ``record`` (A plays X in the even-numbered games): 1, 1/2 or 0."""
+    a_colour = "X" if record.index % 2 == 0 else "O"
+    return 0.5 if record.result == "draw" else float(record.result == a_colour)
+
+
+def report(records: Sequence[GameRecord], sprt: Sprt) -> StrengthReport:
+    """The :class:`StrengthReport` of a strength match's ``records`` (any order) under ``sprt``.
+    Raises ValueError if there are none."""
+    if not records:
+        raise ValueError("no games yet")
+    points = {record.index: _a_points(record) for record in records}
+    trinomial = tuple(sum(1 for p in points.values() if p == value) for value in (0.0, 0.5, 1.0))
+    pairs = [points[i] + points[i + 1] for i in sorted(points) if i % 2 == 0 and i + 1 in points]
+    pentanomial = tuple(sum(1 for p in pairs if p == value) for value in (0.0, 0.5, 1.0, 1.5, 2.0))
+    counts: Sequence[int] = pentanomial if pairs else trinomial
+    elo, low, high = elo_interval(counts)
+    ratio = sprt.llr(counts)
+    return StrengthReport(len(points), trinomial, pentanomial, sum(points.values()) / len(points),
+                          elo, low, high, ratio, sprt.bounds, sprt.verdict(ratio))
+
+
+def run_strength(a: str, b: str, games: int = 200, *, seconds: float = 0.2, sprt: Sprt = Sprt(),
+                 out: str | Path | None = None, workers: int = 1, seed: int = 0, rule: int = 8,
+                 show: Callable[[str], object] = print) -> StrengthReport:
+    """Play a strength match of up to ``games`` games (rounded up to whole pairs) between engine
+    specs ``a`` (the new version) and ``b`` at ``seconds`` a move, from ``games / 2``
+    :func:`~gamelib.play.openings.balanced_openings` seeded ``seed``, and return where it stands
+    when it ends: all games played, or the ``sprt`` decided (no game starts after that; the
+    ``workers - 1`` games at most still under way are played out but not counted). Each finished
+    game is appended to the match file ``out`` (rerun to resume: the games in it count, the rest
+    are played) and a :meth:`StrengthReport.line` goes to ``show``. Runs ``workers`` games at
+    once. Raises ValueError for bad settings, MatchFileError for a file of another match, and an
+    engine's EngineError if one fails (the games so far stay in ``out``).
+    """
+    if games < 2 or workers < 1 or not seconds > 0:
+        raise ValueError(f"games {games}, workers {workers}, seconds {seconds}: give at least one pair of games, "
+                         "one worker and a positive time")
+    pairs = (games + 1) // 2
+    tasks = match_tasks(a, b, 2 * pairs, 28, rule, seconds, seed, openings=balanced_openings(pairs, seed, rule=rule))
+    path = None if out is None else Path(out)
+    records = [] if path is None else resume_records(path, [task.settings() for task in tasks])
+    if records:
+        now = report(records, sprt)
+        show(f"resumed {len(records)} games from {path}: " + now.line())
+        if now.verdict is not None:
+            return now
+    done = {record.index for record in records}
+    with pool_executor(None, workers) as pool:
+        with closing(completed(pool, play_task, [task for task in tasks if task.index not in done])) as finished:
+            for record in finished:
+                if path is not None:
+                    append_record(path, record)
+                records.append(record)
+                now = report(records, sprt)
+                show(now.line())
+                if now.verdict is not None:
+                    break
+    return report(records, sprt)

@@ -1,0 +1,126 @@
+"""Strength matches: Elo and its interval, the GSPRT, openings, the frozen version, the match report."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gamelib.games.adjacency import AdjacencyGame
+from gamelib.play.openings import balanced_openings, random_line
+from gamelib.play.records import GameRecord
+from gamelib.play.sprt import Sprt, elo, elo_interval, llr, score_of_elo
+from gamelib.play.strength import BASE_COMMIT, engine_spec, export_commit, report
+from gamelib.search.negamax import alphabeta
+
+Z95 = 1.959963984540054  # the normal quantile of 0.975 (tables: 1.95996)
+
+
+def test_elo_of_known_scores() -> None:
+    # 3 to 1: 400 log10 3 = 190.85 Elo; 10 to 1: 400 log10 10 = 400 (Elo's logistic curve)
+    assert elo(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo(10 / 11) == pytest.approx(400.0)
+    assert elo(0.5) == pytest.approx(0.0)
+    assert score_of_elo(400.0) == pytest.approx(10 / 11)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+    with pytest.raises(ValueError, match="score"):
+        elo(1.5)
+
+
+@pytest.mark.parametrize("counts, elo0, elo1, published", [
+    # fastchess app/tests/sprt_test.cpp, "logistic" model: Stats(wins, losses, draws) and
+    # Stats(LL, LD, WL, DD, WD, WW); here (losses, draws, wins) and pairs scoring 0 .. 2 (WL + DD together)
+    ((21184, 40708, 21404), 0.5, 2.5, -1.57),
+    ((57030, 106593, 57433), 0.0, 2.0, -2.59),
+    ((223, 9863, 20279 + 1000, 10037, 246), 0.5, 2.5, -3.07),
+    ((871, 26175, 55003 + 980, 26678, 821), 0.0, 2.0, -4.98),
+])
+def test_llr_matches_fastchess_published_values(counts: tuple[int, ...], elo0: float, elo1: float,
+                                                published: float) -> None:
+    assert llr(counts, elo0, elo1) == pytest.approx(published, abs=0.01)
+
+
+def test_llr_is_zero_between_equal_hypotheses_and_symmetric() -> None:
+    # results whose mean is exactly halfway between the hypotheses' scores are equally likely under
+    # both: swapping A and B (reversing the counts) and the bounds (-elo1, -elo0) changes nothing
+    counts = (30, 50, 40)
+    assert llr(counts, -5, 5) == pytest.approx(-llr(counts[::-1], -5, 5))
+    assert llr((20, 60, 20), -5, 5) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_sprt_bounds_are_walds() -> None:
+    test = Sprt(0, 10, 0.05, 0.05)
+    assert test.bounds == pytest.approx((-math.log(19), math.log(19)))  # log(0.05/0.95), log(0.95/0.05)
+    assert test.verdict(math.log(19)) == "H1" and test.verdict(-3.0) == "H0" and test.verdict(2.9) is None
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        Sprt(5, 5)
+
+
+def test_trinomial_interval_by_hand() -> None:
+    # 10 losses, 20 draws, 30 wins: mean 40/60 = 2/3; variance (20/4 + 30)/60 - 4/9 = 5/36;
+    # half width 1.96 * sqrt(5/36/60) = 0.094299; Elo of 2/3 = 400 log10 2
+    middle, low, high = elo_interval((10, 20, 30))
+    half = Z95 * math.sqrt(5 / 36 / 60)
+    assert half == pytest.approx(0.094299, abs=1e-6)
+    assert middle == pytest.approx(400 * math.log10(2))
+    assert low == pytest.approx(-400 * math.log10(1 / (2 / 3 - half) - 1))
+    assert high == pytest.approx(-400 * math.log10(1 / (2 / 3 + half) - 1))
+    assert (round(low, 1), round(high, 1)) == (50.6, 201.2)
+
+
+def test_pentanomial_interval_by_hand() -> None:
+    # pairs scoring 0, 1/2, 1, 3/2, 2 points: 1, 2, 4, 2, 1 of 10; per game 0, .25, .5, .75, 1:
+    # mean 0.5, variance (2 * 0.25 + 4 * 0.0625) / 10 = 0.075, half width 1.96 * sqrt(0.0075) = 0.16974
+    middle, low, high = elo_interval((1, 2, 4, 2, 1))
+    assert middle == pytest.approx(0.0, abs=1e-9)
+    assert low == pytest.approx(-400 * math.log10(1 / 0.3302621 - 1), abs=1e-3)
+    assert round(low, 1) == -122.8 and high == pytest.approx(-low)
+
+
+def _record(index: int, result: str) -> GameRecord:
+    return GameRecord(index, 0, "a" if index % 2 == 0 else "b", "b" if index % 2 == 0 else "a", 8, 28, 0.2,
+                      (), (0, 0), result, (), (), (), ())
+
+
+def test_report_counts_games_and_pairs_from_a_s_side() -> None:
+    # A is X in the even games: pair (0, 1) A wins both; (2, 3) X wins both, 1 point each;
+    # (4, 5) draw then A loses as O: 1/2; game 6 alone: a win, in the trinomial only
+    results = ["X", "O", "X", "X", "draw", "X", "X"]
+    found = report([_record(i, r) for i, r in enumerate(results)], Sprt(0, 10))
+    assert found.trinomial == (2, 1, 4)  # losses, draws, wins
+    assert found.pentanomial == (0, 1, 1, 0, 1)
+    assert found.score == pytest.approx(4.5 / 7)
+    assert found.elo == pytest.approx(elo((0.25 + 0.5 + 1.0) / 3))
+    assert found.llr == pytest.approx(llr((0, 1, 1, 0, 1), 0, 10))
+
+
+def test_openings_are_reproducible_distinct_and_balanced() -> None:
+    game = AdjacencyGame()
+    first = balanced_openings(4, seed=3, depths=(3, 4))
+    assert first == balanced_openings(4, seed=3, depths=(3, 4))
+    assert first != balanced_openings(4, seed=4, depths=(3, 4))
+    positions = [game.play(game.root, line) for line in first]
+    assert len({state.key for state in positions}) == 4
+    assert all(len(line) == 6 and state.to_move.value == "X" for line, state in zip(first, positions))
+
+    def mean_value(state: object) -> float:  # plain alpha-beta, every move generated: an independent search
+        return (alphabeta(game, state, 3).value + alphabeta(game, state, 4).value) / 2
+
+    reference = mean_value(game.root)
+    assert all(abs(mean_value(state) - reference) <= 2 for state in positions)
+
+
+def test_random_line_rejects_a_bad_length() -> None:
+    import random
+
+    with pytest.raises(ValueError, match="plies"):
+        random_line(AdjacencyGame(rounds=2), random.Random(0), 5)
+
+
+def test_export_commit_makes_a_runnable_frozen_copy() -> None:
+    folder = export_commit(BASE_COMMIT)
+    assert (folder / "gamelib" / "play" / "engine_protocol.py").is_file()
+    assert export_commit(BASE_COMMIT) == folder  # reused: a resumed match names the same engine
+    assert engine_spec(folder).startswith("cmd:env PYTHONPATH=" + str(folder))
+    with pytest.raises(ValueError, match="no commit"):
+        export_commit("not-a-commit")
