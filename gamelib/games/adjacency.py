@@ -259,6 +259,12 @@ class AdjacencyGame:
         return self._first
 
     @property
+    def masks(self) -> tuple[int, ...]:
+        """The 64 neighbour masks of the rule: ``masks[s]`` is :func:`neighbour_mask` (s, rule), the
+        squares a mark placed on s flips when the opponent holds them."""
+        return self._masks
+
+    @property
     def value_range(self) -> tuple[int, int]:
         """(-64, 64): the lowest and highest X count minus O count."""
         return (-64, 64)

@@ -39,8 +39,10 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.games.trees import MAX_TREE_DEPTH
+from gamelib.search.bitboard import bitboard_alphabeta, fits
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
@@ -449,8 +451,25 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
 
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
+    if fits(game, fail_soft, strict, table, order, deadline, tracer is not NULL_TRACER) and depth is not None:
+        return _bitboard(game, _start(game, state, depth), depth, window)
     return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
                      fail_soft=fail_soft, strict=strict)
+
+
+def _bitboard(game: AdjacencyGame, state: AdjacencyState, depth: int,
+              window: tuple[Value, Value] | None) -> SearchResult:
+    """Plain alpha-beta of an Adjacency position by :func:`gamelib.search.bitboard.bitboard_alphabeta`,
+    the skeleton's algorithm without its options, as a SearchResult (MAX's view). The search is
+    complete when the depth reaches the end of the game on every line: each ply fills one square,
+    so every line ends after min(plies left, empty squares) plies."""
+    player = game.to_move(state)
+    alpha, beta = _root_window(game, player, window)
+    mine, theirs = (state.x, state.o) if player is _MAX else (state.o, state.x)
+    found = bitboard_alphabeta(mine, theirs, state.plies_left, depth, alpha, beta, game.masks)
+    ending = min(state.plies_left, 64 - (state.x | state.o).bit_count())
+    return SearchResult(player.sign * found.value, found.pv[0] if found.pv else None, found.pv, found.nodes,
+                        found.leaves, depth >= ending)
 
 
 def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple[Value, Value] | None,
