@@ -25,10 +25,14 @@ Values inside are for the side to move (negamax); :func:`bitboard_alphabeta` ret
 value for its side to move.
 
 >>> from gamelib.games.adjacency import AdjacencyGame
+>>> from gamelib.search.negamax import alphabeta
+>>> from gamelib.search.tracing import RecordingTracer
 >>> game = AdjacencyGame()
 >>> found = bitboard_alphabeta(game.root.x, game.root.o, 56, 3, -64, 64, game.masks)
->>> found.value, found.pv, found.nodes
-(5, (46, 0, 47), 3363)
+>>> skeleton = alphabeta(game, game.root, 3, tracer=RecordingTracer())  # a tracer: the skeleton runs
+>>> (found.value, found.pv, found.nodes, found.leaves) == (skeleton.value, skeleton.pv, skeleton.nodes,
+...                                                         skeleton.leaves)
+True
 """
 
 from __future__ import annotations
