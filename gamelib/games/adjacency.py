@@ -313,7 +313,14 @@ class AdjacencyGame:
         Raises IllegalMoveError, naming the square, if it is off the board or occupied or the game
         is over.
         """
-        move = self._check(state, move)
+        return self.child(state, self._check(state, move))
+
+    def child(self, state: AdjacencyState, move: Square) -> AdjacencyState:
+        """:meth:`result` without its legality check, for a search that took ``move`` from
+        :meth:`legal_moves` (state) and so knows it is an empty square of a game that goes on: the
+        search core calls it for every child it makes (a game without it gets ``result``). An
+        illegal move gives a wrong state instead of an error; everything else should call result.
+        """
         bit = 1 << move
         if state.to_move is _X:
             flipped = state.o & self._masks[move]

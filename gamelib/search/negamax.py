@@ -149,6 +149,8 @@ class _Search:
         self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
         self.exact = False  # whether the last node searched returned an exact value (see _expand)
+        self.play: Callable[[Any, Any], Any] = getattr(game, "child", game.result)
+        """The child of a state by a legal move: the game's unchecked ``child`` if it has one."""
         self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
         self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
             getattr(game, "move_groups", None) if order is None else None)
@@ -618,7 +620,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     no group before it has a best move: if no move beats alpha, every move is worth exactly the
     floor, and the first is a best move. Fail-hard's rule alone (start at alpha, keep a move only
     if it beats the value) would return no move there. The value returned is the same either way."""
-    game = search.game
+    game, play = search.game, search.play
     horizons = search.horizons
     entered = search.nodes - 1  # the nodes entered before this one: the entry's subtree size is the rest
     scout, strict = search.scout, search.strict
@@ -637,7 +639,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
             exact = False
             break
         for move in moves:
-            child = game.result(state, move)
+            child = play(state, move)
             flips = game.to_move(child) is not player
             high = low + 1 if scout and index else beta
             if scout and index and search.tracing:
