@@ -58,13 +58,13 @@ class BitboardResult:
     leaves: int
 
 
-def fits(game: Any, fail_soft: bool, strict: bool, table: Any, order: Any, deadline: Any,
+def fits(game: Any, fail_soft: bool, strict: bool, table: Any, order: Any, deadline: Any, heuristics: Any,
          tracing: bool) -> bool:
     """Whether :func:`~gamelib.search.negamax.alphabeta` may run this loop: the plain Adjacency game
     (not a subclass, which may change the evaluation or the moves' order) and none of the options
     the loop does not have."""
     return (type(game) is AdjacencyGame and not (fail_soft or strict or tracing)
-            and table is None and order is None and deadline is None)
+            and table is None and order is None and deadline is None and heuristics is None)
 
 
 def bitboard_alphabeta(mine: int, theirs: int, plies: int, depth: int, alpha: int | float,
