@@ -45,6 +45,8 @@ from gamelib.games.adjacency import FULL, AdjacencyGame
 
 __all__ = ["BitboardResult", "bitboard_alphabeta", "fits"]
 
+_NO_LINE: tuple[int, ...] = ()
+
 
 @dataclass(frozen=True, slots=True)
 class BitboardResult:
@@ -52,7 +54,7 @@ class BitboardResult:
     principal variation as squares (empty when no root move beat a fail-hard alpha above the value
     range's floor), ``nodes`` entered (root included) and ``leaves`` (static evaluations)."""
 
-    value: int
+    value: int | float
     pv: tuple[int, ...]
     nodes: int
     leaves: int
@@ -92,7 +94,7 @@ def bitboard_alphabeta(mine: int, theirs: int, plies: int, depth: int, alpha: in
             line[ply] = ()
             return mine.bit_count() - theirs.bit_count()
         empty = FULL ^ occupied
-        best, pv = -1, ()
+        best, pv = -1, _NO_LINE
         if depth == 1:  # every child is a leaf: value it here, as the skeleton's leaf would
             base = mine.bit_count() - theirs.bit_count() + 1
             entered = 0
@@ -118,10 +120,10 @@ def bitboard_alphabeta(mine: int, theirs: int, plies: int, depth: int, alpha: in
             square = low.bit_length() - 1
             flipped = theirs & masks[square]
             counts[0] += 1
-            reply = -inner(theirs ^ flipped, mine | low | flipped, plies, below, -beta, -alpha, down)
-            if reply > alpha or floored and not ply and best < 0:
-                alpha, best, pv = reply, square, line[down]
-                if reply >= beta:
+            value = -inner(theirs ^ flipped, mine | low | flipped, plies, below, -beta, -alpha, down)
+            if value > alpha or floored and not ply and best < 0:
+                alpha, best, pv = value, square, line[down]
+                if value >= beta:
                     break
         line[ply] = () if best < 0 else (best, *pv)
         return alpha

@@ -471,7 +471,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
 
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
-    if depth is not None and fits(game, fail_soft, strict, table, order, deadline, heuristics,
+    if depth is not None and isinstance(game, AdjacencyGame) and fits(game, fail_soft, strict, table, order, deadline, heuristics,
                                   tracer is not NULL_TRACER):
         return _bitboard(game, _start(game, state, depth), depth, window)
     return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
