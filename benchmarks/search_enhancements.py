@@ -149,9 +149,10 @@ def bot_depths(seconds: float) -> list[dict[str, Any]]:
     for rule in (8, 4):
         for name, state in positions(rule).items():
             decision = AlphaBetaBot().choose(AdjacencyGame(rule=rule), state, seconds)
-            print(f"rule {rule} {name:8} depth {decision.depth}, {decision.seconds:.2f} s, {decision.nodes:,} nodes")
+            print(f"rule {rule} {name:8} depth {decision.depth}, {decision.seconds:.2f} s, {decision.nodes:,} nodes "
+                  f"({decision.note})")
             rows.append({"rule": rule, "position": name, "depth": decision.depth,
-                         "seconds": round(decision.seconds, 2), "nodes": decision.nodes})
+                         "seconds": round(decision.seconds, 2), "nodes": decision.nodes, "note": decision.note})
     return rows
 
 
