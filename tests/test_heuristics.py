@@ -113,3 +113,17 @@ def test_heuristics_without_a_table_skip_etc() -> None:
     heuristics = Heuristics(etc=True, etc_depth=1)
     assert alphabeta(tree, heuristics=heuristics).value == minimax(tree).value and heuristics.etc_cutoffs == 0
     assert alphabeta(tree, window=(-INF, INF)).value == minimax(tree).value
+
+
+def test_a_traced_search_with_the_heuristics_enters_the_nodes_of_the_untraced_one() -> None:
+    """The tracer only watches: with every heuristic on, traced and untraced searches agree."""
+    game = LookaheadGame(rounds=5)
+    state = game.play(game.root, ["g6", "c3"])
+    runs = []
+    for tracer in (RecordingTracer(), None):
+        options = {} if tracer is None else {"tracer": tracer}
+        heuristics = Heuristics(killers=True, history=True, etc=True, etc_depth=2)
+        runs.append(iterative_deepening(game, state, 5, search=negascout, heuristics=heuristics, **options))
+    traced, untraced = runs
+    assert [(r.value, r.nodes, r.leaves, r.pv) for r in traced.iterations] == [
+        (r.value, r.nodes, r.leaves, r.pv) for r in untraced.iterations]

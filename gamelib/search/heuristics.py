@@ -38,7 +38,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,23 +75,26 @@ class Heuristics:
         """Whether the killers or the history change the order of moves."""
         return self.killers or self.history
 
-    def arrange(self, groups: Iterable[tuple[Value, Sequence[Any]]],
-                plies: int) -> Iterator[tuple[Value, list[Any]]]:
+    def arrange(self, groups: Iterable[tuple[Value, Sequence[Any]]], plies: int) -> list[tuple[Value, list[Any]]]:
         """``groups`` (bound, moves) with each group's moves in the order to search them at a node
         ``plies`` below the root: the ply's killer moves first (most recent first), then the others
         by history score (highest first), ties in the game's order. Moves stay in their group, so
-        the bounds stay valid; groups are arranged as they are asked for."""
+        the bounds stay valid. All groups are arranged at once, by the scores and killers as they
+        stand when the node is entered (the searches below it change them), so a traced search,
+        which needs every group before it starts, searches in the same order as an untraced one."""
         killers = self.killer_moves.get(plies, ()) if self.killers else ()
         score = self.scores.get
+        arranged = []
         for bound, moves in groups:
-            arranged = list(moves)
+            ordered = list(moves)
             if self.history:
-                arranged.sort(key=lambda move: -score(move, 0))
+                ordered.sort(key=lambda move: -score(move, 0))
             for killer in reversed(killers):
-                if killer in arranged and arranged[0] != killer:
-                    arranged.remove(killer)
-                    arranged.insert(0, killer)
-            yield bound, arranged
+                if killer in ordered and ordered[0] != killer:
+                    ordered.remove(killer)
+                    ordered.insert(0, killer)
+            arranged.append((bound, ordered))
+        return arranged
 
     def cut(self, move: Hashable, plies: int, depth: int | None) -> None:
         """``move`` cut off a node ``plies`` below the root searched ``depth`` plies deep (None: to
