@@ -27,19 +27,21 @@ to ``data/benchmarks/search_enhancements.json``, which lesson 6 reads:
    of deepening to 8 and the depth each setting completes in 5 s. ``--quick`` leaves out "none"
    (about 10 million nodes, minutes) and the 5 s depths.
 
-Measured on the course's 2-core machine, shared with other jobs, on 23 November 2026 (full run;
-the data file has every figure; wall-time figures there vary by 30% or more from run to run):
+Measured on the course's 2-core machine, shared with other jobs, on 23 November 2026 (the full
+run whose figures ``data/benchmarks/search_enhancements.json`` holds; wall-time figures vary by
+30% or more from run to run there, CPU seconds less):
 
-* node rates: plain alpha-beta 1.8-2.6 M nodes/s, the yardstick 1.2-1.7 M: a ratio of 1.45-1.64
-  (target 0.7; the issue measured 0.22 before the bitboard loop); the untraced skeleton 0.22-0.39 M;
-* depth in 5 s: the bot completed depth 7 from the opening and 8 in the midgame under rule 8
-  (stopping after 1.6-1.8 s: its clock predicted the next depth would not finish in the time
-  left), and 8 and 8 under rule 4;
+* node rates: plain alpha-beta 3.7-4.1 M nodes/s, the yardstick 2.5-2.8 M: a ratio of 1.48-1.62
+  (target 0.7; the issue measured 0.22 before the bitboard loop, and earlier runs on a busier
+  machine gave 1.1-1.6); the untraced skeleton 0.46-0.58 M;
+* depth in 5 s: the bot completed depth 8 from the opening and 9 in the midgame under rule 8, and
+  8 and 9 under rule 4; each time its clock did not start the next depth, predicted to need more
+  than the time left (depth 9 from the opening: 4.96 s predicted, 3.1 s left);
 * leaves at depth 8 in the midgame (minimal tree 2,097,151): none 8,476,652 (4.04x), table move
-  1,097,162 (0.52x), gain order 5,377 (0.0026x), killers 5,804, history 5,824, ETC 5,594,
-  aspiration 5,584 (all 0.0027-0.0028x); CPU seconds of deepening to 8: 38.3, 5.3, 0.45, 0.47,
-  0.48, 1.04, 1.15; depth in 5 s: 6, 6, 8, 8, 7, 7, 7. The bot keeps killers, history, ETC and
-  aspiration off: they buy no leaves once the gain order is on, and ETC doubles the time.
+  1,097,162 (0.52x), gain order 5,377 (0.0026x), killers 5,804, history 5,799, ETC 5,481,
+  aspiration 5,539 (all 0.0026-0.0028x); CPU seconds of deepening to 8: 37.4, 5.2, 0.43, 0.63,
+  0.74, 1.15, 1.42; depth in 5 s: 6, 7, 9, 9, 9, 8, 8. The bot keeps killers, history, ETC and
+  aspiration off: they buy no leaves once the gain order is on, and cost time.
 """
 
 from __future__ import annotations
