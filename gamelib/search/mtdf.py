@@ -28,6 +28,7 @@ from typing import Any
 
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.search.clock import ENGINE_RULES, FailLow, MoveClock, Partial, Skip, TimeRules
+from gamelib.search.heuristics import Heuristics
 from gamelib.search.negamax import (
     Deadline,
     MoveOrder,
@@ -39,7 +40,6 @@ from gamelib.search.negamax import (
     _Search,
     _start,
 )
-from gamelib.search.heuristics import Heuristics
 from gamelib.search.tracing import NULL_TRACER, Tracer
 from gamelib.search.ttable import TranspositionTable
 

@@ -471,8 +471,9 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
 
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
-    if depth is not None and isinstance(game, AdjacencyGame) and fits(game, fail_soft, strict, table, order, deadline, heuristics,
-                                  tracer is not NULL_TRACER):
+    tracing = tracer is not NULL_TRACER
+    if depth is not None and isinstance(game, AdjacencyGame) and fits(
+            game, fail_soft, strict, table, order, deadline, heuristics, tracing):
         return _bitboard(game, _start(game, state, depth), depth, window)
     return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
                      fail_soft=fail_soft, strict=strict)
@@ -552,7 +553,7 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     low, having searched every leaf below it.
 
     Values must be integers for the null window to be one. ``window`` and the result are from
-    MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``
+    MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``,
     ``deadline`` and ``heuristics`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
     FailHigh when a test says "better", Research with both windows. Raises SearchError for a
     negative depth or an empty window.
@@ -654,7 +655,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     if search.etc and plies and depth != 1:
         cut = _etc(search, state, player, depth, beta)
         if cut is not None:
-            return _etc_cutoff(search, state, player, key, depth, cut, alpha, beta, entered)
+            return _etc_cutoff(search, state, player, key, depth, cut, entered)
     groups = search.groups(state, depth, first, plies)
     for bound, moves in groups:
         if bound <= low and not (floored and best is None):
@@ -751,8 +752,7 @@ def _etc(search: _Search, state: Any, player: Player, depth: int | None,
 
 
 def _etc_cutoff(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None,
-                cut: tuple[Value, Any, int | None], alpha: Value, beta: Value,
-                entered: int) -> tuple[Value, tuple[Any, ...]]:
+                cut: tuple[Value, Any, int | None], entered: int) -> tuple[Value, tuple[Any, ...]]:
     """Settle a node by an ETC cut (see :func:`_etc`): count it, store its lower bound, trace its
     exit, and return its value and one-move line."""
     assert search.heuristics is not None and search.table is not None and search.save is not None
