@@ -11,8 +11,9 @@ to ``data/benchmarks/search_enhancements.json``, which lesson 6 reads:
    of the kind a student would write in 40 lines (kept here as a yardstick only; the course never
    uses it), and against the traced skeleton run without a tracer (the same game as a subclass,
    which the bitboard loop does not take). Same positions and depths, in one process,
-   interleaved, best of 5 rounds (a small search repeated to last 0.2 s); the three must enter the same number of nodes and find the
-   same value. Target: alpha-beta at 0.7x the yardstick's rate or more.
+   interleaved, best of 5 rounds (a small search repeated to last 0.2 s); the three must enter
+   the same number of nodes and find the same value. Target: alpha-beta at 0.7x the yardstick's
+   rate or more.
 2. **Depth in 5 s.** The alpha-beta bot's completed depth in 5 s from the opening and from
    :data:`MIDGAME`, under rule 8 and rule 4 (the midgame's marks read as a rule-4 position).
 3. **Leaves against the minimal tree.** At depth 8 in the midgame: NegaScout with iterative
@@ -232,7 +233,8 @@ def ladder(depth: int, quick: bool, seconds: float) -> dict[str, Any]:
     minimal = minimal_tree(len(AdjacencyGame().legal_moves(state)), depth)
     print(f"\n3. Depth {depth} in the midgame: static evaluations against the minimal tree ({minimal:,}), each "
           "enhancement on in turn")
-    print(f"{'enhancements up to':20} {'leaves':>10} {'ratio':>7} {'CPU s':>7} {'value':>5} {f'depth in {seconds:g} s':>13}")
+    print(f"{'enhancements up to':20} {'leaves':>10} {'ratio':>7} {'CPU s':>7} {'value':>5} "
+          f"{f'depth in {seconds:g} s':>13}")
     rows = []
     for name, options in LADDER:
         if quick and name == "none":
