@@ -9,7 +9,9 @@ machine is running:
 1. Node rates. Plain fixed-depth alpha-beta (``gamelib.search.negamax.alphabeta``: no table, the engine's
    move order a1..h8, window (-64, 64)) beside easyAI's Negamax on the same game through
    ``benchmarks/easyai_adapter.py`` (same order, depth and window, no table): both must enter the
-   same nodes and find the same move, so their nodes per second compare the searches alone. easyAI
+   same nodes and find the same move. gamelib's plain alpha-beta on the plain game runs its bitboard
+   inner loop (``gamelib.search.bitboard``), while easyAI goes through the adapter's calls to the
+   engine, so this compares the two as a user meets them. easyAI
    runs twice: with the adapter's ``unmake_move`` (its fast path) and, at the smallest depth,
    without it (its default: a deep copy of the game for every move).
 2. Leaves against the minimal tree. The bot's search (NegaScout with a 2**20-slot table kept from

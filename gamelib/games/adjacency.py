@@ -259,6 +259,12 @@ class AdjacencyGame:
         return self._first
 
     @property
+    def masks(self) -> tuple[int, ...]:
+        """The 64 neighbour masks of the rule: ``masks[s]`` is :func:`neighbour_mask` (s, rule), the
+        squares a mark placed on s flips when the opponent holds them."""
+        return self._masks
+
+    @property
     def value_range(self) -> tuple[int, int]:
         """(-64, 64): the lowest and highest X count minus O count."""
         return (-64, 64)
@@ -307,7 +313,14 @@ class AdjacencyGame:
         Raises IllegalMoveError, naming the square, if it is off the board or occupied or the game
         is over.
         """
-        move = self._check(state, move)
+        return self.child(state, self._check(state, move))
+
+    def child(self, state: AdjacencyState, move: Square) -> AdjacencyState:
+        """:meth:`result` without its legality check, for a search that took ``move`` from
+        :meth:`legal_moves` (state) and so knows it is an empty square of a game that goes on: the
+        search core calls it for every child it makes (a game without it gets ``result``). An
+        illegal move gives a wrong state instead of an error; everything else should call result.
+        """
         bit = 1 << move
         if state.to_move is _X:
             flipped = state.o & self._masks[move]

@@ -28,6 +28,7 @@ from typing import Any
 
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.search.clock import ENGINE_RULES, FailLow, MoveClock, Partial, Skip, TimeRules
+from gamelib.search.heuristics import Heuristics
 from gamelib.search.negamax import (
     Deadline,
     MoveOrder,
@@ -52,7 +53,8 @@ values every pass moves a bound to a value some position has, so real searches n
 
 def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, first_guess: Value = 0,
          table: TranspositionTable | None = None, order: MoveOrder | None = None,
-         deadline: float | Deadline | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+         deadline: float | Deadline | None = None, heuristics: Heuristics | None = None,
+         tracer: Tracer = NULL_TRACER) -> SearchResult:
     """MTD(f): the minimax value by null-window AlphaBetaWithMemory passes from ``first_guess``.
 
     After Plaat et al. (1996), as seed 004 describes it: lower = -INF, upper = +INF; each pass
@@ -72,7 +74,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     _check_whole(first_guess, "the first guess", infinite=False)
     state = _start(game, state, depth)
     root_player = game.to_move(state)
-    search = _Search(game, tracer, TranspositionTable() if table is None else table, order, deadline)
+    search = _Search(game, tracer, TranspositionTable() if table is None else table, order, deadline, heuristics)
     search.fail_soft = True
     guess = root_player.sign * first_guess
     lower, upper = -INF, INF
@@ -156,7 +158,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
                         search: Searcher = mtdf, seconds: float | None = None,
                         table: TranspositionTable | None = None, order: MoveOrder | None = None,
                         aspiration: Value | None = None, same_parity: bool = False, nodes: int | None = None,
-                        rules: TimeRules = ENGINE_RULES, end: int | None = None,
+                        rules: TimeRules = ENGINE_RULES, end: int | None = None, heuristics: Heuristics | None = None,
                         tracer: Tracer = NULL_TRACER) -> Deepening:
     """Search depth 1, 2, ... ``max_depth``; each depth starts from a guess at its value (MTD(f)'s
     first guess) and the table's best moves (tried first).
@@ -194,6 +196,10 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     ``value_range``. The answer is the same as without; the narrow window cuts more when the
     value stays inside it. An infinite guess gets the full window.
 
+    ``heuristics`` (:class:`~gamelib.search.heuristics.Heuristics`: killer moves, the history
+    heuristic, enhanced transposition cut-offs) goes to every depth's search, so the killers and
+    history scores one depth learns order the next; off (None) by default.
+
     Raises SearchError for max_depth < 1, an aspiration below 1, an aspiration with a search that
     takes no window (MTD(f)), or a node limit below 1.
     """
@@ -207,6 +213,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         raise SearchError(f"nodes is {nodes}: give a node limit of at least 1, or None")
     start = time.perf_counter()
     table = TranspositionTable() if table is None else table
+    if heuristics is not None:
+        heuristics.new_search()
     state = _start(game, state, 0)
     clock = MoveClock(seconds, nodes, rules, game.to_move(state), start)
     deadline = None if seconds is None and nodes is None else clock
@@ -228,6 +236,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         began = time.perf_counter()
         guess = _guess(iterations, same_parity)
         options: dict[str, Any] = {"first_guess": guess} if guess is not None and guesses else {}
+        if heuristics is not None:
+            options["heuristics"] = heuristics
         run = partial(search, game, state, depth, table=table, order=order, deadline=deadline, tracer=tracer,
                       **options)
         try:

@@ -39,8 +39,11 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.games.trees import MAX_TREE_DEPTH
+from gamelib.search.bitboard import bitboard_alphabeta, fits
+from gamelib.search.heuristics import Heuristics
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
@@ -132,8 +135,12 @@ class _Search:
     the table, and the options that tell the skeleton which algorithm it runs."""
 
     def __init__(self, game: Game[Any, Any], tracer: Tracer, table: TranspositionTable | None = None,
-                 order: MoveOrder | None = None, deadline: float | Deadline | None = None) -> None:
+                 order: MoveOrder | None = None, deadline: float | Deadline | None = None,
+                 heuristics: Heuristics | None = None) -> None:
         self.game = game
+        self.heuristics = heuristics
+        self.arranges = heuristics is not None and heuristics.orders
+        self.etc = heuristics is not None and heuristics.etc and table is not None
         self.tracer = tracer
         self.tracing = tracer is not NULL_TRACER
         self.table = table
@@ -147,6 +154,8 @@ class _Search:
         self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
         self.exact = False  # whether the last node searched returned an exact value (see _expand)
+        self.play: Callable[[Any, Any], Any] = getattr(game, "child", game.result)
+        """The child of a state by a legal move: the game's unchecked ``child`` if it has one."""
         self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
         self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
             getattr(game, "move_groups", None) if order is None else None)
@@ -211,11 +220,20 @@ class _Search:
             moves = [first, *(move for move in moves if move != first)]
         return moves
 
-    def groups(self, state: Hashable, depth: int | None, first: Any) -> MoveGroups:
+    def groups(self, state: Hashable, depth: int | None, first: Any, plies: int = 0) -> MoveGroups:
         """The moves of an inner node in groups (bound, moves): the game's ``move_groups`` if it has
         them and no ``order`` is given, else one unbounded group in :meth:`moves`' order; the
         table's move ``first`` before all. A traced search gets lists it can name skipped moves
-        from; an untraced one gets them as the search asks for them."""
+        from; an untraced one gets them as the search asks for them. With killer moves or the
+        history heuristic (:class:`~gamelib.search.heuristics.Heuristics`), the groups are
+        arranged by them (node ``plies`` below the root) after the table's move."""
+        if self.arranges:
+            assert self.heuristics is not None
+            plain = self.move_groups(state, depth) if self.move_groups is not None else ((INF, self.moves(state)),)
+            arranged: MoveGroups = self.heuristics.arrange(plain, plies)
+            if first is not None:
+                arranged = _first_then(first, arranged)
+            return list(arranged) if self.tracing else arranged
         if self.move_groups is not None:
             groups = self.move_groups(state, depth)
             if first is not None:
@@ -421,7 +439,8 @@ def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tupl
 def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, fail_soft: bool = False, strict: bool = False,
               table: TranspositionTable | None = None, order: MoveOrder | None = None,
-              deadline: float | Deadline | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+              deadline: float | Deadline | None = None, heuristics: Heuristics | None = None,
+              tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Alpha-beta: minimax's value without searching subtrees that cannot change it.
 
     ``window`` is the root's (alpha, beta) from MAX's point of view; it defaults to the game's
@@ -445,12 +464,34 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
     move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
     raises SearchTimeout, or a :class:`Deadline` that decides when to stop and hears what each root
-    move was found worth.
+    move was found worth. ``heuristics`` (a :class:`~gamelib.search.heuristics.Heuristics`) adds
+    killer moves, the history heuristic and enhanced transposition cut-offs; off by default. The
+    plain search of the plain Adjacency game (none of these options, no tracer) runs the bitboard
+    loop of :mod:`gamelib.search.bitboard`, which enters the same nodes.
 
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
-    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
+    tracing = tracer is not NULL_TRACER
+    if depth is not None and isinstance(game, AdjacencyGame) and fits(
+            game, fail_soft, strict, table, order, deadline, heuristics, tracing):
+        return _bitboard(game, _start(game, state, depth), depth, window)
+    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
                      fail_soft=fail_soft, strict=strict)
+
+
+def _bitboard(game: AdjacencyGame, state: AdjacencyState, depth: int,
+              window: tuple[Value, Value] | None) -> SearchResult:
+    """Plain alpha-beta of an Adjacency position by :func:`gamelib.search.bitboard.bitboard_alphabeta`,
+    the skeleton's algorithm without its options, as a SearchResult (MAX's view). The search is
+    complete when the depth reaches the end of the game on every line: each ply fills one square,
+    so every line ends after min(plies left, empty squares) plies."""
+    player = game.to_move(state)
+    alpha, beta = _root_window(game, player, window)
+    mine, theirs = (state.x, state.o) if player is _MAX else (state.o, state.x)
+    found = bitboard_alphabeta(mine, theirs, state.plies_left, depth, alpha, beta, game.masks)
+    ending = min(state.plies_left, 64 - (state.x | state.o).bit_count())
+    return SearchResult(player.sign * found.value, found.pv[0] if found.pv else None, found.pv, found.nodes,
+                        found.leaves, depth >= ending)
 
 
 def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple[Value, Value] | None,
@@ -470,7 +511,7 @@ def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple
 def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
                           window: tuple[Value, Value] | None = None, table: TranspositionTable | None = None,
                           order: MoveOrder | None = None, deadline: float | Deadline | None = None,
-                          tracer: Tracer = NULL_TRACER) -> SearchResult:
+                          heuristics: Heuristics | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Seed 004's AlphaBetaWithMemory (after Plaat et al. 1996): fail-soft alpha-beta with a table.
 
     Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
@@ -484,13 +525,14 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
     """
     table = TranspositionTable() if table is None else table
     return alphabeta(game, state, depth, window=window, fail_soft=True, table=table, order=order,
-                     deadline=deadline, tracer=tracer)
+                     deadline=deadline, heuristics=heuristics, tracer=tracer)
 
 
 def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
               window: tuple[Value, Value] | None = None, pvs: bool = False, fail_soft: bool = False,
               table: TranspositionTable | None = None, order: MoveOrder | None = None,
-              deadline: float | Deadline | None = None, tracer: Tracer = NULL_TRACER) -> SearchResult:
+              deadline: float | Deadline | None = None, heuristics: Heuristics | None = None,
+              tracer: Tracer = NULL_TRACER) -> SearchResult:
     """NegaScout: search the first move with the full window, the others with a null window.
 
     Each later move is first tested with the null window (a, a + 1), a being the best value so
@@ -511,8 +553,8 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     low, having searched every leaf below it.
 
     Values must be integers for the null window to be one. ``window`` and the result are from
-    MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``
-    and ``deadline`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
+    MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``,
+    ``deadline`` and ``heuristics`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
     FailHigh when a test says "better", Research with both windows. Raises SearchError for a
     negative depth or an empty window.
 
@@ -521,7 +563,7 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     >>> negascout(tree).value == negascout(tree, fail_soft=True).value == minimax(tree).value
     True
     """
-    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline),
+    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
                      fail_soft=fail_soft, scout=True, pvs=pvs)
 
 
@@ -599,7 +641,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     no group before it has a best move: if no move beats alpha, every move is worth exactly the
     floor, and the first is a best move. Fail-hard's rule alone (start at alpha, keep a move only
     if it beats the value) would return no move there. The value returned is the same either way."""
-    game = search.game
+    game, play = search.game, search.play
     horizons = search.horizons
     entered = search.nodes - 1  # the nodes entered before this one: the entry's subtree size is the rest
     scout, strict = search.scout, search.strict
@@ -610,7 +652,11 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
     best, pv = None, ()
     index = 0
     exact = search.fail_soft  # fail-soft: whether every child so far returned an exact value
-    groups = search.groups(state, depth, first)
+    if search.etc and plies and depth != 1:
+        cut = _etc(search, state, player, depth, beta)
+        if cut is not None:
+            return _etc_cutoff(search, state, player, key, depth, cut, entered)
+    groups = search.groups(state, depth, first, plies)
     for bound, moves in groups:
         if bound <= low and not (floored and best is None):
             value = max(value, bound)  # every move left is worth at most bound: fail low at once
@@ -618,7 +664,7 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
             exact = False
             break
         for move in moves:
-            child = game.result(state, move)
+            child = play(state, move)
             flips = game.to_move(child) is not player
             high = low + 1 if scout and index else beta
             if scout and index and search.tracing:
@@ -653,6 +699,8 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
                 if value > low:
                     low = value
             if value > beta or (value == beta and not strict):
+                if search.heuristics is not None:
+                    search.heuristics.cut(move, plies, depth)
                 if search.tracing:
                     search.cutoff(state, player, value, alpha, beta, _skipped(groups, moves, move))
                 exact = False
@@ -672,6 +720,51 @@ def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: i
         search.exit(state, player, value, Bound(kind), best)
     search.exact = exact
     return value, pv
+
+
+def _etc(search: _Search, state: Any, player: Player, depth: int | None,
+         beta: Value) -> tuple[Value, Any, int | None] | None:
+    """Enhanced transposition cut-offs (Plaat et al. 1996): look up every child of ``state`` (at
+    least ``etc_depth`` plies above the horizon) in the table; the first whose stored bound, deep
+    enough for ``depth`` - 1 plies, proves the node's value >= ``beta`` (or > beta, strict) gives
+    (that bound for the side to move, its move, its entry's depth); None if no child does."""
+    assert search.heuristics is not None and search.probe is not None
+    if depth is not None and depth < search.heuristics.etc_depth:
+        return None
+    game, play, probe, key = search.game, search.play, search.probe, search.key
+    for move in game.legal_moves(state):
+        child = play(state, move)
+        entry = probe(key(child))
+        if entry is None:
+            continue
+        stored, value, bound = entry[1], entry[2], entry[3]
+        if stored is not None and (depth is None or stored < depth - 1):
+            continue
+        if game.to_move(child) is not player:  # the child's upper bound is the node's lower bound
+            if bound == _LOWER:
+                continue
+            value = -value
+        elif bound == _UPPER:
+            continue
+        if value > beta or value == beta and not search.strict:
+            return value, move, stored
+    return None
+
+
+def _etc_cutoff(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None,
+                cut: tuple[Value, Any, int | None], entered: int) -> tuple[Value, tuple[Any, ...]]:
+    """Settle a node by an ETC cut (see :func:`_etc`): count it, store its lower bound, trace its
+    exit, and return its value and one-move line."""
+    assert search.heuristics is not None and search.table is not None and search.save is not None
+    value, move, stored = cut
+    search.heuristics.etc_cutoffs += 1
+    search.table.stats.cutoffs += 1
+    search.horizons += stored is not None
+    search.save(key, None if stored is None else depth, value, _LOWER, move, search.nodes - entered)
+    if search.tracing:
+        search.exit(state, player, value, Bound.LOWER, move)
+    search.exact = False
+    return value, (move,)
 
 
 def _exact(search: _Search, child: Any, depth: int | None) -> bool:
