@@ -12,6 +12,7 @@ import pytest
 
 import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
+import solutions.lesson_09_mcts
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import (
     MAX_SOURCE_CHARACTERS,
@@ -26,6 +27,7 @@ from gamelib.teach.sandbox import Limits
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
                   "alphabeta": solutions.lesson_02_alpha_beta}
+SOLUTION_FILES["mcts"] = solutions.lesson_09_mcts  # lesson 9
 
 
 @pytest.mark.parametrize("exercise", sorted(EXERCISES))

@@ -6,13 +6,14 @@ core. They exist so lessons can show what a mistake does to the trace (Broeders'
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from gamelib.games.game import Player, Value
 
 __all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum", "minimax_always_max",
-           "negamax_without_negation"]
+           "mcts_never_turns_rewards_for_min", "negamax_without_negation"]
 
 
 def alphabeta_value_starts_at_minimum(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
@@ -94,3 +95,33 @@ MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
                   "alphabeta_forgets_to_raise_alpha": alphabeta_forgets_to_raise_alpha},
 }
 """The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.teach.exercises`)."""
+
+
+# Lesson 9: Monte Carlo tree search (gamelib.teach.mcts_checker).
+
+def mcts_never_turns_rewards_for_min(tree: Any, root: str, iterations: int, c: float, rollout: Any) -> Any:
+    """UCT whose UCB1 uses each child's mean reward *for MAX* at every node, MIN's too: MIN then
+    explores the moves best for MAX, and the search soon selects other paths than UCT. The rewards
+    that ``rollout`` returns are MAX's; MIN's mean is 1 minus MAX's. Returns the root's most visited
+    move."""
+    visits: dict[str, int] = {root: 0}
+    wins: dict[str, float] = {root: 0.0}
+    for _ in range(iterations):
+        node, path = root, [root]
+        while not tree.is_terminal(node) and all(child in visits for child in tree.children_of(node)):
+            parent = node
+            node = max(tree.children_of(parent), key=lambda child: wins[child] / visits[child]  # the mistake
+                       + c * math.sqrt(math.log(visits[parent]) / visits[child]))
+            path.append(node)
+        if not tree.is_terminal(node):
+            node = next(child for child in tree.children_of(node) if child not in visits)
+            visits[node], wins[node] = 0, 0.0
+            path.append(node)
+        reward = rollout(node)
+        for each in path:
+            visits[each] += 1
+            wins[each] += reward
+    return max(tree.children_of(root), key=lambda child: visits.get(child, 0))
+
+
+MISTAKES["mcts"] = {"mcts_never_turns_rewards_for_min": mcts_never_turns_rewards_for_min}
