@@ -15,7 +15,7 @@ returned move is compared with the search's most visited move.
 >>> def first_move_always(tree, root, iterations, c, rollout):
 ...     return tree.children_of(root)[0]
 >>> print(check_mcts(first_move_always, load_seed_tree("broeders31")).message)
-Iteration 1: your search never calls rollout. UCT rolls out once an iteration, 40 in all: iteration 1 adds 1 under 0 (its first untried move) and rolls out from 1.
+Iteration 1: your search never calls rollout. UCT rolls out once an iteration, 40 in all; in iteration 1 it adds 1 under 0 (its first untried move) and rolls out from 1.
 """
 
 from __future__ import annotations
@@ -131,10 +131,11 @@ def _departure(tree: GameTree, called: Sequence[str], expected: Sequence[str], s
         return (f"{head} your search calls rollout again, but the budget is {len(expected)} iterations, one "
                 "rollout each.")
     own = _iteration(events, step + 1)
-    theirs = _uct_words(own)
+    theirs = f"UCT {_uct_words(own)}"
     if step >= len(called):
         never = "never calls rollout" if not called else f"stops after {len(called)} rollouts"
-        return f"{head} your search {never}. UCT rolls out once an iteration, {len(expected)} in all: {theirs}."
+        return (f"{head} your search {never}. UCT rolls out once an iteration, {len(expected)} in all; in "
+                f"iteration {step + 1} it {_uct_words(own)}.")
     mine = called[step]
     if mine not in tree.players:
         return f"{head} your search calls rollout({mine}), which is not a position of the tree; {theirs}."
@@ -147,16 +148,17 @@ def _iteration(events: Sequence[Event], iteration: int) -> list[Event]:
 
 
 def _uct_words(own: Sequence[Event]) -> str:
-    """What the reference does in one iteration, in words: its selections, expansion and rollout."""
-    words = [f"at {event.path[-1]} it selects {event.child} by UCB1" for event in own if isinstance(event, MctsSelect)]
+    """What the reference does in one iteration, in words: "selects 2 at 0 and 5 at 2 by UCB1, adds
+    11 under 5 (its first untried move) and rolls out from 11"."""
+    selects = [f"{event.child} at {event.path[-1]}" for event in own if isinstance(event, MctsSelect)]
+    words = [f"selects {' and '.join(selects)} by UCB1"] if selects else []
     expand = next((event for event in own if isinstance(event, MctsExpand)), None)
     rolled = next(event for event in own if isinstance(event, MctsRollout))
-    iteration = rolled.iteration
     if expand is not None:
         words.append(f"adds {expand.child} under {expand.path[-1]} (its first untried move)")
     else:
         words.append(f"reaches {rolled.path[-1]}, the end of the game, with nothing to add")
-    return f"iteration {iteration} " + ", ".join(words) + f" and rolls out from {rolled.path[-1]}"
+    return ", ".join(words) + f" and rolls out from {rolled.path[-1]}"
 
 
 def _why(tree: GameTree, mine: str, own: Sequence[Event], events: Sequence[Event]) -> str:
