@@ -16,7 +16,8 @@ from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree, tree_from_dict
 from gamelib.search.mcts import mcts
 from gamelib.view.mcts_explorer import MctsExplorer, caption, explore_mcts, iteration_ends, record_mcts, root_table
-from gamelib.view.mcts_replay import MctsReplay, MctsReplayError
+from gamelib.search.random_trees import random_tree
+from gamelib.view.mcts_replay import MctsReplay, MctsReplayError, root_choices, settled_at
 from gamelib.view.replay import ReplayError
 
 
@@ -140,3 +141,20 @@ def test_the_caption_counts_iterations_of_the_budget() -> None:
     replay = MctsReplay(record_mcts(two_leaves(), iterations=2))
     assert caption(replay.snapshot(6), 2) == ("step 6 of 6 (finished), iteration 2 of 2: "
                                               "iteration 2, back up reward 1.000 for MAX to r > b")
+
+
+def test_the_root_choices_are_the_searches_with_smaller_budgets() -> None:
+    # Independent: a search of i iterations with the same seed makes the first i iterations of the
+    # longer one, so its move is the choice after iteration i.
+    tree = load_seed_tree("broeders31")
+    choices = root_choices(record_mcts(tree, iterations=40, seed=2), tree.to_move(tree.root))
+    assert choices == [mcts(tree, iterations=i, seed=2).move for i in range(1, 41)]
+    min_root = random_tree(2, 4, seed=4, to_move="min")
+    choices = root_choices(record_mcts(min_root, iterations=30, seed=0), min_root.to_move(min_root.root))
+    assert choices == [mcts(min_root, iterations=i, seed=0).move for i in range(1, 31)]
+
+
+def test_settled_at_is_the_start_of_the_last_run() -> None:
+    assert settled_at(["2", "1", "2", "1", "1"], "1") == 4
+    assert settled_at(["1"] * 5, "1") == 1
+    assert settled_at(["1", "2"], "1") is None and settled_at([], "1") is None
