@@ -161,3 +161,8 @@ def test_the_apps_example_mistake_fails_as_text_where_it_fails_as_a_function() -
     assert verdict.report is not None and not verdict.ok
     assert str(verdict.report) == str(check_exercise("mcts", student(turn_for_min=False)))
     assert "MIN's mean reward is 1 - q" in str(verdict.report)
+
+
+def test_a_rollout_from_something_that_is_no_position_is_named() -> None:
+    report = check_mcts(lambda tree, root, iterations, c, rollout: rollout(42), load_seed_tree("broeders31"))
+    assert report.step == 1 and "rollout(42), which is not a position of the tree" in report.message

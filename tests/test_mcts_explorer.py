@@ -158,3 +158,14 @@ def test_settled_at_is_the_start_of_the_last_run() -> None:
     assert settled_at(["2", "1", "2", "1", "1"], "1") == 4
     assert settled_at(["1"] * 5, "1") == 1
     assert settled_at(["1", "2"], "1") is None and settled_at([], "1") is None
+
+
+def test_the_lesson_figures_of_mcts_are_steps_of_seeded_traces() -> None:
+    from gamelib.view.figures import FIGURES, Figure, figure_svg
+
+    svg = figure_svg(FIGURES["09_mcts_iteration_3.svg"])
+    replay = MctsReplay(record_mcts(load_seed_tree("broeders31"), iterations=12, seed=1))
+    rollout_3 = iteration_ends(replay)[2] - 1  # iteration 3's rollout: the step before its backup
+    assert replay.snapshot(rollout_3).phase.value == "rollout" and f'data-step="{rollout_3}"' in svg
+    with pytest.raises(ValueError, match="no 'iteration 13 rollout'"):
+        figure_svg(Figure("broeders31", "mcts 12 1", "iteration 13 rollout", "none"))
