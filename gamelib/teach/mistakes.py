@@ -100,27 +100,30 @@ MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
 # Lesson 9: Monte Carlo tree search (gamelib.teach.mcts_checker).
 
 def mcts_never_turns_rewards_for_min(tree: Any, root: str, iterations: int, c: float, rollout: Any) -> Any:
-    """UCT whose UCB1 uses each child's mean reward *for MAX* at every node, MIN's too: MIN then
-    explores the moves best for MAX, and the search soon selects other paths than UCT. The rewards
-    that ``rollout`` returns are MAX's; MIN's mean is 1 minus MAX's. Returns the root's most visited
-    move."""
+    """UCT, written recursively, whose UCB1 uses each child's mean reward *for MAX* at every node,
+    MIN's too: MIN then explores the moves best for MAX, and the search soon selects other paths
+    than UCT. The rewards that ``rollout`` returns are MAX's; MIN's mean is 1 minus MAX's. Returns
+    the root's most visited move."""
     visits: dict[str, int] = {root: 0}
     wins: dict[str, float] = {root: 0.0}
+
+    def visit(node: str) -> float:
+        """One iteration from ``node`` down; its reward is added to ``node``'s counts."""
+        untried = [] if tree.is_terminal(node) else [child for child in tree.children_of(node) if child not in visits]
+        if tree.is_terminal(node):
+            reward = rollout(node)
+        elif untried:
+            visits[untried[0]], wins[untried[0]] = 1, rollout(untried[0])
+            reward = wins[untried[0]]
+        else:
+            reward = visit(max(tree.children_of(node), key=lambda child: wins[child] / visits[child]  # the mistake
+                               + c * math.sqrt(math.log(visits[node]) / visits[child])))
+        visits[node] += 1
+        wins[node] += reward
+        return reward
+
     for _ in range(iterations):
-        node, path = root, [root]
-        while not tree.is_terminal(node) and all(child in visits for child in tree.children_of(node)):
-            parent = node
-            node = max(tree.children_of(parent), key=lambda child: wins[child] / visits[child]  # the mistake
-                       + c * math.sqrt(math.log(visits[parent]) / visits[child]))
-            path.append(node)
-        if not tree.is_terminal(node):
-            node = next(child for child in tree.children_of(node) if child not in visits)
-            visits[node], wins[node] = 0, 0.0
-            path.append(node)
-        reward = rollout(node)
-        for each in path:
-            visits[each] += 1
-            wins[each] += reward
+        visit(root)
     return max(tree.children_of(root), key=lambda child: visits.get(child, 0))
 
 
