@@ -111,7 +111,7 @@ def mcts_never_turns_rewards_for_min(tree: Any, root: str, iterations: int, c: f
         """One iteration from ``node`` down; its reward is added to ``node``'s counts."""
         untried = [] if tree.is_terminal(node) else [child for child in tree.children_of(node) if child not in visits]
         if tree.is_terminal(node):
-            reward = rollout(node)
+            reward: float = rollout(node)
         elif untried:
             visits[untried[0]], wins[untried[0]] = 1, rollout(untried[0])
             reward = wins[untried[0]]
