@@ -13,6 +13,7 @@ import pytest
 import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
 import solutions.lesson_08_chance
+import solutions.lesson_09_mcts
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import (
     MAX_SOURCE_CHARACTERS,
@@ -26,7 +27,8 @@ from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.sandbox import Limits
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
-                  "alphabeta": solutions.lesson_02_alpha_beta, "expectimax": solutions.lesson_08_chance}
+                  "alphabeta": solutions.lesson_02_alpha_beta, "expectimax": solutions.lesson_08_chance,
+                  "mcts": solutions.lesson_09_mcts}
 
 
 @pytest.mark.parametrize("exercise", sorted(EXERCISES))

@@ -27,6 +27,7 @@ from gamelib.games.game import Value
 from gamelib.games.trees import GameTree, load_tree
 from gamelib.search.random_trees import random_tree
 from gamelib.teach.checker import CheckReport, check_alphabeta, check_expectimax, check_minimax
+from gamelib.teach.mcts_checker import check_mcts
 
 __all__ = ["EXERCISES", "Exercise", "ExerciseReport", "UnknownExerciseError", "check_exercise"]
 
@@ -97,6 +98,20 @@ EXERCISES: dict[str, Exercise] = {
                            _CHANCE_API),
 }
 """The exercises by name."""
+
+
+# Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.mcts_checker).
+
+def _mcts_trees() -> tuple[GameTree, ...]:
+    return (load_seed_tree("broeders31"), random_tree(3, 3, seed=1),
+            random_tree(2, 4, seed=4, to_move="min"),  # MIN chooses at the root: its rewards are 1 - MAX's
+            random_tree((1, 3), 4, seed=2),  # uneven branching: leaves reached by selection
+            random_tree(4, 2, seed=16))  # after 40 iterations the most visited move (2) has not the best mean (4)
+
+
+EXERCISES["mcts"] = Exercise("mcts", "09_monte_carlo_tree_search.ipynb",
+                             "my_mcts(tree, root, iterations, c, rollout) -> root's most visited move",
+                             _mcts_trees, check_mcts)
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,15 @@ core. They exist so lessons can show what a mistake does to the trace (Broeders'
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from gamelib.games.game import Player, Value
 
 __all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum",
-           "expectimax_forgets_min", "expectimax_max_at_chance", "expectimax_plain_average", "minimax_always_max",
-           "negamax_without_negation"]
+           "expectimax_forgets_min", "expectimax_max_at_chance", "expectimax_plain_average", "mcts_never_turns_rewards_for_min",
+           "minimax_always_max", "negamax_without_negation"]
 
 
 def alphabeta_value_starts_at_minimum(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
@@ -144,3 +145,36 @@ MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
                    "expectimax_forgets_min": expectimax_forgets_min},
 }
 """The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.teach.exercises`)."""
+
+
+# Lesson 9: Monte Carlo tree search (gamelib.teach.mcts_checker).
+
+def mcts_never_turns_rewards_for_min(tree: Any, root: str, iterations: int, c: float, rollout: Any) -> Any:
+    """UCT, written recursively, whose UCB1 uses each child's mean reward *for MAX* at every node,
+    MIN's too: MIN then explores the moves best for MAX, and the search soon selects other paths
+    than UCT. The rewards that ``rollout`` returns are MAX's; MIN's mean is 1 minus MAX's. Returns
+    the root's most visited move."""
+    visits: dict[str, int] = {root: 0}
+    wins: dict[str, float] = {root: 0.0}
+
+    def visit(node: str) -> float:
+        """One iteration from ``node`` down; its reward is added to ``node``'s counts."""
+        untried = [] if tree.is_terminal(node) else [child for child in tree.children_of(node) if child not in visits]
+        if tree.is_terminal(node):
+            reward: float = rollout(node)
+        elif untried:
+            visits[untried[0]], wins[untried[0]] = 1, rollout(untried[0])
+            reward = wins[untried[0]]
+        else:
+            reward = visit(max(tree.children_of(node), key=lambda child: wins[child] / visits[child]  # the mistake
+                               + c * math.sqrt(math.log(visits[node]) / visits[child])))
+        visits[node] += 1
+        wins[node] += reward
+        return reward
+
+    for _ in range(iterations):
+        visit(root)
+    return max(tree.children_of(root), key=lambda child: visits.get(child, 0))
+
+
+MISTAKES["mcts"] = {"mcts_never_turns_rewards_for_min": mcts_never_turns_rewards_for_min}

@@ -26,6 +26,9 @@ from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import Event
+from gamelib.view.mcts_explorer import record_mcts
+from gamelib.view.mcts_picture import mcts_svg
+from gamelib.view.mcts_replay import MctsReplay
 from gamelib.view.painter import SvgPainter
 from gamelib.view.replay import Replay
 from gamelib.view.stepper import record
@@ -58,6 +61,9 @@ FIGURES: dict[str, Figure] = {
                                   "The quiz's tree: branching 2, depth 4, seed 22"),
     "08_expectiminimax_done.svg": Figure("textbook_aima_fig5_12", "expectiminimax", "end",
                                          "AIMA Figure 5.12 after expectiminimax: a1 is worth 2.1, a2 1.3"),
+    "09_mcts_iteration_3.svg": Figure("broeders31", "mcts 12 1", "iteration 3 rollout",
+                                      "Monte Carlo tree search, iteration 3: selected, expanded, rolled out"),
+    "09_mcts_200.svg": Figure("broeders31", "mcts 200 1", "end", "Broeders' tree after 200 iterations of UCT"),
 }
 """The lessons' figures by file name (the first two digits name the lesson)."""
 
@@ -85,9 +91,28 @@ def _tree(spec: str) -> GameTree:
 def figure_svg(figure: Figure) -> str:
     """The SVG text of ``figure``, recorded and drawn now."""
     tree = _tree(figure.tree)
+    if figure.algorithm.startswith("mcts "):
+        return _mcts_figure_svg(tree, figure)
     events = record(tree, figure.algorithm)
     picture = Replay(tree, events).snapshot(_step(events, figure.step))
     return SvgPainter(tree).paint(picture, title=figure.title)
+
+
+def _mcts_figure_svg(tree: GameTree, figure: Figure) -> str:
+    """A Monte Carlo tree search figure: ``algorithm`` is "mcts <iterations> <seed>", ``step`` "end"
+    or "iteration <i> <phase>" (just after iteration i's last event of that phase: select, expand,
+    rollout or backup); drawn by :func:`gamelib.view.mcts_picture.mcts_svg`. Raises ValueError if
+    the trace has no such event."""
+    _, iterations, seed = figure.algorithm.split()
+    events = record_mcts(tree, iterations=int(iterations), seed=int(seed))
+    step: int | None = len(events)
+    if figure.step != "end":
+        _, iteration, phase = figure.step.split()
+        step = max((index + 1 for index, event in enumerate(events)
+                    if getattr(event, "iteration", None) == int(iteration) and event.kind == f"mcts_{phase}"), default=None)
+    if step is None:
+        raise ValueError(f"the trace has no {figure.step!r}: fix the figure's step")
+    return mcts_svg(tree, MctsReplay(events).snapshot(step))
 
 
 def lesson_figures() -> dict[str, str]:

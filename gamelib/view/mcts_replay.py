@@ -27,10 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from gamelib.games.game import Value, format_value
+from gamelib.games.game import Player, Value, format_value
 from gamelib.search.tracing import MCTS_EVENTS, Event, MctsBackup, MctsExpand, MctsRollout, MctsSelect
 
-__all__ = ["MctsEvent", "MctsReplay", "MctsReplayError", "MctsSnapshot", "Path", "Phase", "describe_mcts"]
+__all__ = ["MctsEvent", "MctsReplay", "MctsReplayError", "MctsSnapshot", "Path", "Phase", "describe_mcts", "root_choices",
+           "settled_at"]
 
 Path = tuple[str, ...]
 """A node of the search tree: the node ids from the root to it, root first."""
@@ -183,3 +184,48 @@ def describe_mcts(event: MctsEvent) -> str:
         return (f"{head}, rollout from {event.path[-1]}: {moves}, value {format_value(event.value)}, "
                 f"reward {_score(event.reward)} for MAX")
     return f"{head}, back up reward {_score(event.reward)} for MAX to {' > '.join(event.path)}"
+
+
+def root_choices(events: Sequence[Event], to_move: Player) -> list[str]:
+    """The root move the search would play after each iteration of a recorded search: element
+    i - 1 is the most visited root move after iteration i (ties: the higher mean for ``to_move``,
+    the side to move at the root, then the first added, which is the first in legal-move order),
+    as :func:`gamelib.search.mcts.mcts` chooses, read from the backups. A move is its node id.
+    Raises MctsReplayError for a trace that is not an MCTS trace.
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> from gamelib.search.mcts import mcts
+    >>> from gamelib.search.tracing import RecordingTracer
+    >>> tracer = RecordingTracer()
+    >>> result = mcts(load_seed_tree("broeders31"), iterations=30, seed=1, tracer=tracer)
+    >>> choices = root_choices(tracer.events, Player.MAX)
+    >>> len(choices), choices[-1] == result.move
+    (30, True)
+    """
+    replay = MctsReplay(events)
+    visits: dict[str, int] = {}
+    totals: dict[str, float] = {}
+    choices: list[str] = []
+    for event in replay.events:
+        if isinstance(event, MctsBackup) and len(event.path) > 1:
+            move = event.path[1]
+            visits[move] = visits.get(move, 0) + 1
+            totals[move] = totals.get(move, 0.0) + event.reward
+        if isinstance(event, MctsBackup):
+            choices.append(max(visits, key=lambda each: (visits[each], to_move.sign * totals[each] / visits[each])))
+    return choices
+
+
+def settled_at(choices: Sequence[str], move: str) -> int | None:
+    """The first iteration (1-based) from which every choice in ``choices`` (one per iteration, as
+    :func:`root_choices` gives them) is ``move``; None if the last one is not.
+
+    >>> settled_at(["1", "2", "1", "1"], "1"), settled_at(["1", "2"], "1")
+    (3, None)
+    """
+    if not choices or choices[-1] != move:
+        return None
+    start = len(choices)
+    while start and choices[start - 1] == move:
+        start -= 1
+    return start + 1
