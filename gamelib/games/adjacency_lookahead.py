@@ -146,15 +146,20 @@ class LookaheadGame(AdjacencyGame):
         >>> game.frontier_value(game.root)  # 4 marks each, and g6 flips g7 and h7: 0 + 1 + 2 * 2
         5
         """
-        if state.plies_left < 2:
+        if state.to_move is _X:
+            return self.frontier(state.x, state.o, state.plies_left)
+        return self.frontier(state.o, state.x, state.plies_left)
+
+    def frontier(self, mine: int, theirs: int, plies_left: int) -> int | None:
+        """:meth:`frontier_value` of the position where the side to move has the marks ``mine``, the
+        other side ``theirs`` (bitboards), with ``plies_left`` in the game: the form a bitboard search
+        (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
+        if plies_left < 2:
             return None
-        x, o = state.x, state.o
-        empty = FULL ^ (x | o)
+        empty = FULL ^ (mine | theirs)
         if empty & (empty - 1) == 0:
             return None
-        if state.to_move is _X:
-            return x.bit_count() - o.bit_count() + 1 + 2 * _most(self._count(o), empty)[0]
-        return o.bit_count() - x.bit_count() + 1 + 2 * _most(self._count(x), empty)[0]
+        return mine.bit_count() - theirs.bit_count() + 1 + 2 * _most(self._count(theirs), empty)[0]
 
     def move_groups(self, state: AdjacencyState, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
         """Every legal move, in groups (bound, moves) with bounds not increasing: each bound is at
@@ -175,9 +180,15 @@ class LookaheadGame(AdjacencyGame):
         h6 flips 3 marks (+7), and X can then flip at least one mark (f7 and f8 are next to g8):
         -5 + 7 - 3 = -1 at most; the 2-flip moves: -5 + 5 - 3 = -3.
         """
-        mine, theirs = (state.x, state.o) if state.to_move is _X else (state.o, state.x)
+        if state.to_move is _X:
+            return self.groups(state.x, state.o, state.plies_left, depth)
+        return self.groups(state.o, state.x, state.plies_left, depth)
+
+    def groups(self, mine: int, theirs: int, plies: int, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
+        """:meth:`move_groups` of the position where the side to move has the marks ``mine``, the
+        other side ``theirs`` (bitboards), with ``plies`` left in the game: the form a bitboard search
+        (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
         empty = FULL ^ (mine | theirs)
-        plies = state.plies_left
         if depth == 2 and plies > 2 and empty.bit_count() > 2:
             return self._two_ply(mine, theirs, empty)
         if depth == 3 and plies > 3 and empty.bit_count() > 3:

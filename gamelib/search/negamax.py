@@ -40,18 +40,18 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
+from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.bitboard import bitboard_alphabeta, fits
+from gamelib.search.bitboard_scout import CLOCK_MASK, bitboard_negascout
+from gamelib.search.bitboard_scout import first_then as _first_then
+from gamelib.search.bitboard_scout import fits as fits_scout
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
 __all__ = ["Deadline", "SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
-
-CLOCK_MASK = 255
-"""The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
-
 
 class SearchError(ValueError):
     """A search was asked for something impossible: a negative depth, an empty window, a tree
@@ -563,8 +563,33 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     >>> negascout(tree).value == negascout(tree, fail_soft=True).value == minimax(tree).value
     True
     """
-    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
-                     fail_soft=fail_soft, scout=True, pvs=pvs)
+    search = _Search(game, tracer, table, order, deadline, heuristics)
+    if fits_scout(game, depth, fail_soft, table, order, heuristics, search.tracing):
+        return _bitboard_scout(game, state, depth, window, search, pvs)
+    return _windowed(game, state, depth, window, search, fail_soft=fail_soft, scout=True, pvs=pvs)
+
+
+def _bitboard_scout(game: LookaheadGame, state: Any, depth: int, window: tuple[Value, Value] | None,
+                    search: _Search, pvs: bool) -> SearchResult:
+    """NegaScout of a lookahead position by :func:`gamelib.search.bitboard_scout.bitboard_negascout`,
+    the skeleton's algorithm for the alpha-beta bot's options, as the skeleton's SearchResult (MAX's
+    view, the line extended by the table's moves)."""
+    state = _start(game, state, depth)
+    player = game.to_move(state)
+    alpha, beta = _root_window(game, player, window)
+    floor = _root_window(game, player, None)[0]
+    mine, theirs = (state.x, state.o) if player is _MAX else (state.o, state.x)
+    assert search.table is not None
+
+    def clock(nodes: int) -> None:
+        search.nodes = nodes
+        search.check_clock()
+
+    found = bitboard_negascout(game, mine, theirs, state.plies_left, state.key, player is _MAX, depth, alpha, beta,
+                               floor, search.table, pvs, clock if search.watch is not None or search.deadline is not None else None,
+                               search.root_reply if search.watch is not None else None)
+    search.nodes, search.leaves, search.horizons = found.nodes, found.leaves, found.horizons
+    return search.result(state, found.value, found.pv, depth)
 
 
 def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
@@ -618,17 +643,6 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
         search.exact = True
         return value, ()
     return _expand(search, state, player, key, depth, low, high, first, plies)
-
-
-def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequence[Any]]]:
-    """``first`` (the table's move) alone, then ``groups`` without it."""
-    yield INF, (first,)
-    for bound, moves in groups:
-        if first in moves:
-            moves = [move for move in moves if move != first]
-            if not moves:
-                continue
-        yield bound, moves
 
 
 def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
