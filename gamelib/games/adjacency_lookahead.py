@@ -180,14 +180,14 @@ class LookaheadGame(AdjacencyGame):
         h6 flips 3 marks (+7), and X can then flip at least one mark (f7 and f8 are next to g8):
         -5 + 7 - 3 = -1 at most; the 2-flip moves: -5 + 5 - 3 = -3.
         """
-        if state.to_move is _X:
-            return self.groups(state.x, state.o, state.plies_left, depth)
-        return self.groups(state.o, state.x, state.plies_left, depth)
+        mine, theirs = (state.x, state.o) if state.to_move is _X else (state.o, state.x)
+        return ((bound, _squares(board)) for bound, board in self.groups(mine, theirs, state.plies_left, depth))
 
-    def groups(self, mine: int, theirs: int, plies: int, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
+    def groups(self, mine: int, theirs: int, plies: int, depth: int | None) -> Iterator[tuple[float, int]]:
         """:meth:`move_groups` of the position where the side to move has the marks ``mine``, the
-        other side ``theirs`` (bitboards), with ``plies`` left in the game: the form a bitboard search
-        (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
+        other side ``theirs`` (bitboards), with ``plies`` left in the game, each group's moves as a
+        bitboard (a move's square is its bit; square order is lowest bit first): the form a
+        bitboard search (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
         empty = FULL ^ (mine | theirs)
         if depth == 2 and plies > 2 and empty.bit_count() > 2:
             return self._two_ply(mine, theirs, empty)
@@ -197,7 +197,7 @@ class LookaheadGame(AdjacencyGame):
             return self._four_ply(mine, theirs, empty)
         return _by_gain(self._count(theirs), empty if plies > 0 else 0, INF)
 
-    def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+    def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-1 values: after move m the value is own marks minus the opponent's, plus
         m's gain, minus the opponent's best gain. Move m only adds the mover's marks, so the
         opponent's best gain is at least its best gain now on any other square: the bound is exact
@@ -212,7 +212,7 @@ class LookaheadGame(AdjacencyGame):
         bound = material + 2 * (_count_at(gains, where) - second)
         return _by_gain(gains, empty ^ where, material - 2 * reply, where, bound)
 
-    def _three_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+    def _three_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-2 values: after move m the opponent may reply on r, its best square now,
         so the value is at most the depth-1 value after m and r. If m is outside r's
         :meth:`_zone`, m changes nothing that r flips: the opponent's gain on r is at least its
@@ -237,7 +237,7 @@ class LookaheadGame(AdjacencyGame):
         bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
         return chain(_by_gain(gains, near, INF), _by_gain(gains, far ^ at, base, at, bound))
 
-    def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+    def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-3 values: after move m the opponent may reply on r, its best square now;
         if m is outside r's :meth:`_zone`, the value is then at most m's gain plus the best
         :meth:`_two_ply` bound of the position after r alone (the mover's best gain there minus
@@ -281,20 +281,20 @@ class LookaheadGame(AdjacencyGame):
 
 
 def _by_gain(gains: Planes, squares: int, base: float, alone: int = 0,
-             alone_bound: float = 0) -> Iterator[tuple[float, list[Square]]]:
+             alone_bound: float = 0) -> Iterator[tuple[float, int]]:
     """The squares of ``squares`` grouped by their count in ``gains``, highest first, each group's
-    bound ``base + 2 * count``; the one-square bitboard ``alone`` (not in ``squares``), if any,
-    comes as its own group with ``alone_bound``, where that bound puts it."""
+    bound ``base + 2 * count``, its squares as a bitboard; the one-square bitboard ``alone`` (not
+    in ``squares``), if any, comes as its own group with ``alone_bound``, where that bound puts it."""
     while squares:
         count, board = _most(gains, squares)
         bound = base + 2 * count
         if alone and alone_bound >= bound:
-            yield alone_bound, [alone.bit_length() - 1]
+            yield alone_bound, alone
             alone = 0
-        yield bound, _squares(board)
+        yield bound, board
         squares ^= board
     if alone:
-        yield alone_bound, [alone.bit_length() - 1]
+        yield alone_bound, alone
 
 
 def _count_at(planes: Planes, square: int) -> int:

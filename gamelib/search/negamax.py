@@ -45,7 +45,6 @@ from gamelib.games.game import INF, Game, Player, Value
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.bitboard import bitboard_alphabeta, fits
 from gamelib.search.bitboard_scout import CLOCK_MASK, bitboard_negascout
-from gamelib.search.bitboard_scout import first_then as _first_then
 from gamelib.search.bitboard_scout import fits as fits_scout
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
@@ -643,6 +642,17 @@ def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta:
         search.exact = True
         return value, ()
     return _expand(search, state, player, key, depth, low, high, first, plies)
+
+
+def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequence[Any]]]:
+    """``first`` (the table's move) alone, then ``groups`` without it."""
+    yield INF, (first,)
+    for bound, moves in groups:
+        if first in moves:
+            moves = [move for move in moves if move != first]
+            if not moves:
+                continue
+        yield bound, moves
 
 
 def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
