@@ -139,20 +139,21 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
         if not nodes & CLOCK_MASK and clock is not None:
             clock(nodes)
         if depth == 1 and ply:
-            value = frontier(mine, theirs, plies)
-            if value is not None:  # a frontier node: exact, and faster than the table
+            known = frontier(mine, theirs, plies)
+            if known is not None:  # a frontier node: exact, and faster than the table
                 leaves += 1
                 horizons += 1
                 exact = True
                 line[ply] = _NO_LINE
-                return value
+                return known
+        value: Value
         first = None
         entry = lookup(key)
         if entry is not None:  # the skeleton's _Search.read
-            stored, value, bound, first = entry[1], entry[2], entry[3], entry[4]
-            if (stored is None or stored >= depth) and (ply or bound == _EXACT):
-                lower = -INF if bound == _UPPER else value
-                upper = INF if bound == _LOWER else value
+            stored, value, kind, first = entry[1], entry[2], entry[3], entry[4]
+            if (stored is None or stored >= depth) and (ply or kind == _EXACT):
+                lower = -INF if kind == _UPPER else value
+                upper = INF if kind == _LOWER else value
                 settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
                 if settled is not None:
                     stats.cutoffs += 1

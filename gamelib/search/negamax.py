@@ -563,7 +563,8 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     True
     """
     search = _Search(game, tracer, table, order, deadline, heuristics)
-    if fits_scout(game, depth, fail_soft, table, order, heuristics, search.tracing):
+    if isinstance(game, LookaheadGame) and depth is not None and fits_scout(
+            game, depth, fail_soft, table, order, heuristics, search.tracing):
         return _bitboard_scout(game, state, depth, window, search, pvs)
     return _windowed(game, state, depth, window, search, fail_soft=fail_soft, scout=True, pvs=pvs)
 
