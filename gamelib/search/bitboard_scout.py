@@ -20,6 +20,8 @@ plain alpha-beta):
   to move and of the other are handed down swapped);
 * a move's flips are one AND with the square's neighbour mask, with no legality check (the square
   came from the lookahead's groups, which hold empty squares only);
+* a node one ply above a frontier node values that child in its own loop, without a call (it
+  still counts as one node entered and one leaf, and reads the clock as an entered node does);
 * the lookahead's frontier values and move groups are called in their bitboard form
   (:meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.frontier`,
   :meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.groups`), the table through its record
@@ -195,7 +197,18 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                 child_mine, child_theirs = theirs ^ flipped, mine | bit | flipped
                 child_key = key ^ place[move] ^ flip_keys[flipped]
                 high = low + 1 if index else beta
-                reply = -node(child_mine, child_theirs, left, child_key, other, place, below, -high, -low, down)
+                known = frontier(child_mine, child_theirs, left) if below == 1 else None
+                if known is not None:  # the child is a frontier node: entered and valued here, without a call
+                    nodes += 1
+                    if not nodes & CLOCK_MASK and clock is not None:
+                        clock(nodes)
+                    leaves += 1
+                    horizons += 1
+                    exact = True
+                    line[down] = _NO_LINE
+                    reply = -known
+                else:
+                    reply = -node(child_mine, child_theirs, left, child_key, other, place, below, -high, -low, down)
                 searched = low  # the lower end of the window the move's value was last searched with
                 if index and reply >= high and reply < beta:
                     # the skeleton's _exact: a terminal child or a leaf at the horizon, else the child's flag
