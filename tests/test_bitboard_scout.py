@@ -25,6 +25,7 @@ from gamelib.search.negamax import SearchResult, SearchTimeout, negascout
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
 from gamelib.search.tracing import Research
+from tests.test_bitboard_search import random_cases as plain_cases
 from tests.test_bitboard_search import traced_path, watched
 
 
@@ -52,26 +53,12 @@ class Watch:
 
 
 def random_cases(count: int, seed: int) -> Iterator[tuple[LookaheadGame, AdjacencyState, int, tuple[int, int], bool]]:
-    """``count`` (game, position, depth, window, pvs) cases: random rules, rounds and first
-    players, a random playout of random length, a depth kept small where many squares are empty,
-    a window that is often the value range, else random, and PVS a third of the time."""
+    """``count`` (game, position, depth, window, pvs) cases: those of the plain loop's tests (random
+    rules, rounds, first players, playouts and windows) a ply deeper, on the lookahead game, with
+    PVS a third of the time."""
     rng = random.Random(seed)
-    for _ in range(count):
-        game = LookaheadGame(rounds=rng.randint(2, 28), rule=rng.choice([8, 4]), first=rng.choice("XO"))
-        state = game.root
-        for _ in range(rng.randint(0, 2 * game.rounds)):
-            moves = game.legal_moves(state)
-            if not moves:
-                break
-            state = game.result(state, rng.choice(moves))
-        empty = len(game.legal_moves(state))
-        depth = rng.randint(0, 3 if empty > 20 else 4 if empty > 9 else 6)
-        if rng.random() < 0.5:
-            window = (-64, 64)
-        else:
-            low = rng.randint(-64, 63)
-            window = (low, rng.randint(low + 1, min(64, low + rng.choice([1, 2, 8, 128]))))
-        yield game, state, depth, window, rng.random() < 0.3
+    for game, state, depth, window in plain_cases(count, seed, deeper=1):
+        yield LookaheadGame.like(game), state, depth, window, rng.random() < 0.3
 
 
 def made_path(game: LookaheadGame, events: tuple[object, ...]) -> list[int]:

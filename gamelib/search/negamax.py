@@ -30,6 +30,12 @@ course's trees, tic-tac-toe and the plain Adjacency game do not):
   skip. An ``order`` given to a search replaces the game's groups.
 
 Both leave the value of a fixed-depth search exact: they only save work.
+
+Two searches of the Adjacency game run a specialised inner loop instead of the skeleton when no
+tracer is given, each the skeleton's algorithm for one set of options, tested to enter the same
+nodes in the same order: plain alpha-beta of the plain game (:mod:`gamelib.search.bitboard`), and
+the alpha-beta bot's fail-hard NegaScout with a table on the lookahead game
+(:mod:`gamelib.search.bitboard_scout`). A traced search always runs the skeleton.
 """
 
 from __future__ import annotations
@@ -554,8 +560,11 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     Values must be integers for the null window to be one. ``window`` and the result are from
     MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``,
     ``deadline`` and ``heuristics`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
-    FailHigh when a test says "better", Research with both windows. Raises SearchError for a
-    negative depth or an empty window.
+    FailHigh when a test says "better", Research with both windows. Untraced, fail-hard, to a
+    fixed depth with a table and no ``order`` or heuristics, on
+    :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` (the alpha-beta bot's search), it
+    runs the bitboard loop of :mod:`gamelib.search.bitboard_scout`, which enters the same nodes
+    and leaves the same table. Raises SearchError for a negative depth or an empty window.
 
     >>> from gamelib.search.random_trees import random_tree
     >>> tree = random_tree(3, 4, seed=2)
