@@ -39,6 +39,9 @@ _FILE_A = 0x0101010101010101
 _NOT_A, _NOT_H = FULL ^ _FILE_A, FULL ^ (_FILE_A << 7)
 _X = Mark.X
 
+_BOUNDED = (2, 3, 4)
+"""The depths whose move groups have finite bounds (see :meth:`LookaheadGame.move_groups`)."""
+
 Planes = tuple[int, int, int, int]
 """A count per square as four bitboards: bit s of planes[i] is binary digit i of square s's count."""
 
@@ -83,26 +86,26 @@ def gain_counts(marks: int, rule: int) -> Planes:
 
 
 COUNT_MEMORY = 1 << 16
-"""The most bitboards a :class:`LookaheadGame` remembers the counts of (:func:`_remembered`): about 15 MB."""
+"""The most bitboards a :class:`LookaheadGame` remembers the counts of (:class:`_Remembered`): about 15 MB."""
 
 
-def _remembered(count: Callable[[int], Planes]) -> Callable[[int], Planes]:
-    """``count`` remembering its results, emptied when it holds :data:`COUNT_MEMORY` bitboards. A
-    search counts the same bitboards again and again (siblings whose moves flip nothing leave the
-    other side's marks as they were; each depth of iterative deepening repeats the one before):
-    from the opening to depth 8 three counts in four are repeats, and remembering them makes the
-    bot's search about 10% faster."""
-    memory: dict[int, Planes] = {}
+class _Remembered(dict[int, Planes]):
+    """A count function's results by bitboard: ``memory[marks]`` is ``count(marks)``, computed on
+    the first request (:meth:`__missing__`) and remembered until the memory holds
+    :data:`COUNT_MEMORY` bitboards, when it is emptied. A search counts the same bitboards again
+    and again (siblings whose moves flip nothing leave the other side's marks as they were; each
+    depth of iterative deepening repeats the one before): from the opening to depth 8 three counts
+    in four are repeats, and a repeat is then a dictionary lookup, with no Python call."""
 
-    def remembered(marks: int) -> Planes:
-        planes = memory.get(marks)
-        if planes is None:
-            if len(memory) >= COUNT_MEMORY:
-                memory.clear()
-            planes = memory[marks] = count(marks)
+    def __init__(self, count: Callable[[int], Planes]) -> None:
+        super().__init__()
+        self.count = count
+
+    def __missing__(self, marks: int) -> Planes:
+        if len(self) >= COUNT_MEMORY:
+            self.clear()
+        planes = self[marks] = self.count(marks)
         return planes
-
-    return remembered
 
 
 def _most(planes: Planes, squares: int) -> tuple[int, int]:
@@ -150,7 +153,7 @@ class LookaheadGame(AdjacencyGame):
 
     def __init__(self, rounds: int = 28, rule: int = 8, first: Mark | str = Mark.X) -> None:
         super().__init__(rounds, rule, first)
-        self._count = _remembered(_counts8 if rule == 8 else _counts4)
+        self._count = _Remembered(_counts8 if rule == 8 else _counts4).__getitem__
 
     @classmethod
     def like(cls, game: AdjacencyGame) -> LookaheadGame:
@@ -212,12 +215,9 @@ class LookaheadGame(AdjacencyGame):
         bitboard (a move's square is its bit; square order is lowest bit first): the form a
         bitboard search (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
         empty = FULL ^ (mine | theirs)
-        if depth == 2 and plies > 2 and empty.bit_count() > 2:
-            return self._two_ply(mine, theirs, empty)
-        if depth == 3 and plies > 3 and empty.bit_count() > 3:
-            return self._three_ply(mine, theirs, empty)
-        if depth == 4 and plies > 4 and empty.bit_count() > 4:
-            return self._four_ply(mine, theirs, empty)
+        if depth in _BOUNDED and plies > depth and empty.bit_count() > depth:
+            bounded = self._two_ply if depth == 2 else self._three_ply if depth == 3 else self._four_ply
+            return bounded(mine, theirs, empty)
         return _by_gain(self._count(theirs), empty if plies > 0 else 0, INF)
 
     def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:

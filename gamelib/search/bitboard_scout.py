@@ -197,6 +197,7 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                 child_mine, child_theirs = theirs ^ flipped, mine | bit | flipped
                 child_key = key ^ place[move] ^ flip_keys[flipped]
                 high = low + 1 if index else beta
+                reply: Value
                 known = frontier(child_mine, child_theirs, left) if below == 1 else None
                 if known is not None:  # the child is a frontier node: entered and valued here, without a call
                     nodes += 1
