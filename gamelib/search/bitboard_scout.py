@@ -16,8 +16,8 @@ plain alpha-beta):
 
 * a position is three ints, the side to move's marks, the other side's and the plies left, plus
   its Zobrist key, updated here as :meth:`~gamelib.games.adjacency.AdjacencyGame.child` updates it:
-  no state object, and the side to move is whoever moves at this ply (the place keys of the side
-  to move and of the other are handed down swapped);
+  no state object, and the side to move is whoever moves at this ply (the root's side at even
+  plies, whose place keys the loop picks by the ply's parity);
 * a move's flips are one AND with the square's neighbour mask, with no legality check (the square
   came from the lookahead's groups, which hold empty squares only);
 * a node one ply above a frontier node values that child in its own loop, without a call (it
@@ -132,9 +132,10 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
     nodes = leaves = horizons = 0
     exact = False  # whether the last node searched returned an exact value whatever its window
     line: list[tuple[int, ...]] = [_NO_LINE] * (depth + 2)
+    steps = (_STEP_X, _STEP_O) if x_to_move else (_STEP_O, _STEP_X)  # by the ply's parity
 
-    def node(mine: int, theirs: int, plies: int, key: int, place: Sequence[int], other: Sequence[int],
-             depth: int, alpha: Value, beta: Value, ply: int) -> Value:
+    def node(mine: int, theirs: int, plies: int, key: int, depth: int, alpha: Value, beta: Value,
+             ply: int) -> Value:
         """The value of a node for its side to move (the skeleton's ``_negamax`` and ``_expand``)."""
         nonlocal nodes, leaves, horizons, exact
         nodes += 1
@@ -176,6 +177,7 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
             return value
         entered, before = nodes - 1, horizons
         below, down, left = depth - 1, ply + 1, plies - 1
+        place = steps[ply & 1]  # the place keys of the side to move
         floored = not ply and alpha <= floor
         value = -INF if floored else alpha
         low = alpha  # the window's lower end for the children: max(alpha, value)
@@ -209,7 +211,7 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                     line[down] = _NO_LINE
                     reply = -known
                 else:
-                    reply = -node(child_mine, child_theirs, left, child_key, other, place, below, -high, -low, down)
+                    reply = -node(child_mine, child_theirs, left, child_key, below, -high, -low, down)
                 searched = low  # the lower end of the window the move's value was last searched with
                 if index and reply >= high and reply < beta:
                     # the skeleton's _exact: a terminal child or a leaf at the horizon, else the child's flag
@@ -225,8 +227,7 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                         if not ply and root_reply is not None:  # proven better already: tell the clock
                             root_reply(move, reply, low, high, index)
                         searched, high = research, beta
-                        reply = -node(child_mine, child_theirs, left, child_key, other, place, below, -beta,
-                                      -research, down)
+                        reply = -node(child_mine, child_theirs, left, child_key, below, -beta, -research, down)
                 if not ply and root_reply is not None:
                     root_reply(move, reply, searched, high, index)
                 index += 1
@@ -246,6 +247,5 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
         line[ply] = _NO_LINE if best is None else (best, *pv)
         return value
 
-    place, other = (_STEP_X, _STEP_O) if x_to_move else (_STEP_O, _STEP_X)
-    value = node(mine, theirs, plies, key, place, other, depth, alpha, beta, 0)
+    value = node(mine, theirs, plies, key, depth, alpha, beta, 0)
     return ScoutResult(value, line[0], nodes, leaves, horizons)
