@@ -20,6 +20,8 @@ plain alpha-beta):
   plies, whose place keys the loop picks by the ply's parity);
 * a move's flips are one AND with the square's neighbour mask, with no legality check (the square
   came from the lookahead's groups, which hold empty squares only);
+* a node with a table move tries it before asking the lookahead for its groups, which it then
+  needs only if that move did not cut (the skeleton computes them first; they are the same);
 * a node one ply above a frontier node values that child in its own loop, without a call (it
   still counts as one node entered and one leaf, and reads the clock as an entered node does);
 * the lookahead's frontier values and move groups are called in their bitboard form
@@ -47,7 +49,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
