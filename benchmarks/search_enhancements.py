@@ -16,6 +16,8 @@ to ``data/benchmarks/search_enhancements.json``, which lesson 6 reads:
    rate or more.
 2. **Depth in 5 s.** The alpha-beta bot's completed depth in 5 s from the opening and from
    :data:`MIDGAME`, under rule 8 and rule 4 (the midgame's marks read as a rule-4 position).
+   ``benchmarks/bot_search_speed.py`` prints the same beside a commit from before the bot's
+   bitboard loop (``gamelib.search.bitboard_scout``), with both versions' node rates.
 3. **Leaves against the minimal tree.** At depth 8 in the midgame: NegaScout with iterative
    deepening on the lookahead game (depth-1 nodes valued by the lookahead count as one
    evaluation), the static evaluations of the depth-8 iteration (all evaluations of deepening to

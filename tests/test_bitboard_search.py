@@ -51,10 +51,12 @@ def traced_path(game: AdjacencyGame, events: tuple[object, ...]) -> list[int]:
     return path
 
 
-def random_cases(count: int, seed: int) -> Iterator[tuple[AdjacencyGame, AdjacencyState, int, tuple[int, int]]]:
+def random_cases(count: int, seed: int,
+                 deeper: int = 0) -> Iterator[tuple[AdjacencyGame, AdjacencyState, int, tuple[int, int]]]:
     """``count`` (game, position, depth, window) cases: random rules, rounds and first players, a
-    random playout of random length, a depth kept small where many squares are empty, and a window
-    that is often the value range (the root's floor), else random."""
+    random playout of random length, a depth kept small where many squares are empty (up to
+    ``deeper`` plies more), and a window that is often the value range (the root's floor), else
+    random."""
     rng = random.Random(seed)
     made = 0
     while made < count:
@@ -66,7 +68,7 @@ def random_cases(count: int, seed: int) -> Iterator[tuple[AdjacencyGame, Adjacen
                 break
             state = game.result(state, rng.choice(moves))
         empty = len(game.legal_moves(state))
-        depth = rng.randint(0, 2 if empty > 20 else 3 if empty > 9 else 5)
+        depth = rng.randint(0, (2 if empty > 20 else 3 if empty > 9 else 5) + deeper)
         if rng.random() < 0.4:
             window = (-64, 64)
         else:

@@ -27,7 +27,7 @@ All values are for the side to move.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import chain
 
 from gamelib.games.adjacency import _BYTE_SQUARES, FULL, AdjacencyGame, AdjacencyState, Mark, Square, square_name
@@ -38,6 +38,9 @@ __all__ = ["LookaheadGame", "gain_counts"]
 _FILE_A = 0x0101010101010101
 _NOT_A, _NOT_H = FULL ^ _FILE_A, FULL ^ (_FILE_A << 7)
 _X = Mark.X
+
+_BOUNDED = (2, 3, 4)
+"""The depths whose move groups have finite bounds (see :meth:`LookaheadGame.move_groups`)."""
 
 Planes = tuple[int, int, int, int]
 """A count per square as four bitboards: bit s of planes[i] is binary digit i of square s's count."""
@@ -80,6 +83,29 @@ def gain_counts(marks: int, rule: int) -> Planes:
     ['a2', 'b2']
     """
     return _counts8(marks) if rule == 8 else _counts4(marks)
+
+
+COUNT_MEMORY = 1 << 16
+"""The most bitboards a :class:`LookaheadGame` remembers the counts of (:class:`_Remembered`): about 15 MB."""
+
+
+class _Remembered(dict[int, Planes]):
+    """A count function's results by bitboard: ``memory[marks]`` is ``count(marks)``, computed on
+    the first request (:meth:`__missing__`) and remembered until the memory holds
+    :data:`COUNT_MEMORY` bitboards, when it is emptied. A search counts the same bitboards again
+    and again (siblings whose moves flip nothing leave the other side's marks as they were; each
+    depth of iterative deepening repeats the one before): from the opening to depth 8 three counts
+    in four are repeats, and a repeat is then a dictionary lookup, with no Python call."""
+
+    def __init__(self, count: Callable[[int], Planes]) -> None:
+        super().__init__()
+        self.count = count
+
+    def __missing__(self, marks: int) -> Planes:
+        if len(self) >= COUNT_MEMORY:
+            self.clear()
+        planes = self[marks] = self.count(marks)
+        return planes
 
 
 def _most(planes: Planes, squares: int) -> tuple[int, int]:
@@ -127,7 +153,7 @@ class LookaheadGame(AdjacencyGame):
 
     def __init__(self, rounds: int = 28, rule: int = 8, first: Mark | str = Mark.X) -> None:
         super().__init__(rounds, rule, first)
-        self._count = _counts8 if rule == 8 else _counts4
+        self._count = _Remembered(_counts8 if rule == 8 else _counts4).__getitem__
 
     @classmethod
     def like(cls, game: AdjacencyGame) -> LookaheadGame:
@@ -146,15 +172,20 @@ class LookaheadGame(AdjacencyGame):
         >>> game.frontier_value(game.root)  # 4 marks each, and g6 flips g7 and h7: 0 + 1 + 2 * 2
         5
         """
-        if state.plies_left < 2:
+        if state.to_move is _X:
+            return self.frontier(state.x, state.o, state.plies_left)
+        return self.frontier(state.o, state.x, state.plies_left)
+
+    def frontier(self, mine: int, theirs: int, plies_left: int) -> int | None:
+        """:meth:`frontier_value` of the position where the side to move has the marks ``mine``, the
+        other side ``theirs`` (bitboards), with ``plies_left`` in the game: the form a bitboard search
+        (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
+        if plies_left < 2:
             return None
-        x, o = state.x, state.o
-        empty = FULL ^ (x | o)
+        empty = FULL ^ (mine | theirs)
         if empty & (empty - 1) == 0:
             return None
-        if state.to_move is _X:
-            return x.bit_count() - o.bit_count() + 1 + 2 * _most(self._count(o), empty)[0]
-        return o.bit_count() - x.bit_count() + 1 + 2 * _most(self._count(x), empty)[0]
+        return mine.bit_count() - theirs.bit_count() + 1 + 2 * _most(self._count(theirs), empty)[0]
 
     def move_groups(self, state: AdjacencyState, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
         """Every legal move, in groups (bound, moves) with bounds not increasing: each bound is at
@@ -176,17 +207,20 @@ class LookaheadGame(AdjacencyGame):
         -5 + 7 - 3 = -1 at most; the 2-flip moves: -5 + 5 - 3 = -3.
         """
         mine, theirs = (state.x, state.o) if state.to_move is _X else (state.o, state.x)
+        return ((bound, _squares(board)) for bound, board in self.groups(mine, theirs, state.plies_left, depth))
+
+    def groups(self, mine: int, theirs: int, plies: int, depth: int | None) -> Iterator[tuple[float, int]]:
+        """:meth:`move_groups` of the position where the side to move has the marks ``mine``, the
+        other side ``theirs`` (bitboards), with ``plies`` left in the game, each group's moves as a
+        bitboard (a move's square is its bit; square order is lowest bit first): the form a
+        bitboard search (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
         empty = FULL ^ (mine | theirs)
-        plies = state.plies_left
-        if depth == 2 and plies > 2 and empty.bit_count() > 2:
-            return self._two_ply(mine, theirs, empty)
-        if depth == 3 and plies > 3 and empty.bit_count() > 3:
-            return self._three_ply(mine, theirs, empty)
-        if depth == 4 and plies > 4 and empty.bit_count() > 4:
-            return self._four_ply(mine, theirs, empty)
+        if depth in _BOUNDED and plies > depth and empty.bit_count() > depth:
+            bounded = self._two_ply if depth == 2 else self._three_ply if depth == 3 else self._four_ply
+            return bounded(mine, theirs, empty)
         return _by_gain(self._count(theirs), empty if plies > 0 else 0, INF)
 
-    def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+    def _two_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-1 values: after move m the value is own marks minus the opponent's, plus
         m's gain, minus the opponent's best gain. Move m only adds the mover's marks, so the
         opponent's best gain is at least its best gain now on any other square: the bound is exact
@@ -201,7 +235,7 @@ class LookaheadGame(AdjacencyGame):
         bound = material + 2 * (_count_at(gains, where) - second)
         return _by_gain(gains, empty ^ where, material - 2 * reply, where, bound)
 
-    def _three_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+    def _three_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-2 values: after move m the opponent may reply on r, its best square now,
         so the value is at most the depth-1 value after m and r. If m is outside r's
         :meth:`_zone`, m changes nothing that r flips: the opponent's gain on r is at least its
@@ -226,7 +260,7 @@ class LookaheadGame(AdjacencyGame):
         bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
         return chain(_by_gain(gains, near, INF), _by_gain(gains, far ^ at, base, at, bound))
 
-    def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, list[Square]]]:
+    def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-3 values: after move m the opponent may reply on r, its best square now;
         if m is outside r's :meth:`_zone`, the value is then at most m's gain plus the best
         :meth:`_two_ply` bound of the position after r alone (the mover's best gain there minus
@@ -270,20 +304,20 @@ class LookaheadGame(AdjacencyGame):
 
 
 def _by_gain(gains: Planes, squares: int, base: float, alone: int = 0,
-             alone_bound: float = 0) -> Iterator[tuple[float, list[Square]]]:
+             alone_bound: float = 0) -> Iterator[tuple[float, int]]:
     """The squares of ``squares`` grouped by their count in ``gains``, highest first, each group's
-    bound ``base + 2 * count``; the one-square bitboard ``alone`` (not in ``squares``), if any,
-    comes as its own group with ``alone_bound``, where that bound puts it."""
+    bound ``base + 2 * count``, its squares as a bitboard; the one-square bitboard ``alone`` (not
+    in ``squares``), if any, comes as its own group with ``alone_bound``, where that bound puts it."""
     while squares:
         count, board = _most(gains, squares)
         bound = base + 2 * count
         if alone and alone_bound >= bound:
-            yield alone_bound, [alone.bit_length() - 1]
+            yield alone_bound, alone
             alone = 0
-        yield bound, _squares(board)
+        yield bound, board
         squares ^= board
     if alone:
-        yield alone_bound, [alone.bit_length() - 1]
+        yield alone_bound, alone
 
 
 def _count_at(planes: Planes, square: int) -> int:

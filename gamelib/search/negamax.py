@@ -30,6 +30,12 @@ course's trees, tic-tac-toe and the plain Adjacency game do not):
   skip. An ``order`` given to a search replaces the game's groups.
 
 Both leave the value of a fixed-depth search exact: they only save work.
+
+Two searches of the Adjacency game run a specialised inner loop instead of the skeleton when no
+tracer is given, each the skeleton's algorithm for one set of options, tested to enter the same
+nodes in the same order: plain alpha-beta of the plain game (:mod:`gamelib.search.bitboard`), and
+the alpha-beta bot's fail-hard NegaScout with a table on the lookahead game
+(:mod:`gamelib.search.bitboard_scout`). A traced search always runs the skeleton.
 """
 
 from __future__ import annotations
@@ -40,18 +46,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
+from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.game import INF, Game, Player, Value
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.bitboard import bitboard_alphabeta, fits
+from gamelib.search.bitboard_scout import CLOCK_MASK, bitboard_negascout
+from gamelib.search.bitboard_scout import fits as fits_scout
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
 __all__ = ["Deadline", "SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
-
-CLOCK_MASK = 255
-"""The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
-
 
 class SearchError(ValueError):
     """A search was asked for something impossible: a negative depth, an empty window, a tree
@@ -555,16 +560,45 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     Values must be integers for the null window to be one. ``window`` and the result are from
     MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``,
     ``deadline`` and ``heuristics`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
-    FailHigh when a test says "better", Research with both windows. Raises SearchError for a
-    negative depth or an empty window.
+    FailHigh when a test says "better", Research with both windows. Untraced, fail-hard, to a
+    fixed depth with a table and no ``order`` or heuristics, on
+    :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` (the alpha-beta bot's search), it
+    runs the bitboard loop of :mod:`gamelib.search.bitboard_scout`, which enters the same nodes
+    and leaves the same table. Raises SearchError for a negative depth or an empty window.
 
     >>> from gamelib.search.random_trees import random_tree
     >>> tree = random_tree(3, 4, seed=2)
     >>> negascout(tree).value == negascout(tree, fail_soft=True).value == minimax(tree).value
     True
     """
-    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
-                     fail_soft=fail_soft, scout=True, pvs=pvs)
+    search = _Search(game, tracer, table, order, deadline, heuristics)
+    if isinstance(game, LookaheadGame) and depth is not None and fits_scout(
+            game, depth, fail_soft, table, order, heuristics, search.tracing):
+        return _bitboard_scout(game, state, depth, window, search, pvs)
+    return _windowed(game, state, depth, window, search, fail_soft=fail_soft, scout=True, pvs=pvs)
+
+
+def _bitboard_scout(game: LookaheadGame, state: Any, depth: int, window: tuple[Value, Value] | None,
+                    search: _Search, pvs: bool) -> SearchResult:
+    """NegaScout of a lookahead position by :func:`gamelib.search.bitboard_scout.bitboard_negascout`,
+    the skeleton's algorithm for the alpha-beta bot's options, as the skeleton's SearchResult (MAX's
+    view, the line extended by the table's moves)."""
+    state = _start(game, state, depth)
+    player = game.to_move(state)
+    alpha, beta = _root_window(game, player, window)
+    floor = _root_window(game, player, None)[0]
+    mine, theirs = (state.x, state.o) if player is _MAX else (state.o, state.x)
+    assert search.table is not None
+
+    def clock(nodes: int) -> None:
+        search.nodes = nodes
+        search.check_clock()
+
+    found = bitboard_negascout(game, mine, theirs, state.plies_left, state.key, player is _MAX, depth, alpha, beta,
+                               floor, search.table, pvs, clock if search.watch is not None or search.deadline is not None else None,
+                               search.root_reply if search.watch is not None else None)
+    search.nodes, search.leaves, search.horizons = found.nodes, found.leaves, found.horizons
+    return search.result(state, found.value, found.pv, depth)
 
 
 def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,

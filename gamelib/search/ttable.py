@@ -201,14 +201,20 @@ class TranspositionTable:
         keeps the held entry's move, as chess programs do: the move that was best at the last
         depth is still the one to try first, and a re-search after a failed aspiration window
         would otherwise lose the previous depth's move ordering."""
-        self.stats.stores += 1
+        stats = self.stats
+        stats.stores += 1
         slot = key % self.size if type(key) is int else self._slot(key)
-        if move is None and self.keeps_moves:
-            move = self._held_move(slot, key)
-        record = (key, depth, value, bound if type(bound) is str else Bound(bound).value, move, nodes, self.age)
         first = self._slots[0]
         old = first[slot]
-        if old is None or old[0] == key or self._always:
+        if move is None and self.keeps_moves:
+            move = old[4] if old is not None and old[0] == key else self._held_move(slot, key) if self._two_tier else None
+        record = (key, depth, value, bound if type(bound) is str else Bound(bound).value, move, nodes, self.age)
+        if not self._two_tier:  # one tier: _put's work, written out (the search core saves at every node)
+            if old is None or old[0] == key or self._always or self._prefers(record, old):
+                if old is not None and old[0] != key:
+                    stats.overwrites += 1
+                first[slot] = record
+        elif old is None or old[0] == key or self._always:
             self._put(0, slot, record)
         elif self._prefers(record, old):
             if self._two_tier:

@@ -1,0 +1,141 @@
+"""The alpha-beta bot's search before and after a change, side by side in one process (issue 15, goal 2; not a test).
+
+Run from the repository root:  .venv/bin/python benchmarks/bot_search_speed.py [COMMIT] [--quick]
+
+``COMMIT`` (default ``e2a74ee``, main before the bot's bitboard loop of
+``gamelib.search.bitboard_scout``) is exported with ``git archive`` to a temporary directory and
+its ``gamelib`` imported beside the working tree's (each set of modules kept apart in
+``sys.modules``), so both run in this process, interleaved, on the same load. It prints:
+
+1. **Node rates of the bot's search**: iterative deepening with NegaScout on the lookahead game and
+   a fresh 2^20-slot table, as the bot runs it (``LookaheadGame`` itself, so the working tree takes
+   the loop), to depth 8 from the opening and from the midgame position of
+   ``benchmarks/search_enhancements.py``, under rule 8 and rule 4; best of the rounds' CPU
+   seconds (``time.process_time``: on a shared machine less noisy than wall time), with the
+   garbage collector off, as the bot runs. Both versions must enter the same nodes and find the
+   same value and line.
+2. **Depth completed in 5 s**: a fresh bot of each version (``AlphaBetaBot().choose`` with 5 s)
+   from the same four positions, with the Decision's note (why it stopped).
+
+The load average (``os.getloadavg``) is printed with the figures: on the course's 2-core machine
+other jobs take one or both cores, and wall-time figures then vary by 30% or more.
+
+Measured on 23 November 2026 at a load average of 2.7 (two long experiments on the two cores),
+against ``e2a74ee``: deepening to 8 takes 1.58-1.68x less CPU time (rule 8 opening 1.13 s -> 0.67
+s, 151,000 -> 253,000 nodes/s; midgame 1.61x; rule 4 1.68x and 1.58x). In 5 s the bot completes,
+before -> after: rule 8 opening 8 -> 8 (depth 9 now starts and gets 834,000 of its 975,000 nodes
+done: deepening to 9 takes 4.4-4.8 CPU s, against 7.2-7.5 before, and the bot has 4.3 s), rule 8
+midgame 9 -> 9 (depth 10 predicted 4.3 s with 2.6 s left), rule 4 opening 8 -> 9, rule 4 midgame
+10 -> 10 (depth 11: 13.6 CPU s to deepen to it; rule 8's 30.5 s).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "e2a74ee"
+MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
+"""The midgame position of ``benchmarks/adjacency_search.py`` (X to move, 32 empty squares)."""
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The classes and functions this benchmark needs from the ``gamelib`` under ``path``, imported
+    after dropping any ``gamelib`` modules already loaded (the caller's references keep theirs)."""
+    for name in [name for name in sys.modules if name == "gamelib" or name.startswith("gamelib.")]:
+        del sys.modules[name]
+    sys.path.insert(0, str(path))
+    try:
+        from gamelib.games.adjacency import AdjacencyGame
+        from gamelib.games.adjacency_lookahead import LookaheadGame
+        from gamelib.play.bots.alphabeta import AlphaBetaBot
+        from gamelib.search.mtdf import iterative_deepening
+        from gamelib.search.negamax import negascout
+        from gamelib.search.ttable import TranspositionTable
+    finally:
+        sys.path.remove(str(path))
+    return {"game": AdjacencyGame, "lookahead": LookaheadGame, "bot": AlphaBetaBot, "deepen": iterative_deepening,
+            "negascout": negascout, "table": TranspositionTable}
+
+
+def position(version: dict[str, Any], game: Any, name: str, rule: int) -> Any:
+    if name == "opening":
+        return game.root
+    board, side, plies, _ = MIDGAME.split()
+    return game.from_notation(f"{board} {side} {plies} r{rule}")
+
+
+def deepening(version: dict[str, Any], rule: int, name: str, depth: int) -> tuple[float, int, Any, Any]:
+    """CPU seconds, nodes, value and line of the bot's deepening to ``depth``."""
+    game = version["lookahead"](rule=rule)
+    state = position(version, game, name, rule)
+    start = time.process_time()
+    found = version["deepen"](game, state, depth, search=version["negascout"], table=version["table"](1 << 20))
+    seconds = time.process_time() - start
+    return seconds, sum(result.nodes for result in found.iterations), found.result.value, found.result.pv
+
+
+CASES = [(8, "opening"), (8, "midgame"), (4, "opening"), (4, "midgame")]
+
+
+def node_rates(versions: dict[str, dict[str, Any]], depth: int, rounds: int) -> None:
+    print(f"1. The bot's search, deepening to {depth}: CPU seconds and nodes per second, best of {rounds} "
+          f"interleaved rounds (load {os.getloadavg()[0]:.1f})")
+    print(f"{'rule':>4} {'position':8} {'nodes':>9} {'before s':>9} {'before/s':>9} {'after s':>8} {'after/s':>9} "
+          f"{'speed-up':>8}")
+    for rule, name in CASES:
+        best: dict[str, float] = {}
+        found: dict[str, tuple[int, Any, Any]] = {}
+        for _ in range(rounds):
+            for label, version in versions.items():
+                seconds, nodes, value, pv = deepening(version, rule, name, depth)
+                best[label] = min(best.get(label, float("inf")), seconds)
+                found[label] = (nodes, value, pv)
+        if found["before"] != found["after"]:
+            raise SystemExit(f"different searches at rule {rule} {name}: {found}")
+        nodes = found["after"][0]
+        print(f"{rule:>4} {name:8} {nodes:>9,} {best['before']:>9.2f} {nodes / best['before']:>9,.0f} "
+              f"{best['after']:>8.2f} {nodes / best['after']:>9,.0f} {best['before'] / best['after']:>7.2f}x")
+
+
+def depths(versions: dict[str, dict[str, Any]], seconds: float) -> None:
+    print(f"\n2. Depth completed in {seconds:g} s by a fresh bot (load {os.getloadavg()[0]:.1f})")
+    for rule, name in CASES:
+        for label, version in versions.items():
+            game = version["game"](rule=rule)
+            decision = version["bot"]().choose(game, position(version, game, name, rule), seconds)
+            print(f"rule {rule} {name:8} {label:6} depth {decision.depth:>2}, {decision.seconds:.2f} s, "
+                  f"{decision.nodes:>9,} nodes; {decision.note.split('; ', 1)[1]}")
+
+
+def main() -> None:
+    arguments = [argument for argument in sys.argv[1:] if argument != "--quick"]
+    quick = len(arguments) < len(sys.argv) - 1
+    if len(arguments) > 1:
+        print("give at most one commit, and --quick", file=sys.stderr)
+        raise SystemExit(2)
+    commit = arguments[0] if arguments else BASE
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "archive", commit, "gamelib"], cwd=ROOT, capture_output=True)
+        if archive.returncode:
+            print(f"cannot export {commit!r}: {archive.stderr.decode().strip()}", file=sys.stderr)
+            raise SystemExit(2)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        versions = {"before": load(Path(folder)), "after": load(ROOT)}  # the folder stays for lazy imports
+        print(f"before: {commit}; after: the working tree")
+        gc.disable()  # as the bot searches (gamelib.play.bots.base.pause_collector)
+        node_rates(versions, 7 if quick else 8, 2 if quick else 3)
+        gc.enable()
+        if not quick:
+            depths(versions, 5.0)
+
+
+if __name__ == "__main__":
+    main()

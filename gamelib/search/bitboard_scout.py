@@ -1,0 +1,253 @@
+"""The alpha-beta bot's search, NegaScout with a table on the lookahead game, on bitboards: the same search, faster.
+
+:func:`gamelib.search.negamax.negascout` runs this loop instead of the skeleton
+(:func:`gamelib.search.negamax._negamax`) when it is asked for what the alpha-beta bot
+(:class:`gamelib.play.bots.alphabeta.AlphaBetaBot`) asks for: fail-hard NegaScout (or PVS) of
+:class:`~gamelib.games.adjacency_lookahead.LookaheadGame` itself (its material evaluation, frontier
+values and move groups) to a fixed depth, with a transposition table and maybe a deadline, and no
+tracer, ``order`` or heuristics (see :func:`fits`). It is the same algorithm as the skeleton, node
+for node: it enters the same nodes in the same order, probes and stores the same table entries in
+the same order (so the table ends up the same, counters included), tells the deadline the same
+root moves, reads the clock at the same node counts, and returns the same value, principal
+variation, node, leaf and horizon counts (``tests/test_bitboard_scout.py`` checks all of this
+against the traced skeleton on thousands of seeded random positions, depths and windows). What it
+leaves out is what the skeleton pays for its generality (as :mod:`gamelib.search.bitboard` does for
+plain alpha-beta):
+
+* a position is three ints, the side to move's marks, the other side's and the plies left, plus
+  its Zobrist key, updated here as :meth:`~gamelib.games.adjacency.AdjacencyGame.child` updates it:
+  no state object, and the side to move is whoever moves at this ply (the root's side at even
+  plies, whose place keys the loop picks by the ply's parity);
+* a move's flips are one AND with the square's neighbour mask, with no legality check (the square
+  came from the lookahead's groups, which hold empty squares only);
+* a node with a table move tries it before asking the lookahead for its groups, which it then
+  needs only if that move did not cut (the skeleton computes them first; they are the same);
+* a node one ply above a frontier node values that child in its own loop, without a call (it
+  still counts as one node entered and one leaf, and reads the clock as an entered node does);
+* the lookahead's frontier values and move groups are called in their bitboard form
+  (:meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.frontier`,
+  :meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.groups`), the table through its record
+  methods (:meth:`~gamelib.search.ttable.TranspositionTable.lookup` and
+  :meth:`~gamelib.search.ttable.TranspositionTable.save`), and the skeleton's window arithmetic,
+  table reading and NegaScout test are written out in one function.
+
+Values inside are for the side to move (negamax); :func:`bitboard_negascout` returns the root's
+value for its side to move.
+
+>>> from gamelib.games.adjacency_lookahead import LookaheadGame
+>>> from gamelib.search.negamax import negascout
+>>> from gamelib.search.tracing import RecordingTracer
+>>> from gamelib.search.ttable import TranspositionTable
+>>> game = LookaheadGame()
+>>> root = game.root
+>>> found = bitboard_negascout(game, root.x, root.o, 56, root.key, True, 5, -64, 64, -64, TranspositionTable())
+>>> skeleton = negascout(game, root, 5, table=TranspositionTable(), tracer=RecordingTracer())  # the skeleton
+>>> (found.value, found.pv, found.nodes, found.leaves) == (skeleton.value, skeleton.pv, skeleton.nodes,
+...                                                         skeleton.leaves)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamelib.games.adjacency import _PLACE_O, _PLACE_X, _SIDE, FLIP_KEYS, FULL
+from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.game import INF, Value
+from gamelib.search.tracing import Bound
+from gamelib.search.ttable import TranspositionTable
+
+__all__ = ["CLOCK_MASK", "ScoutResult", "bitboard_negascout", "first_then", "fits"]
+
+CLOCK_MASK = 255
+"""The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
+
+_EXACT, _LOWER, _UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
+_NO_LINE: tuple[int, ...] = ()
+_STEP_X, _STEP_O = tuple(key ^ _SIDE for key in _PLACE_X), tuple(key ^ _SIDE for key in _PLACE_O)
+"""What placing a mark on a square XORs into the key, side to move included (X's, O's)."""
+
+RootReply = Callable[[Any, Value, Value, Value, int], None]
+"""``root_reply(move, reply, low, high, index)``: what the skeleton's ``_Search.root_reply`` hears."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoutResult:
+    """What :func:`bitboard_negascout` found: ``value`` for the root's side to move, ``pv`` the
+    principal variation as squares (before the table extends it), ``nodes`` entered (root
+    included), ``leaves`` (static evaluations and frontier values) and ``horizons`` (leaves cut
+    by the depth limit and table hits standing for such subtrees: 0 means the search is complete)."""
+
+    value: Value
+    pv: tuple[int, ...]
+    nodes: int
+    leaves: int
+    horizons: int
+
+
+def fits(game: Any, depth: int | None, fail_soft: bool, table: TranspositionTable | None, order: Any,
+         heuristics: Any, tracing: bool) -> bool:
+    """Whether :func:`~gamelib.search.negamax.negascout` may run this loop: the lookahead game itself
+    (not a subclass, which may change the evaluation, the frontier values or the groups), a fixed
+    depth, fail-hard, a table whose lookups and stores are the plain ones, and none of the options
+    the loop does not have."""
+    return (type(game) is LookaheadGame and depth is not None and not fail_soft and not tracing
+            and table is not None and table.direct and order is None and heuristics is None)
+
+
+def first_then(first: int, groups: Callable[[int, int, int, int], Iterator[tuple[Value, int]]], mine: int,
+               theirs: int, plies: int, depth: int) -> Iterator[tuple[Value, int]]:
+    """The skeleton's ``_first_then`` for bitboard groups: the table's move ``first`` alone, then
+    ``groups(mine, theirs, plies, depth)`` without it (a group left empty is dropped). The groups
+    are asked for only if the table's move did not cut (it does at 99% of the nodes that have one,
+    from the opening to depth 8), which saves their bounds' counting and changes nothing else."""
+    bit = 1 << first
+    yield INF, bit
+    for bound, board in groups(mine, theirs, plies, depth):
+        if board & bit:
+            board ^= bit
+            if not board:
+                continue
+        yield bound, board
+
+
+def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, key: int, x_to_move: bool,
+                       depth: int, alpha: Value, beta: Value, floor: Value, table: TranspositionTable,
+                       pvs: bool = False, clock: Callable[[int], None] | None = None,
+                       root_reply: RootReply | None = None, masks: Sequence[int] | None = None) -> ScoutResult:
+    """Fail-hard NegaScout (PVS with ``pvs``) with ``table``, as the skeleton runs it (see
+    :func:`~gamelib.search.negamax.negascout`), of the position of ``game`` where the side to move
+    (X if ``x_to_move``) has the marks ``mine`` and the other side ``theirs`` (bitboards), with
+    ``plies`` left and Zobrist ``key``, searched ``depth`` plies (>= 0) in the side-to-move window
+    (``alpha``, ``beta``); ``floor`` is the value range's end for the side to move (see the
+    skeleton's ``_expand``). ``clock(nodes)`` is called every 256 nodes entered and may raise to
+    stop the search; ``root_reply`` hears each root move's value as the skeleton's deadline does.
+    ``masks`` (default ``game.masks``) are the neighbour masks; the loop reads ``masks[s]`` once
+    for every child it makes, in the order it makes them, which is how the tests watch its path.
+    """
+    masks = game.masks if masks is None else masks
+    frontier, groups = game.frontier, game.groups
+    lookup, save, stats = table.lookup, table.save, table.stats
+    flip_keys = FLIP_KEYS
+    nodes = leaves = horizons = 0
+    exact = False  # whether the last node searched returned an exact value whatever its window
+    line: list[tuple[int, ...]] = [_NO_LINE] * (depth + 2)
+    steps = (_STEP_X, _STEP_O) if x_to_move else (_STEP_O, _STEP_X)  # by the ply's parity
+
+    def node(mine: int, theirs: int, plies: int, key: int, depth: int, alpha: Value, beta: Value,
+             ply: int) -> Value:
+        """The value of a node for its side to move (the skeleton's ``_negamax`` and ``_expand``)."""
+        nonlocal nodes, leaves, horizons, exact
+        nodes += 1
+        if not nodes & CLOCK_MASK and clock is not None:
+            clock(nodes)
+        if depth == 1 and ply:
+            known = frontier(mine, theirs, plies)
+            if known is not None:  # a frontier node: exact, and faster than the table
+                leaves += 1
+                horizons += 1
+                exact = True
+                line[ply] = _NO_LINE
+                return known
+        value: Value
+        first = None
+        entry = lookup(key)
+        if entry is not None:  # the skeleton's _Search.read
+            stored, value, kind, first = entry[1], entry[2], entry[3], entry[4]
+            if (stored is None or stored >= depth) and (ply or kind == _EXACT):
+                lower = -INF if kind == _UPPER else value
+                upper = INF if kind == _LOWER else value
+                settled = lower if lower >= beta or lower == upper else upper if upper <= alpha else None
+                if settled is not None:
+                    stats.cutoffs += 1
+                    horizons += stored is not None
+                    exact = False
+                    line[ply] = _NO_LINE
+                    return settled
+                alpha, beta = max(alpha, lower), min(beta, upper)
+        terminal = plies <= 0 or mine | theirs == FULL
+        if terminal or depth == 0:  # a leaf: its exact value, stored for any depth if the game is over
+            if not terminal:
+                horizons += 1
+            leaves += 1
+            value = mine.bit_count() - theirs.bit_count()
+            save(key, None if terminal else 0, value, _EXACT, None, 1)
+            exact = True
+            line[ply] = _NO_LINE
+            return value
+        entered, before = nodes - 1, horizons
+        below, down, left = depth - 1, ply + 1, plies - 1
+        place = steps[ply & 1]  # the place keys of the side to move
+        floored = not ply and alpha <= floor
+        value = -INF if floored else alpha
+        low = alpha  # the window's lower end for the children: max(alpha, value)
+        best, pv = None, _NO_LINE
+        index = 0
+        moves = groups(mine, theirs, plies, depth) if first is None else first_then(first, groups, mine, theirs,
+                                                                                     plies, depth)
+        for bound, board in moves:
+            if bound <= low and not (floored and best is None):
+                if bound > value:
+                    value = bound  # every move left is worth at most bound: fail low at once
+                horizons += 1
+                break
+            while board:  # the group's squares in square order
+                bit = board & -board
+                board ^= bit
+                move = bit.bit_length() - 1
+                flipped = theirs & masks[move]
+                child_mine, child_theirs = theirs ^ flipped, mine | bit | flipped
+                child_key = key ^ place[move] ^ flip_keys[flipped]
+                high = low + 1 if index else beta
+                reply: Value
+                known = frontier(child_mine, child_theirs, left) if below == 1 else None
+                if known is not None:  # the child is a frontier node: entered and valued here, without a call
+                    nodes += 1
+                    if not nodes & CLOCK_MASK and clock is not None:
+                        clock(nodes)
+                    leaves += 1
+                    horizons += 1
+                    exact = True
+                    line[down] = _NO_LINE
+                    reply = -known
+                else:
+                    reply = -node(child_mine, child_theirs, left, child_key, below, -high, -low, down)
+                searched = low  # the lower end of the window the move's value was last searched with
+                if index and reply >= high and reply < beta:
+                    # the skeleton's _exact: a terminal child or a leaf at the horizon, else the child's flag
+                    if left <= 0 or child_mine | child_theirs == FULL:
+                        settled_child = True
+                    elif not below:
+                        horizons += 1
+                        settled_child = True
+                    else:
+                        settled_child = exact
+                    if not settled_child:
+                        research = low if pvs else reply
+                        if not ply and root_reply is not None:  # proven better already: tell the clock
+                            root_reply(move, reply, low, high, index)
+                        searched, high = research, beta
+                        reply = -node(child_mine, child_theirs, left, child_key, below, -beta, -research, down)
+                if not ply and root_reply is not None:
+                    root_reply(move, reply, searched, high, index)
+                index += 1
+                if reply > value:
+                    value, best, pv = reply, move, line[down]
+                    if value > low:
+                        low = value
+                if value >= beta:
+                    break
+            else:
+                continue
+            break
+        kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
+        if alpha < beta or value != alpha:
+            save(key, None if horizons == before else depth, value, kind, best, nodes - entered)
+        exact = False
+        line[ply] = _NO_LINE if best is None else (best, *pv)
+        return value
+
+    value = node(mine, theirs, plies, key, depth, alpha, beta, 0)
+    return ScoutResult(value, line[0], nodes, leaves, horizons)
