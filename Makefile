@@ -4,7 +4,8 @@
 # make test   run the tests: unit, property, doctests and all notebooks (nbval); about two minutes
 #             e.g. make test PYTEST_ARGS="-k alphabeta -x"
 # make test-slow  the checks that take long: real-browser tests, tournaments with faulty
-#             entries, the long fuzz runs (CI runs make test, then this)
+#             entries, the long fuzz runs, most of the bitboard loops' random positions
+#             (CI runs make test, then this)
 # make html   the lessons as self-contained HTML pages in build/html/: executed, every figure
 #             embedded, so a copied or uploaded page still shows them (gamelib/view/lesson_html.py)
 # make clean  remove .venv and caches

@@ -25,6 +25,7 @@ from gamelib.search.negamax import SearchResult, SearchTimeout, negascout
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
 from gamelib.search.tracing import Research
+from tests.test_bitboard_search import SEEDS
 from tests.test_bitboard_search import random_cases as plain_cases
 from tests.test_bitboard_search import traced_path, watched
 
@@ -79,7 +80,7 @@ def traced(game: LookaheadGame, state: AdjacencyState, depth: int, window: tuple
     return negascout(game, state, depth, window=window, pvs=pvs, table=table, tracer=tracer), tracer
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", SEEDS[:4])
 def test_the_loop_enters_the_skeletons_nodes_and_leaves_its_table(seed: int) -> None:
     """Each case searches depth - 1 first, then depth, on a table each side keeps, so the second
     search meets table moves, bounds that narrow its windows and entries that settle nodes."""
@@ -101,7 +102,7 @@ def test_the_loop_enters_the_skeletons_nodes_and_leaves_its_table(seed: int) -> 
             assert ours._slots == theirs._slots, case  # (the extension probes the table: counters differ)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", SEEDS[:2])
 def test_negascout_takes_the_loop_and_returns_the_skeletons_result(seed: int) -> None:
     for game, state, depth, window, pvs in random_cases(300, 100 + seed):
         ours, theirs = TranspositionTable(1 << 10), TranspositionTable(1 << 10)
@@ -110,7 +111,7 @@ def test_negascout_takes_the_loop_and_returns_the_skeletons_result(seed: int) ->
         assert tables_equal(ours, theirs)
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", SEEDS[:2])
 def test_a_deadline_hears_the_same_and_stops_the_search_at_the_same_node(seed: int) -> None:
     """A node limit inside the search: the same clock readings and root moves, the same node
     count in the timeout, the same table left behind; a limit past the end: the same result."""

@@ -30,6 +30,9 @@ class WatchedMasks(tuple[int, ...]):
         return super().__getitem__(square)
 
 
+# Seed 0 runs in `make test`; the other seeds (the rest of the thousands of cases) in `make test-slow`.
+SEEDS = [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 4))]
+
 def watched(game: AdjacencyGame) -> WatchedMasks:
     masks = WatchedMasks(game.masks)
     masks.read = []
@@ -84,7 +87,7 @@ def traced(game: AdjacencyGame, state: AdjacencyState, depth: int,
     return alphabeta(game, state, depth, window=window, tracer=tracer), tracer
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", SEEDS[:4])
 def test_the_loop_enters_the_skeletons_nodes_in_its_order(seed: int) -> None:
     for game, state, depth, window in random_cases(500, seed):
         reference, tracer = traced(game, state, depth, window)
@@ -100,7 +103,7 @@ def test_the_loop_enters_the_skeletons_nodes_in_its_order(seed: int) -> None:
         assert (player.sign * found.value, found.pv) == (reference.value, reference.pv), case
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", SEEDS[:2])
 def test_plain_alphabeta_takes_the_loop_and_returns_the_skeletons_result(seed: int) -> None:
     for game, state, depth, window in random_cases(400, 100 + seed):
         assert alphabeta(game, state, depth, window=window) == traced(game, state, depth, window)[0]
