@@ -130,6 +130,8 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
     masks = game.masks if masks is None else masks
     frontier, groups = game.frontier, game.groups
     lookup, save, stats = table.lookup, table.save, table.stats
+    slots, size = table.first_tier(), table.size  # a one-tier table's lookups are read here
+    probes = hits = 0  # those lookups, added to the table's counters when the search ends
     flip_keys = FLIP_KEYS
     nodes = leaves = horizons = 0
     exact = False  # whether the last node searched returned an exact value whatever its window
@@ -139,7 +141,7 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
     def node(mine: int, theirs: int, plies: int, key: int, depth: int, alpha: Value, beta: Value,
              ply: int) -> Value:
         """The value of a node for its side to move (the skeleton's ``_negamax`` and ``_expand``)."""
-        nonlocal nodes, leaves, horizons, exact
+        nonlocal nodes, leaves, horizons, exact, probes, hits
         nodes += 1
         if not nodes & CLOCK_MASK and clock is not None:
             clock(nodes)
@@ -153,7 +155,16 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                 return known
         value: Value
         first = None
-        entry = lookup(key)
+        if slots is None:
+            entry = lookup(key)
+        else:  # the table's lookup, written out
+            probes += 1
+            entry = slots[key % size]
+            if entry is not None:
+                if entry[0] == key:
+                    hits += 1
+                else:
+                    entry = None
         if entry is not None:  # the skeleton's _Search.read
             stored, value, kind, first = entry[1], entry[2], entry[3], entry[4]
             if (stored is None or stored >= depth) and (ply or kind == _EXACT):
@@ -249,5 +260,9 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
         line[ply] = _NO_LINE if best is None else (best, *pv)
         return value
 
-    value = node(mine, theirs, plies, key, depth, alpha, beta, 0)
+    try:
+        value = node(mine, theirs, plies, key, depth, alpha, beta, 0)
+    finally:  # also when the clock stops the search
+        stats.probes += probes
+        stats.hits += hits
     return ScoutResult(value, line[0], nodes, leaves, horizons)
