@@ -210,7 +210,6 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                 move = bit.bit_length() - 1
                 flipped = theirs & masks[move]
                 child_mine, child_theirs = theirs ^ flipped, mine | bit | flipped
-                child_key = key ^ place[move] ^ flip_keys[flipped]
                 high = low + 1 if index else beta
                 reply: Value
                 known = frontier(child_mine, child_theirs, left) if below == 1 else None
@@ -223,7 +222,8 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                     exact = True
                     line[down] = _NO_LINE
                     reply = -known
-                else:
+                else:  # (a frontier child's value is exact: it is never searched again, and needs no key)
+                    child_key = key ^ place[move] ^ flip_keys[flipped]
                     reply = -node(child_mine, child_theirs, left, child_key, below, -high, -low, down)
                 searched = low  # the lower end of the window the move's value was last searched with
                 if index and reply >= high and reply < beta:
