@@ -22,13 +22,16 @@ plain alpha-beta):
   came from the lookahead's groups, which hold empty squares only);
 * a node with a table move tries it before asking the lookahead for its groups, which it then
   needs only if that move did not cut (the skeleton computes them first; they are the same);
-* a node one ply above a frontier node values that child in its own loop, without a call (it
-  still counts as one node entered and one leaf, and reads the clock as an entered node does);
+* a node one ply above a frontier node values that child in its own loop, without a call and
+  without making its key (it still counts as one node entered and one leaf, and reads the clock
+  as an entered node does);
 * the lookahead's frontier values and move groups are called in their bitboard form
   (:meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.frontier`,
   :meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.groups`), the table through its record
   methods (:meth:`~gamelib.search.ttable.TranspositionTable.lookup` and
-  :meth:`~gamelib.search.ttable.TranspositionTable.save`), and the skeleton's window arithmetic,
+  :meth:`~gamelib.search.ttable.TranspositionTable.save`; a one-tier table's lookups are read
+  from its slots here, :meth:`~gamelib.search.ttable.TranspositionTable.first_tier`, and counted
+  into its statistics when the search ends or is stopped), and the skeleton's window arithmetic,
   table reading and NegaScout test are written out in one function.
 
 Values inside are for the side to move (negamax); :func:`bitboard_negascout` returns the root's
