@@ -185,18 +185,7 @@ class LookaheadGame(AdjacencyGame):
         empty = FULL ^ (mine | theirs)
         if empty & (empty - 1) == 0:
             return None
-        ones, twos, fours, eights = self._count(theirs)
-        value = mine.bit_count() - theirs.bit_count() + 1  # plus twice the best count: _most, written out
-        if eights & empty:
-            empty &= eights
-            value += 16
-        if fours & empty:
-            empty &= fours
-            value += 8
-        if twos & empty:
-            empty &= twos
-            value += 4
-        return value + 2 if ones & empty else value
+        return mine.bit_count() - theirs.bit_count() + 1 + 2 * _most(self._count(theirs), empty)[0]
 
     def move_groups(self, state: AdjacencyState, depth: int | None) -> Iterator[tuple[float, list[Square]]]:
         """Every legal move, in groups (bound, moves) with bounds not increasing: each bound is at
@@ -239,20 +228,7 @@ class LookaheadGame(AdjacencyGame):
         best gain, playing it leaves the second best."""
         material = mine.bit_count() - theirs.bit_count()
         gains, replies = self._count(theirs), self._count(mine)
-        ones, twos, fours, eights = replies  # reply, where = _most(replies, empty), written out
-        where, reply = empty, 0
-        if eights & where:
-            where &= eights
-            reply = 8
-        if fours & where:
-            where &= fours
-            reply += 4
-        if twos & where:
-            where &= twos
-            reply += 2
-        if ones & where:
-            where &= ones
-            reply += 1
+        reply, where = _most(replies, empty)
         if where & (where - 1):  # the opponent's best gain on two squares: no move takes both
             return _by_gain(gains, empty, material - 2 * reply)
         second = _most(replies, empty ^ where)[0]
@@ -335,21 +311,9 @@ def _by_gain(gains: Planes, squares: int, base: float, alone: int = 0,
     """The squares of ``squares`` grouped by their count in ``gains``, highest first, each group's
     bound ``base + 2 * count``, its squares as a bitboard; the one-square bitboard ``alone`` (not
     in ``squares``), if any, comes as its own group with ``alone_bound``, where that bound puts it."""
-    ones, twos, fours, eights = gains
-    while squares:  # _most, written out: the highest count left and its squares
-        board, bound = squares, base
-        if eights & board:
-            board &= eights
-            bound += 16
-        if fours & board:
-            board &= fours
-            bound += 8
-        if twos & board:
-            board &= twos
-            bound += 4
-        if ones & board:
-            board &= ones
-            bound += 2
+    while squares:
+        count, board = _most(gains, squares)
+        bound = base + 2 * count
         if alone and alone_bound >= bound:
             yield alone_bound, alone
             alone = 0
