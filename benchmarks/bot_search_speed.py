@@ -4,8 +4,8 @@ Run from the repository root:  .venv/bin/python benchmarks/bot_search_speed.py [
 
 ``COMMIT`` (default ``8d5fc8a``, main before the lazy depth-3 bounds of
 ``gamelib.games.adjacency_lookahead`` and the loop's own table lookups; ``e2a74ee`` is main before
-the bot's bitboard loop of ``gamelib.search.bitboard_scout``) is exported with ``git archive`` to a temporary directory and
-its ``gamelib`` imported beside the working tree's (each set of modules kept apart in
+the bot's bitboard loop of ``gamelib.search.bitboard_scout``) is exported with ``git archive`` to a
+temporary directory and its ``gamelib`` imported beside the working tree's (each set of modules kept apart in
 ``sys.modules``), so both run in this process, interleaved, on the same load. It prints:
 
 1. **Node rates of the bot's search**: iterative deepening with NegaScout on the lookahead game and
@@ -42,8 +42,8 @@ depth 9 is about 1.1-1.15x out of reach. Elsewhere in 5 s, before -> after: rule
 (1.86 s -> 1.69 s), rule 4 opening 9 -> 9 (4.29 s -> 3.44 s), rule 4 midgame 10 -> 10 (3.20 s ->
 2.70 s). Where the time goes now (rule 8 opening, depth 8): the lookahead's groups about 0.15-0.2
 s of 0.58 s, its frontier values about 0.04 s, the loop and the table the rest; keeping the counts
-(:class:`gamelib.games.adjacency_lookahead._Remembered`, 73% of its requests answered from it at depth 8)
-saves about 8%, and a larger memory for them (2^17 or 2^18 bitboards) saved nothing measurable at
+(:class:`gamelib.games.adjacency_lookahead._Remembered`: 73% of its requests answered from it at
+depth 8) saves about 8%, and a larger memory for them (2^17 or 2^18 bitboards) saved nothing measurable at
 depth 9.
 """
 
@@ -129,7 +129,8 @@ def opening_depth_9(versions: dict[str, dict[str, Any]], rounds: int) -> None:
     print(f"\n2. Deepening to 9 from the opening under rule 8: CPU seconds, {rounds} interleaved rounds "
           f"(load {os.getloadavg()[0]:.1f})")
     for _ in range(rounds):
-        print("  ".join(f"{label} {deepening(version, 8, 'opening', 9)[0]:.2f} s" for label, version in versions.items()))
+        seconds = {label: deepening(version, 8, "opening", 9)[0] for label, version in versions.items()}
+        print("  ".join(f"{label} {spent:.2f} s" for label, spent in seconds.items()))
 
 
 def depths(versions: dict[str, dict[str, Any]], seconds: float) -> None:
