@@ -145,3 +145,15 @@ def test_iterative_deepening_as_the_bot_runs_it_is_the_skeletons() -> None:
                 runs.append((found.iterations, table._slots, table.stats))
             assert runs[0] == runs[1], game.to_notation(state)
             state = game.play(state, rng.sample(game.legal_moves(state), 8))
+
+
+@pytest.mark.parametrize("replacement", ["two-tier", "always", "aging"])
+def test_other_tables_give_the_skeletons_result_and_table(replacement: str) -> None:
+    """The loop reads a one-tier table's slots itself and calls a two-tier table's lookup: both
+    leave the table (slots and counters) as the skeleton does."""
+    for game, state, depth, window, pvs in random_cases(100, 300):
+        ours, theirs = (TranspositionTable(1 << 8, replacement=replacement) for _ in range(2))
+        for searched in sorted({max(depth - 1, 0), depth}):  # the second search meets the first's entries
+            found = negascout(game, state, searched, window=window, pvs=pvs, table=ours)
+            assert found == traced(game, state, searched, window, pvs, theirs)[0]
+            assert tables_equal(ours, theirs), replacement

@@ -242,23 +242,26 @@ class LookaheadGame(AdjacencyGame):
         gain now, and the mover's best gain after m and r is at most its best gain after r alone,
         on a square other than m. Moves in the zone get an infinite bound and come first, with the
         moves of the highest gain (where one good move is all a search needs, it is most often one
-        of these)."""
-        material = mine.bit_count() - theirs.bit_count()
+        of these). The far moves' bound is worked out only when the near moves are all tried: a
+        search often cuts among the near moves (at seven nodes in eight from the opening to depth
+        8 under rule 8, one in five under rule 4), and then never counts the position after r."""
         gains = self._count(theirs)
         reply, where = _most(self._count(mine), empty)
         spot = where & -where
         square = spot.bit_length() - 1
+        near = (self._zone(square, theirs) & empty) | _most(gains, empty)[1]
+        yield from _by_gain(gains, near, INF)
+        material = mine.bit_count() - theirs.bit_count()
         after = self._count(theirs | spot | mine & self._masks[square])  # the mover's gains after r
         left = empty ^ spot
         best, at = _most(after, left)
-        near = (self._zone(square, theirs) & empty) | _most(gains, empty)[1]
         base = material + 1 + 2 * (best - reply)
         far = empty & ~near
         if at & (at - 1) or not at & far:
-            return chain(_by_gain(gains, near, INF), _by_gain(gains, far, base))
-        # the mover's best square after r is unique: playing it first leaves the next best
-        bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
-        return chain(_by_gain(gains, near, INF), _by_gain(gains, far ^ at, base, at, bound))
+            yield from _by_gain(gains, far, base)
+        else:  # the mover's best square after r is unique: playing it first leaves the next best
+            bound = material + 1 + 2 * (_count_at(gains, at) - reply + _most(after, left ^ at)[0])
+            yield from _by_gain(gains, far ^ at, base, at, bound)
 
     def _four_ply(self, mine: int, theirs: int, empty: int) -> Iterator[tuple[float, int]]:
         """Bounds of depth-3 values: after move m the opponent may reply on r, its best square now;

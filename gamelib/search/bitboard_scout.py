@@ -22,13 +22,16 @@ plain alpha-beta):
   came from the lookahead's groups, which hold empty squares only);
 * a node with a table move tries it before asking the lookahead for its groups, which it then
   needs only if that move did not cut (the skeleton computes them first; they are the same);
-* a node one ply above a frontier node values that child in its own loop, without a call (it
-  still counts as one node entered and one leaf, and reads the clock as an entered node does);
+* a node one ply above a frontier node values that child in its own loop, without a call and
+  without making its key (it still counts as one node entered and one leaf, and reads the clock
+  as an entered node does);
 * the lookahead's frontier values and move groups are called in their bitboard form
   (:meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.frontier`,
   :meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.groups`), the table through its record
   methods (:meth:`~gamelib.search.ttable.TranspositionTable.lookup` and
-  :meth:`~gamelib.search.ttable.TranspositionTable.save`), and the skeleton's window arithmetic,
+  :meth:`~gamelib.search.ttable.TranspositionTable.save`; a one-tier table's lookups are read
+  from its slots here, :meth:`~gamelib.search.ttable.TranspositionTable.first_tier`, and counted
+  into its statistics when the search ends or is stopped), and the skeleton's window arithmetic,
   table reading and NegaScout test are written out in one function.
 
 Values inside are for the side to move (negamax); :func:`bitboard_negascout` returns the root's
@@ -130,6 +133,8 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
     masks = game.masks if masks is None else masks
     frontier, groups = game.frontier, game.groups
     lookup, save, stats = table.lookup, table.save, table.stats
+    slots, size = table.first_tier(), table.size  # a one-tier table's lookups are read here
+    probes = hits = 0  # those lookups, added to the table's counters when the search ends
     flip_keys = FLIP_KEYS
     nodes = leaves = horizons = 0
     exact = False  # whether the last node searched returned an exact value whatever its window
@@ -139,7 +144,7 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
     def node(mine: int, theirs: int, plies: int, key: int, depth: int, alpha: Value, beta: Value,
              ply: int) -> Value:
         """The value of a node for its side to move (the skeleton's ``_negamax`` and ``_expand``)."""
-        nonlocal nodes, leaves, horizons, exact
+        nonlocal nodes, leaves, horizons, exact, probes, hits
         nodes += 1
         if not nodes & CLOCK_MASK and clock is not None:
             clock(nodes)
@@ -153,7 +158,16 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                 return known
         value: Value
         first = None
-        entry = lookup(key)
+        if slots is None:
+            entry = lookup(key)
+        else:  # the table's lookup, written out
+            probes += 1
+            entry = slots[key % size]
+            if entry is not None:
+                if entry[0] == key:
+                    hits += 1
+                else:
+                    entry = None
         if entry is not None:  # the skeleton's _Search.read
             stored, value, kind, first = entry[1], entry[2], entry[3], entry[4]
             if (stored is None or stored >= depth) and (ply or kind == _EXACT):
@@ -199,7 +213,6 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                 move = bit.bit_length() - 1
                 flipped = theirs & masks[move]
                 child_mine, child_theirs = theirs ^ flipped, mine | bit | flipped
-                child_key = key ^ place[move] ^ flip_keys[flipped]
                 high = low + 1 if index else beta
                 reply: Value
                 known = frontier(child_mine, child_theirs, left) if below == 1 else None
@@ -212,7 +225,8 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
                     exact = True
                     line[down] = _NO_LINE
                     reply = -known
-                else:
+                else:  # (a frontier child's value is exact: it is never searched again, and needs no key)
+                    child_key = key ^ place[move] ^ flip_keys[flipped]
                     reply = -node(child_mine, child_theirs, left, child_key, below, -high, -low, down)
                 searched = low  # the lower end of the window the move's value was last searched with
                 if index and reply >= high and reply < beta:
@@ -249,5 +263,9 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
         line[ply] = _NO_LINE if best is None else (best, *pv)
         return value
 
-    value = node(mine, theirs, plies, key, depth, alpha, beta, 0)
+    try:
+        value = node(mine, theirs, plies, key, depth, alpha, beta, 0)
+    finally:  # also when the clock stops the search
+        stats.probes += probes
+        stats.hits += hits
     return ScoutResult(value, line[0], nodes, leaves, horizons)

@@ -189,6 +189,13 @@ class TranspositionTable:
         stats.hits += 1
         return record
 
+    def first_tier(self) -> list[Record | None] | None:
+        """The slots of a one-tier table, for a search that reads them itself: :meth:`lookup` of
+        ``key`` (an int) is then ``slots[key % size]`` if that record's key is ``key``, else None,
+        and the search adds its probes and hits to :attr:`stats`. None for a two-tier table
+        (whose lookups also read the second tier)."""
+        return None if self._two_tier else self._slots[0]
+
     def store(self, entry: TTEntry) -> None:
         """Keep ``entry`` if the replacement strategy lets it take its slot (an entry for the same key
         is always replaced)."""
