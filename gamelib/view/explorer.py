@@ -48,7 +48,7 @@ from gamelib.view.export import SaveBar, explorer_picture, save_picture
 from gamelib.view.keys import KEY_HINT, watch_keys
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.projector import PROJECTOR_CSS, ProjectorView
-from gamelib.view.stepper import LEGEND, StepControls, TraceView, record, search_title
+from gamelib.view.stepper import LEGEND, StepControls, Stepping, TraceView, record, search_title
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 
 __all__ = ["NONE", "Explorer", "explore"]
@@ -65,7 +65,7 @@ def _check_algorithm(name: str) -> None:
         raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
 
 
-class Explorer:
+class Explorer(Stepping):
     """The explorer widget on ``tree`` for ``algorithms`` (one or two names of searches).
 
     ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
@@ -241,18 +241,6 @@ class Explorer:
         not ending in .svg or .png, a folder in the way, or no cairo library for a PNG
         (:func:`gamelib.view.export.save_picture`)."""
         return save_picture(explorer_picture(self.views), path, scale=scale)
-
-    def go(self, step: int) -> None:
-        """Show step ``step``, 0 up to the longest trace's length; raises ReplayError outside it."""
-        self.controls.go(step)
-
-    def next(self) -> None:
-        """One step on, in every view."""
-        self.controls.next()
-
-    def back(self) -> None:
-        """One step back, in every view."""
-        self.controls.back()
 
     def set_algorithms(self, first: str, second: str = NONE) -> None:
         """Show ``first``, and ``second`` beside it (``"none"``: only one). Raises SearchError for an

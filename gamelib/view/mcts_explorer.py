@@ -33,7 +33,7 @@ from gamelib.search.tracing import Event, RecordingTracer
 from gamelib.view.mcts_picture import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, describe_mcts
 from gamelib.view.painter import SvgPainter
-from gamelib.view.stepper import StepControls
+from gamelib.view.stepper import StepControls, Stepping
 from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["MCTS_LEGEND", "MctsExplorer", "caption", "explore_mcts", "iteration_ends", "record_mcts", "root_table"]
@@ -97,7 +97,7 @@ def words_html(picture: MctsSnapshot, iterations: int) -> str:
             f"<th>UCB1</th></tr>{rows}</table></div>")
 
 
-class MctsExplorer:
+class MctsExplorer(Stepping):
     """The widget that steps through a Monte Carlo tree search on ``tree``.
 
     It records :func:`record_mcts` with ``iterations``, ``seed``, ``c`` and ``options`` and opens
@@ -183,26 +183,6 @@ class MctsExplorer:
         picture = self.replay.snapshot(step)
         self.picture.show(mcts_svg(self.tree, picture))
         self.words.value = words_html(picture, self.total_iterations)
-
-    def go(self, step: int) -> None:
-        """Show step ``step`` (0..len(events)); raises ReplayError outside that range."""
-        self.controls.go(step)
-
-    def first(self) -> None:
-        """Step 0: the root alone."""
-        self.controls.first()
-
-    def last(self) -> None:
-        """The last step: the finished search."""
-        self.controls.last()
-
-    def next(self) -> None:
-        """One event on (stays at the last step)."""
-        self.controls.next()
-
-    def back(self) -> None:
-        """One event back (stays at 0)."""
-        self.controls.back()
 
     def next_iteration(self) -> None:
         """On to the end of the next iteration's backup (stays at the last step)."""

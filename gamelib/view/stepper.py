@@ -30,8 +30,8 @@ from gamelib.view.replay import Replay, ReplayError, Snapshot, describe
 from gamelib.view.rules_text import rule_at
 from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
 
-__all__ = ["LEGEND", "StepControls", "Stepper", "TraceView", "caption", "counters", "paint_step", "record",
-           "search_title", "step_through", "words_html"]
+__all__ = ["LEGEND", "StepControls", "Stepper", "Stepping", "TraceView", "caption", "counters", "paint_step",
+           "record", "search_title", "step_through", "words_html"]
 
 LEGEND = ("yellow: being searched (the window passed down is on its edge) · blue: left with its value "
           "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge · bold: best move · orange "
@@ -241,7 +241,34 @@ class StepControls:
         self.go(self.total)
 
 
-class Stepper:
+class Stepping:
+    """The stepping methods of a widget driven by one :class:`StepControls` bar (``controls``):
+    shared by the stepper, the explorer and the MCTS explorer."""
+
+    controls: StepControls
+
+    def go(self, step: int) -> None:
+        """Show step ``step`` (0 up to the trace's length); raises ReplayError outside that range."""
+        self.controls.go(step)
+
+    def first(self) -> None:
+        """Show step 0: nothing searched yet."""
+        self.controls.first()
+
+    def back(self) -> None:
+        """Show the step before (stays at 0)."""
+        self.controls.back()
+
+    def next(self) -> None:
+        """Show the step after (stays at the last step)."""
+        self.controls.next()
+
+    def last(self) -> None:
+        """Show the finished search."""
+        self.controls.last()
+
+
+class Stepper(Stepping):
     """A widget that steps through ``events`` recorded on ``tree``: one :class:`StepControls` bar
     and one :class:`TraceView`.
 
@@ -285,26 +312,6 @@ class Stepper:
     def svg(self) -> str:
         """The SVG text of the picture shown."""
         return self.view.picture.svg
-
-    def go(self, step: int) -> None:
-        """Show step ``step`` (0..len(events)); raises ReplayError outside that range."""
-        self.controls.go(step)
-
-    def first(self) -> None:
-        """Show step 0: nothing searched yet."""
-        self.controls.first()
-
-    def back(self) -> None:
-        """Show the step before (stays at 0)."""
-        self.controls.back()
-
-    def next(self) -> None:
-        """Show the step after (stays at the last step)."""
-        self.controls.next()
-
-    def last(self) -> None:
-        """Show the finished search."""
-        self.controls.last()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
