@@ -24,7 +24,13 @@ enhancements off) against 629c7bd, 200 games at 0.2 s, seed 0: A +97 =3 -100, sc
 -5.2 [-16.5, +6.0], pairs 2-1-95-2-0, LLR -2.82 (bounds -2.94, +2.94): no change in strength
 shown. 95 of the 100 pairs split 1-1 (each version won the same opening with the same colour):
 from most openings the side that moves first wins whatever either version plays, so a pair
-only counts when one version fails to convert.
+only counts when one version fails to convert. Then, the same way, 200 games each:
+
+- 8d5fc8a (the bot's bitboard NegaScout loop, 1.6-1.7x the nodes a second): A +102 =1 -97,
+  score 0.512, Elo +8.7 [-1.4, +18.8], pairs 0-0-97-1-2, LLR +1.75: undecided.
+- 5b42b67 (also the lazy lookahead, 1.1x more): A +99 =4 -97, score 0.505, Elo +3.5 [-1.3, +8.2],
+  pairs 0-0-98-2-0, LLR -0.72: undecided. The intervals are narrow only because nearly every pair
+  splits 1-1; openings closer to a draw would let the versions' play decide more games.
 """
 
 from __future__ import annotations
