@@ -81,8 +81,16 @@ def quick_culling_app(tmp_path: Path) -> Iterator[Server]:
 
 
 def kernels(server: Server) -> list[psutil.Process]:
-    return [child for child in psutil.Process(server.process.pid).children(recursive=True)
-            if "ipykernel_launcher" in " ".join(child.cmdline())]
+    """The server's running kernels: a culled kernel that has exited but is not yet reaped (a
+    zombie), or is gone, is not one."""
+    found = []
+    for child in psutil.Process(server.process.pid).children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "ipykernel_launcher" in " ".join(child.cmdline()):
+                found.append(child)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            pass
+    return found
 
 
 def get(url: str) -> int:
