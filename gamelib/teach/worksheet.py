@@ -36,7 +36,7 @@ from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import Bound, Enter, Event, Exit, pruned_nodes, to_jsonable
-from gamelib.view.painter import SvgPainter, _text
+from gamelib.view.painter import SvgPainter, svg_text
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView, Style, edge_attrs
 from gamelib.view.replay import Replay, Window, cut_reason, cutoff_distances
 from gamelib.view.stepper import record
@@ -289,7 +289,7 @@ def _writing_space(painter: SvgPainter, answer: NodeAnswer, filled: bool) -> lis
         parts.append(f'<rect class="value-box" x="{x + r + 4:.1f}" y="{y - 12:.1f}" width="36" height="24" rx="3" '
                      f'fill="none" stroke="{BLANK_INK}"/>')
         if filled and answer.value is not None:
-            parts.append(_text(x + r + 22, y + 4, _value_text(answer), size=11, colour=ANSWER_INK, weight="bold",
+            parts.append(svg_text(x + r + 22, y + 4, _value_text(answer), size=11, colour=ANSWER_INK, weight="bold",
                                cls="answer value"))
         rows = [(x - r - 46, y - 4), (x - r - 46, y + 13)]
         length = 40.0
@@ -298,11 +298,11 @@ def _writing_space(painter: SvgPainter, answer: NodeAnswer, filled: bool) -> lis
         rows = [(x - half, y + r + 15), (x - half, y + r + 31)]
         length = 2 * half - 9
     for (left, base), letter, index in zip(rows, "αβ", (0, 1)):
-        parts.append(_text(left, base, letter, size=11, colour=BLANK_INK, anchor="start", cls="blank-letter"))
+        parts.append(svg_text(left, base, letter, size=11, colour=BLANK_INK, anchor="start", cls="blank-letter"))
         parts.append(f'<line class="blank" x1="{left + 9:.1f}" y1="{base + 2:.1f}" x2="{left + 9 + length:.1f}" '
                      f'y2="{base + 2:.1f}" stroke="{BLANK_INK}" stroke-width="0.7"/>')
         if filled and answer.windows:
-            parts.append(_text(left + 9 + length / 2, base, _bounds_text(answer, index), size=10, colour=ANSWER_INK,
+            parts.append(svg_text(left + 9 + length / 2, base, _bounds_text(answer, index), size=10, colour=ANSWER_INK,
                                weight="bold", cls="answer window"))
     parts.append("</g>")
     return parts

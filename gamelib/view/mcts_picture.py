@@ -31,7 +31,7 @@ from gamelib.games.game import Player
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Event
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, Path, describe_mcts
-from gamelib.view.painter import FONT, SvgPainter, SvgPicture, _text
+from gamelib.view.painter import FONT, SvgPainter, SvgPicture, svg_text
 from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
 from gamelib.view.replay import Status
 
@@ -66,7 +66,7 @@ def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, unit: float = 56.0, ply: 
              f'height="{geometry.height + 14:.0f}" font-family="{FONT}" data-step="{picture.step}" role="img">',
              f"<title>{escape(tree.name)}: Monte Carlo tree search</title>",
              '<rect width="100%" height="100%" fill="#ffffff"/>',
-             _text(8, 18, heading, size=12, colour=INK, anchor="start", weight="bold", cls="heading")]
+             svg_text(8, 18, heading, size=12, colour=INK, anchor="start", weight="bold", cls="heading")]
     for parent, child in tree_edges(tree):
         (x1, y1), (x2, y2) = geometry.centre[parent], geometry.centre[child]
         classes, colour, width, dash = ["edge"], GREY, 1, ' stroke-dasharray="2,3"'
@@ -84,7 +84,7 @@ def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, unit: float = 56.0, ply: 
                      f'stroke="{colour}" stroke-width="{width}"{dash}/>')
         score = picture.ucb.get(paths[child]) if child in paths else None
         if score is not None:
-            parts.append(_text(x1 + 0.62 * (x2 - x1) + 4, y1 + 0.62 * (y2 - y1), f"{score:.2f}", size=9,
+            parts.append(svg_text(x1 + 0.62 * (x2 - x1) + 4, y1 + 0.62 * (y2 - y1), f"{score:.2f}", size=9,
                                colour=WINDOW_INK, anchor="start", cls="ucb"))
         parts.append("</g>")
     parts.extend(_node(tree, picture, node, paths.get(node), geometry.centre[node], radius) for node in tree.nodes())
@@ -110,12 +110,12 @@ def _node(tree: GameTree, picture: MctsSnapshot, node: str, path: Path | None, c
              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" {paint}/>')
     label = node if node not in tree.values or tree.children.get(node) else f"{node}\n{tree.values[node]}"
     parts = [f'<g id="node-{escape(node)}" class="{" ".join(classes)}">', f"<title>position {escape(node)}</title>",
-             shape, _text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=INK if path else GREY,
+             shape, svg_text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=INK if path else GREY,
                           cls="label")]
     if path is not None:
         visits, mean = picture.visits[path], picture.mean.get(path)
         stats = f"n={visits}" + ("" if mean is None else f" q={mean:.2f}")
-        parts.append(_text(x, y + radius + 12, stats, size=9, colour=INK, cls="stats"))
+        parts.append(svg_text(x, y + radius + 12, stats, size=9, colour=INK, cls="stats"))
     parts.append("</g>")
     return "\n".join(parts)
 

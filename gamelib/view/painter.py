@@ -47,7 +47,7 @@ from gamelib.view.picture import (
 )
 from gamelib.view.replay import Snapshot, Status, Visit
 
-__all__ = ["DEFAULT_SIZES", "Mark", "Sizes", "SvgPainter", "SvgPicture", "show_tree", "svg_classes"]
+__all__ = ["DEFAULT_SIZES", "Mark", "Sizes", "SvgPainter", "SvgPicture", "show_tree", "svg_classes", "svg_text"]
 
 FONT = "Helvetica, Arial, sans-serif"
 _DASHES = {"dashed": "5,3", "dotted": "2,3"}
@@ -147,8 +147,10 @@ def _stroke(looks: Mapping[str, str]) -> str:
     return text + (f' stroke-dasharray="{dash}"' if dash else "")
 
 
-def _text(x: float, y: float, words: str, *, size: float, colour: str, anchor: str = "middle",
-          weight: str = "normal", cls: str = "") -> str:
+def svg_text(x: float, y: float, words: str, *, size: float, colour: str, anchor: str = "middle",
+             weight: str = "normal", cls: str = "") -> str:
+    """An SVG ``<text>`` of ``words`` at (``x``, ``y``) in pixels, one ``<tspan>`` a line, ``size``
+    px high, escaped; shared by the tree, MCTS and worksheet pictures."""
     lines = words.split("\n")
     spans = "".join(f'<tspan x="{x:.1f}" dy="{0 if i == 0 else size * 1.15:.1f}">{escape(line)}</tspan>'
                     for i, line in enumerate(lines))
@@ -211,7 +213,7 @@ class SvgPainter:
                  f'<rect width="100%" height="100%" fill="#ffffff"/>']
         heading = self.style.heading(picture)
         if heading:
-            parts.append(_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333", anchor="start", weight="bold",
+            parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333", anchor="start", weight="bold",
                                cls="heading"))
         parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
         parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
@@ -241,12 +243,12 @@ class SvgPainter:
                          f'{_stroke(looks)}/>')
             if label:
                 mx, my = x1 + 0.55 * (x2 - x1), y1 + 0.55 * (y2 - y1)
-                parts.append(_text(mx, my + 6, label, size=18, colour=colour,
+                parts.append(svg_text(mx, my + 6, label, size=18, colour=colour,
                                    cls="cut-mark"))
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
         if looks.get("label"):  # a chance node's probability, beside the edge's middle
-            parts.append(_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"],
+            parts.append(svg_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"],
                                size=self.sizes.probability_font,
                                colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
                                cls="probability"))
@@ -263,7 +265,7 @@ class SvgPainter:
         at = self.sizes.window_at
         px, py = x1 + at * (x2 - x1) + 4 * nx, y1 + at * (y2 - y1) + 4 * ny
         lines, size = label.split(" "), self.sizes.window_font
-        return _text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
+        return svg_text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
                      anchor="end" if left else "start", cls="window")
 
     def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
@@ -292,13 +294,13 @@ class SvgPainter:
             k = self.sizes.badge_font / 8
             parts.append(f'<rect x="{x + r - 6 * k:.1f}" y="{y - r - 8 * k:.1f}" width="{18 * k:g}" '
                          f'height="{12 * k:g}" rx="3" fill="{TABLE_INK}"/>')
-            parts.append(_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
+            parts.append(svg_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
                                cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
             size = max(11.0, self.sizes.window_font)
             after_id = 0.6 * self.sizes.id_font * len(view.node) + 4 if self.sizes.id_font is not None else 0
-            parts.append(_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
+            parts.append(svg_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
         parts.append("</g>")
         return "\n".join(parts)
 
@@ -308,21 +310,21 @@ class SvgPainter:
         x, y = self.geometry.centre[view.node]
         size, r = self.sizes.label_font, self.geometry.radius
         if self.sizes.id_font is None:
-            return [_text(x, y + 4 * size / 11 - 6 * label.count("\n") * size / 11, label, size=size, colour=colour,
+            return [svg_text(x, y + 4 * size / 11 - 6 * label.count("\n") * size / 11, label, size=size, colour=colour,
                           cls="label")]
         first, _, rest = label.partition("\n")
         parts = []
         if first == view.node:
             if self.tree.children.get(view.node):
-                parts.append(_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
+                parts.append(svg_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
                                    colour=colour, anchor="start", cls="node-id"))
             else:
-                parts.append(_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
+                parts.append(svg_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
                                    cls="node-id"))
         else:
             rest = label
         if rest:
-            parts.append(_text(x, y + size / 3 - 0.575 * size * rest.count("\n"), rest, size=size, colour=colour,
+            parts.append(svg_text(x, y + size / 3 - 0.575 * size * rest.count("\n"), rest, size=size, colour=colour,
                                cls="label"))
         return parts
 
@@ -340,7 +342,7 @@ class SvgPainter:
         return (f'<g class="mark mark-{escape(mark.kind)}" data-node="{escape(node)}">'
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="none" stroke="{mark.colour}" '
                 f'stroke-width="3"/>'
-                + _text(x, y + r + 13, mark.words, size=10, colour=mark.colour, weight="bold") + "</g>")
+                + svg_text(x, y + r + 13, mark.words, size=10, colour=mark.colour, weight="bold") + "</g>")
 
 
 @dataclass(frozen=True, repr=False)
