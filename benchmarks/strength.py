@@ -10,8 +10,9 @@ The new version (``--new``: ``.`` for this working tree, or a git commit) plays 
 engines over the line protocol (``cmd:``), ``--games`` games at ``--time`` seconds a move in
 pairs from balanced random openings (:mod:`gamelib.play.openings`), each opening once with each
 version as X. After every game it prints the score, the Elo difference with its 95% interval
-(pentanomial, over finished pairs) and the GSPRT's log-likelihood ratio of H0: Elo = elo0 against
-H1: Elo = elo1 (:mod:`gamelib.play.sprt`); it stops as soon as the test decides. Games are
+(pentanomial, over finished pairs), the GSPRT's log-likelihood ratio of H0: Elo = elo0 against
+H1: Elo = elo1 (:mod:`gamelib.play.sprt`) and the new version's gain in final marks per opening
+pair with its 95% interval; it stops as soon as the test decides (on the points). Games are
 appended to ``--out`` as they end: run the same command again to resume. See
 :mod:`gamelib.play.strength`.
 
@@ -31,6 +32,13 @@ only counts when one version fails to convert. Then, the same way, 200 games eac
 - 5b42b67 (also the lazy lookahead, 1.1x more): A +99 =4 -97, score 0.505, Elo +3.5 [-1.3, +8.2],
   pairs 0-0-98-2-0, LLR -0.72: undecided. The intervals are narrow only because nearly every pair
   splits 1-1; openings closer to a draw would let the versions' play decide more games.
+
+The same three match files read again for the final margins (:func:`gamelib.play.strength.margin_gain`:
+A's marks over B's per opening pair, its own margin as X plus as O, with a 95% t interval over
+the 100 pairs), which tell the versions apart where the points cannot: e2a74ee -0.54 [-1.65, +0.57]
+(no difference shown), 8d5fc8a +1.54 [+0.60, +2.48], 5b42b67 +2.50 [+1.70, +3.30]: this issue's
+final bot ends a pair of games 2.5 marks further ahead of 629c7bd (1.25 a game), a difference the
+interval separates from zero. A control, 37ae784 against itself the same way: see the issue's note.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -10,7 +11,13 @@ from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.openings import balanced_openings, random_line
 from gamelib.play.records import GameRecord
 from gamelib.play.sprt import Sprt, elo, elo_interval, llr, score_of_elo
-from gamelib.play.strength import BASE_COMMIT, engine_spec, export_commit, report
+from gamelib.play.strength import (
+    BASE_COMMIT,
+    engine_spec,
+    export_commit,
+    margin_gain,
+    report,
+)
 from gamelib.search.negamax import alphabeta
 
 Z95 = 1.959963984540054  # the normal quantile of 0.975 (tables: 1.95996)
@@ -92,6 +99,32 @@ def test_report_counts_games_and_pairs_from_a_s_side() -> None:
     assert found.score == pytest.approx(4.5 / 7)
     assert found.elo == pytest.approx(elo((0.25 + 0.5 + 1.0) / 3))
     assert found.llr == pytest.approx(llr((0, 1, 1, 0, 1), 0, 10))
+
+
+def _final(index: int, x: int, o: int, reason: str = "played") -> GameRecord:
+    result = "X" if x > o else "O" if o > x else "draw"
+    return dataclasses.replace(_record(index, result), counts=(x, o), reason=reason)
+
+
+def test_margin_gain_by_hand() -> None:
+    # pair (0, 1): A as X 40-24 (+16), then as O 26-38 (-12): +4; pair (2, 3): +2 as X (33-31),
+    # +4 as O (34-30): +6; pair (4, 5): 0 as X (32-32), +2 as O (33-31): +2; pair (6, 7): B forfeits
+    # game 7 (left out); game 8 has no partner yet. Margins 4, 6, 2: mean 4, sample deviation 2,
+    # t quantile 0.975 with 2 degrees of freedom 4.3027 (tables: 4.303): half width 4.3027 * 2 / sqrt 3
+    records = [_final(0, 40, 24), _final(1, 38, 26), _final(2, 33, 31), _final(3, 30, 34), _final(4, 32, 32),
+               _final(5, 31, 33), _final(6, 35, 29), _final(7, 20, 10, reason="timeout"), _final(8, 50, 14)]
+    found = margin_gain(records)
+    assert found is not None
+    half = 4.302653 * 2 / math.sqrt(3)
+    assert (found.pairs, found.left_out, found.mean) == (3, 1, 4.0)
+    assert found.low == pytest.approx(4 - half, abs=1e-5) and found.high == pytest.approx(4 + half, abs=1e-5)
+    assert "margin +4.00 [-0.97, +8.97] marks a pair (3 pairs, 1 with a forfeit left out)" in report(
+        records, Sprt(0, 10)).line()
+
+
+def test_margin_gain_needs_two_finished_pairs() -> None:
+    assert margin_gain([_final(0, 40, 24), _final(1, 38, 26), _final(2, 33, 31)]) is None
+    assert report([_final(0, 40, 24), _final(1, 38, 26)], Sprt(0, 10)).margin is None
 
 
 def test_openings_are_reproducible_distinct_and_balanced() -> None:

@@ -7,8 +7,8 @@ earlier version is a git commit exported with ``git archive`` into a folder of t
 directory (:func:`export_commit`; no second copy of the code is kept in the repository). The
 games come in pairs from varied balanced openings (:mod:`gamelib.play.openings`), each opening
 played once with each version as X; after every game the match's score, its Elo difference with
-a 95% interval and a GSPRT's log-likelihood ratio are printed (:mod:`gamelib.play.sprt`), and the
-match stops as soon as the test decides. Games are appended to a match file as they end, so a
+a 95% interval, a GSPRT's log-likelihood ratio (:mod:`gamelib.play.sprt`) and the gain in final
+marks per pair (:func:`margin_gain`) are printed, and the match stops as soon as the test decides. Games are appended to a match file as they end, so a
 stopped match resumes where it stopped.
 
 ``benchmarks/strength.py`` is the command line.
@@ -17,7 +17,9 @@ stopped match resumes where it stopped.
 from __future__ import annotations
 
 import io
+import math
 import shlex
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -27,13 +29,18 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from scipy.stats import t as student_t  # type: ignore[import-untyped]
+
 from gamelib.play.arena import completed, match_tasks, play_task, pool_executor
 from gamelib.play.openings import balanced_openings
 from gamelib.play.records import GameRecord, append_record, resume_records
 from gamelib.play.sprt import Sprt, elo_interval
 
-__all__ = ["BASE_COMMIT", "StrengthReport", "engine_spec", "export_commit", "package_root", "report",
-           "run_strength"]
+MARGIN_LEVEL = 0.95
+"""The confidence level of :class:`MarginGain`'s interval."""
+
+__all__ = ["BASE_COMMIT", "MarginGain", "StrengthReport", "engine_spec", "export_commit", "margin_gain",
+           "package_root", "report", "run_strength"]
 
 BASE_COMMIT = "629c7bd"
 """The version a strength match plays against by default: main before issue 15's speed work."""
@@ -75,12 +82,62 @@ def engine_spec(root: Path, bot: str = "alphabeta") -> str:
 
 
 @dataclass(frozen=True)
+class MarginGain:
+    """How many more marks A ends with than B, per opening pair: over ``pairs`` finished pairs played
+    to the end, the ``mean`` of A's final margin as X plus its margin as O (0 if the versions play
+    alike: each opening's advantage to X cancels), with a :data:`MARGIN_LEVEL` Student t interval
+    ``low`` to ``high``; ``left_out`` pairs had a game lost by forfeit (no margin to compare).
+
+    Why a second measure beside the Elo: in the Adjacency game the side that moves first after a
+    balanced opening nearly always wins, so most pairs split 1-1 whatever the versions play and
+    the points say little. The margin still differs when one version converts its win by more
+    marks or loses by fewer: a paired comparison of scores, as Go and Othello programs are also
+    compared by their score (disc) differences."""
+
+    pairs: int
+    mean: float
+    low: float
+    high: float
+    left_out: int = 0
+
+    def line(self) -> str:
+        """``margin +2.50 [+1.70, +3.30] marks a pair (100 pairs)``."""
+        return (f"margin {self.mean + 0.0:+.2f} [{self.low + 0.0:+.2f}, {self.high + 0.0:+.2f}] marks a pair "
+                f"({self.pairs} pairs{f', {self.left_out} with a forfeit left out' if self.left_out else ''})")
+
+
+def margin_gain(records: Sequence[GameRecord]) -> MarginGain | None:
+    """The :class:`MarginGain` of a strength match's ``records`` (A is X in the even-numbered
+    games, whose odd partner plays the same opening with the colours swapped); None with fewer
+    than two finished pairs played to the end (no interval). Margins are final mark counts
+    (``counts``: X's, O's)."""
+    by_index = {record.index: record for record in records}
+    margins: list[int] = []
+    left_out = 0
+    for index, first in sorted(by_index.items()):
+        second = by_index.get(index + 1)
+        if index % 2 or second is None:
+            continue
+        if first.reason != "played" or second.reason != "played":
+            left_out += 1
+            continue
+        margins.append((first.counts[0] - first.counts[1]) + (second.counts[1] - second.counts[0]))
+    if len(margins) < 2:
+        return None
+    mean = statistics.fmean(margins)
+    half = float(student_t.ppf((1 + MARGIN_LEVEL) / 2, len(margins) - 1)) * statistics.stdev(margins) / math.sqrt(
+        len(margins))
+    return MarginGain(len(margins), mean, mean - half, mean + half, left_out)
+
+
+@dataclass(frozen=True)
 class StrengthReport:
     """Where a strength match of A (the new version) against B stands: ``games`` played,
     ``trinomial`` (A's losses, draws, wins), ``pentanomial`` (finished pairs in which A scored 0,
     1/2, 1, 3/2, 2), A's mean ``score``, the ``elo`` difference with its 95% interval ``low`` to
     ``high`` (pentanomial once a pair is finished, else trinomial), the GSPRT's ``llr`` and its
-    ``bounds``, and its ``verdict`` ("H1", "H0" or None)."""
+    ``bounds``, its ``verdict`` ("H1", "H0" or None), and the ``margin``: A's gain in final marks
+    per pair (:func:`margin_gain`; None before two pairs are finished)."""
 
     games: int
     trinomial: tuple[int, ...]
@@ -92,6 +149,7 @@ class StrengthReport:
     llr: float
     bounds: tuple[float, float]
     verdict: str | None
+    margin: MarginGain | None = None
 
     def line(self) -> str:
         """One progress line: games, W-D-L, score, Elo with its interval, pairs, LLR and verdict."""
@@ -99,7 +157,8 @@ class StrengthReport:
         said = {"H1": "H1 accepted: A is stronger", "H0": "H0 accepted: A is not stronger", None: "continue"}
         return (f"{self.games} games  A +{wins} ={draws} -{losses}  score {self.score:.3f}  Elo {self.elo + 0.0:+.1f} "
                 f"[{self.low + 0.0:+.1f}, {self.high + 0.0:+.1f}]  pairs {'-'.join(map(str, self.pentanomial))}  "
-                f"LLR {self.llr:+.2f} ({self.bounds[0]:+.2f}, {self.bounds[1]:+.2f}): {said[self.verdict]}")
+                f"LLR {self.llr:+.2f} ({self.bounds[0]:+.2f}, {self.bounds[1]:+.2f}): {said[self.verdict]}"
+                + ("" if self.margin is None else f"  {self.margin.line()}"))
 
 
 def _a_points(record: GameRecord) -> float:
@@ -121,7 +180,7 @@ def report(records: Sequence[GameRecord], sprt: Sprt) -> StrengthReport:
     elo, low, high = elo_interval(counts)
     ratio = sprt.llr(counts)
     return StrengthReport(len(points), trinomial, pentanomial, sum(points.values()) / len(points),
-                          elo, low, high, ratio, sprt.bounds, sprt.verdict(ratio))
+                          elo, low, high, ratio, sprt.bounds, sprt.verdict(ratio), margin_gain(records))
 
 
 def run_strength(a: str, b: str, games: int = 200, *, seconds: float = 0.2, sprt: Sprt = Sprt(),
