@@ -1,6 +1,6 @@
 """The alpha-beta bot's time rules, before and after (not a test).
 
-Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--games N] [--match GAMES]
+Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--games N] [--five N] [--match GAMES]
 
 The bot with ``clock="plain"`` (deepen until the deadline, throw an unfinished depth away: the bot
 before :mod:`gamelib.search.clock`) and with ``clock="engine"`` (keep a move the unfinished depth
@@ -21,7 +21,8 @@ running:
    by which the prediction misses, for the two-back rule of :func:`gamelib.search.clock.predict_seconds`
    and for the one-back effective branching factor time(d-1)^2 / time(d-2).
 3. The largest ``choose`` time as a share of its limit, over every move of the engine bot at limits
-   of 0.05, 0.2, 0.5 and 1 s (it must stay under 1).
+   of 0.05, 0.2, 0.5 and 1 s, and 5 s on ``--five`` positions spread over the games (it must stay
+   under 1), and the largest and mean share at each limit.
 4. With ``--match GAMES``: a match between the two settings at 0.2 s a move, in pairs of games from
    the same four random moves with colours swapped, in this process one game at a time, with the
    engine bot's score (win 1, draw 1/2) and its 95% interval (Student's t on per-game scores,
@@ -171,6 +172,8 @@ def match(pairs: int, seconds: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2, help="reference games (about 52 positions each)")
+    parser.add_argument("--five", type=int, default=0,
+                        help="positions (spread over the reference games) also played at 5 s a move in part 3")
     parser.add_argument("--match", type=int, default=0, help="games of the match (0: none; even)")
     options = parser.parse_args()
     games = [reference_game(seed) for seed in range(options.games)]
@@ -180,9 +183,16 @@ def main() -> None:
           f"{quantiles(prediction_errors(plain, predict_seconds))}; one back {quantiles(prediction_errors(plain, one_back))}")
     engine = [move for run in runs.values() for move in run["engine"]]
     engine += [move for limit in (0.05, 0.5) for positions in games for move in walk(positions, ["engine"], limit)["engine"]]
+    if options.five:
+        every = [state for positions in games for state in positions]
+        engine += walk(every[::max(1, len(every) // options.five)][:options.five], ["engine"], 5.0)["engine"]
     worst = max(engine, key=lambda move: move.seconds / move.limit)
-    print(f"\nlargest time share of the engine bot over {len(engine)} moves at 0.05-1 s: "
+    print(f"\nlargest time share of the engine bot over {len(engine)} moves at "
+          f"{min(m.limit for m in engine):g}-{max(m.limit for m in engine):g} s: "
           f"{worst.seconds / worst.limit:.3f} ({worst.seconds:.3f} s at {worst.limit} s)")
+    for limit in sorted({move.limit for move in engine}):
+        at = [move.seconds / move.limit for move in engine if move.limit == limit]
+        print(f"  at {limit:g} s: {len(at)} moves, largest share {max(at):.3f}, mean {statistics.fmean(at):.3f}")
     if options.match:
         match(options.match // 2, 0.2)
 
