@@ -1,7 +1,8 @@
 # make lab    open the course in JupyterLab
 # make app    serve the course app (explorer, quiz, checker) on this machine only: prints a URL
 #             with a fresh random token (scripts/app.sh); e.g. make app PORT=9000
-# make test   run the tests: unit, property, doctests and all notebooks (nbval); about two minutes
+# make test   run the tests: unit, property, doctests and all notebooks (nbval), on every core;
+#             about two minutes on two cores
 #             e.g. make test PYTEST_ARGS="-k alphabeta -x"
 # make test-slow  the checks that take long: real-browser tests, tournaments with faulty
 #             entries, the long fuzz runs, most of the bitboard loops' random positions
@@ -23,6 +24,9 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 PIP := $(VENV)/bin/python -m pip --quiet --disable-pip-version-check
 PYTEST_ARGS ?=
+# make test runs the tests on every core (pytest-xdist), a test file per worker at a time, so a
+# notebook's cells run in order in one kernel; PARALLEL= runs them in one process.
+PARALLEL ?= -n auto --dist loadfile
 PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -36,7 +40,7 @@ app: $(STAMP) cairo
 	PYTHON=$(VENV)/bin/python PORT=$(PORT) bash scripts/app.sh
 
 test: $(STAMP) graphviz chromium cairo
-	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+	$(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 test-slow: $(STAMP) graphviz chromium cairo
 	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
