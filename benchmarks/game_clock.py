@@ -1,6 +1,6 @@
 """The whole-game clock over one game: each move's limit, time and depth (not a test).
 
-Run from the repository root:  .venv/bin/python benchmarks/game_clock.py [--game-time 30] [--opening-seed 0]
+Run from the repository root:  .venv/bin/python benchmarks/game_clock.py [--game-time 30] [--opening-seed 0] [--games 1]
 
 Two alpha-beta bots play one game (rule 8, 28 rounds) from a balanced opening
 (:func:`gamelib.play.openings.balanced_openings`), twice: with a whole-game clock of
@@ -9,6 +9,8 @@ with the same time split evenly, ``--game-time`` / (the side's moves) a move. Fo
 prints the plies left, the limit, the seconds taken, the depth completed and whether the bot
 solved the game; then per side the total time against the clock, the largest share of a limit
 a move took, and the mean depth in the opening, middle game and endgame (thirds of the moves).
+With ``--games N`` it plays N openings (seeds from ``--opening-seed``), prints only the per-side
+lines of each, and ends with the same figures over all the games for each way of spending time.
 Wall times from time.perf_counter on whatever else the machine runs.
 """
 
@@ -25,34 +27,63 @@ from gamelib.play.openings import balanced_openings
 from gamelib.play.records import GameRecord
 
 
-def show(title: str, record: GameRecord, clock: float) -> None:
-    """Print ``record``'s moves and the per-side totals."""
+def phases(depths: tuple[int | None, ...]) -> list[float]:
+    """The mean depth completed in the opening, middle game and endgame (thirds of the moves)."""
+    third = len(depths) // 3
+    return [statistics.fmean(d for d in part if d is not None)
+            for part in (depths[:third], depths[third:2 * third], depths[2 * third:])]
+
+
+def sides(record: GameRecord, clock: float) -> list[tuple[float, float, list[float]]]:
+    """Per side (X, O): the seconds used, the largest share of a limit a move took, and the mean
+    depth of each third of its moves."""
+    limits = record.limits or (record.time_limit,) * len(record.moves)
+    return [(math.fsum(record.seconds[side::2]),
+             max(t / g for t, g in zip(record.seconds[side::2], limits[side::2])),
+             phases(record.depths[side::2])) for side in (0, 1)]
+
+
+def show(title: str, record: GameRecord, clock: float, moves: bool) -> None:
+    """Print ``record``'s moves (if ``moves``) and the per-side totals."""
     limits = record.limits or (record.time_limit,) * len(record.moves)
     plies = 56 - len(record.opening)
-    print(f"\n{title}\n ply  left  limit s  took s  depth")
-    for i, (limit, seconds, depth) in enumerate(zip(limits, record.seconds, record.depths)):
-        print(f"{i:4} {plies - i:5} {limit:8.3f} {seconds:7.3f} {depth!s:>6}")
-    for side, name in ((0, "X"), (1, "O")):
-        took, given, depths = record.seconds[side::2], limits[side::2], record.depths[side::2]
-        third = len(depths) // 3
-        phases = [depths[:third], depths[third:2 * third], depths[2 * third:]]
-        print(f"{name}: {math.fsum(took):.2f} s of {clock:g} s; largest share of a limit "
-              f"{max(t / g for t, g in zip(took, given)):.2f}; mean depth opening/middle/end "
-              + " / ".join(f"{statistics.fmean(d for d in phase if d is not None):.2f}" for phase in phases))
+    print(f"\n{title}")
+    if moves:
+        print(" ply  left  limit s  took s  depth")
+        for i, (limit, seconds, depth) in enumerate(zip(limits, record.seconds, record.depths)):
+            print(f"{i:4} {plies - i:5} {limit:8.3f} {seconds:7.3f} {depth!s:>6}")
+    for name, (took, most, means) in zip("XO", sides(record, clock)):
+        print(f"{name}: {took:.2f} s of {clock:g} s; largest share of a limit {most:.2f}; mean depth "
+              f"opening/middle/end " + " / ".join(f"{mean:.2f}" for mean in means))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game-time", type=float, default=30.0)
     parser.add_argument("--opening-seed", type=int, default=0)
+    parser.add_argument("--games", type=int, default=1, help="openings (seeds from --opening-seed on); "
+                        "with more than one, each move's line is left out and a summary ends the run")
     args = parser.parse_args()
     game = AdjacencyGame()
-    opening = balanced_openings(1, seed=args.opening_seed)[0]
-    own_moves = (56 - len(opening) + 1) // 2
-    shaped = play_game(game, AlphaBetaBot(), AlphaBetaBot(), 600.0, 0, opening=opening, game_time=args.game_time)
-    show(f"whole-game clock, {args.game_time:g} s a side (opening {' '.join(opening)})", shaped, args.game_time)
-    even = play_game(game, AlphaBetaBot(), AlphaBetaBot(), args.game_time / own_moves, 0, opening=opening)
-    show(f"the same time evenly: {args.game_time / own_moves:.3f} s a move", even, args.game_time)
+    found: dict[str, list[tuple[float, float, list[float]]]] = {"whole-game": [], "even": []}
+    for seed in range(args.opening_seed, args.opening_seed + args.games):
+        opening = balanced_openings(1, seed=seed)[0]
+        own_moves = (56 - len(opening) + 1) // 2
+        shaped = play_game(game, AlphaBetaBot(), AlphaBetaBot(), 600.0, 0, opening=opening, game_time=args.game_time)
+        show(f"whole-game clock, {args.game_time:g} s a side (opening {' '.join(opening)})", shaped, args.game_time,
+             args.games == 1)
+        even = play_game(game, AlphaBetaBot(), AlphaBetaBot(), args.game_time / own_moves, 0, opening=opening)
+        show(f"the same time evenly: {args.game_time / own_moves:.3f} s a move", even, args.game_time, args.games == 1)
+        found["whole-game"] += sides(shaped, args.game_time)
+        found["even"] += sides(even, args.game_time)
+    if args.games > 1:
+        print(f"\nover {args.games} games ({2 * args.games} sides):")
+        for mode, runs in found.items():
+            means = [statistics.fmean(run[2][part] for run in runs) for part in range(3)]
+            print(f"  {mode:10}: time used {min(r[0] for r in runs):.2f}-{max(r[0] for r in runs):.2f} s of "
+                  f"{args.game_time:g} (mean {statistics.fmean(r[0] for r in runs):.2f}), clocks exceeded "
+                  f"{sum(r[0] > args.game_time for r in runs)}, largest share of a limit {max(r[1] for r in runs):.2f}, "
+                  f"mean depth opening/middle/end " + " / ".join(f"{mean:.2f}" for mean in means))
 
 
 if __name__ == "__main__":
