@@ -211,6 +211,35 @@ def test_a_depth_predicted_past_the_deadline_is_skipped(monkeypatch: pytest.Monk
     assert MoveClock(1.0, None, PLAIN_RULES, Player.MAX, 100.0).skip(9, [0.016, 0.016, 0.170, 0.423]) is None
 
 
+def test_the_longest_gap_between_readings_is_kept_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # normal deadline 100.9 (a tenth held back); readings at 100.1 and 100.2 (gaps 0.1), then a
+    # stall of 0.3 s (the process had no core): 100.5 + 0.3 = 100.8 still fits, but at 100.65 the
+    # next reading may come 0.3 s later, at 100.95, past the deadline: the search stops now
+    readings = iter([100.0, 100.1, 100.2, 100.5, 100.65])
+    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=lambda: next(readings)))
+    clock = MoveClock(1.0, None, TimeRules(extension=0.1), Player.MAX, 100.0)
+    assert [clock.passed(256 * k) for k in range(1, 5)] == [False, False, False, True]
+    assert clock.gap == pytest.approx(0.3)
+
+
+def test_without_stalls_the_stop_is_within_one_gap_of_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # readings every millisecond: at 100.899 the next reading, one gap later, is 100.9, which is not
+    # past the deadline 100.9; at 100.9 the next would be: the search stops at 100.9 (without the
+    # gap kept back it would stop at 100.901, a millisecond late)
+    now = [100.0]
+
+    def tick() -> float:
+        now[0] = round(now[0] + 0.001, 6)
+        return now[0]
+
+    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=tick))
+    clock = MoveClock(1.0, None, TimeRules(extension=0.1), Player.MAX, 100.0)
+    readings = 0
+    while not clock.passed(readings):
+        readings += 1
+    assert now[0] == pytest.approx(100.9) and clock.gap == pytest.approx(0.001)
+
+
 # Rule 3: extend on a fail low --------------------------------------------------------------------------
 
 def test_a_fail_low_of_the_previous_best_moves_the_deadline_to_the_hard_limit() -> None:

@@ -163,12 +163,23 @@ class MoveClock:
         self.anchor: Any = None  # a move proven at least as good as the previous best at this depth
         self.trusted = False  # whether the root search under way began with the anchor
         self.proven: tuple[Any, Value, Bound] | None = None
+        self.read_at = time.perf_counter()  # the last reading of the clock
+        self.gap = 0.0  # the longest time between two readings so far
 
     def passed(self, nodes: int) -> bool:
-        """Whether the search must stop: the node limit or the deadline passed."""
+        """Whether the search must stop: the node limit passed, or the deadline would pass before
+        the next reading. The search reads the clock every 256 nodes, so it notices a deadline up
+        to one gap between readings late; the longest gap seen in this move (about a millisecond of
+        search, or far longer when the machine gives the process no core for a while) is kept back
+        so that the stop comes before the deadline rather than after it."""
         if self.node_limit is not None and self.nodes_before + nodes > self.node_limit:
             return True
-        return self.at < math.inf and time.perf_counter() > self.at
+        if self.at == math.inf:
+            return False
+        now = time.perf_counter()
+        self.gap = max(self.gap, now - self.read_at)
+        self.read_at = now
+        return now + self.gap > self.at
 
     def left(self) -> float:
         """Seconds to the deadline (negative once passed; inf without a time limit)."""
