@@ -12,6 +12,14 @@ a move took, and the mean depth in the opening, middle game and endgame (thirds 
 With ``--games N`` it plays N openings (seeds from ``--opening-seed``), prints only the per-side
 lines of each, and ends with the same figures over all the games for each way of spending time.
 Wall times from time.perf_counter on whatever else the machine runs.
+
+Measured on 23 November 2026, ``--game-time 30 --games 6`` (openings of seeds 0-5, load average
+4 to 5: three 5 s matches and other benchmarks beside it): with the whole-game clock each side used
+26.34-29.38 s of its 30 (mean 27.83), no clock exceeded, no move over 0.96 of its limit, and the
+mean depth completed was 7.65 / 8.31 / 5.18 in the opening, middle game and endgame thirds of its
+moves; with the same time split evenly (1.2 s a move) 18.08-20.22 s used (mean 19.31), no move
+over 0.96, depths 7.43 / 8.22 / 5.18. The clock's share of the time is about 8.5 s more a game, a
+fifth of a ply more in the opening and a tenth in the middle game.
 """
 
 from __future__ import annotations
