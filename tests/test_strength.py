@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.openings import balanced_openings, random_line
-from gamelib.play.records import GameRecord
+from gamelib.play.records import GameRecord, append_record
 from gamelib.play.sprt import Sprt, elo, elo_interval, llr, score_of_elo
 from gamelib.play.strength import (
     BASE_COMMIT,
@@ -20,6 +24,7 @@ from gamelib.play.strength import (
 )
 from gamelib.search.negamax import alphabeta
 
+ROOT = Path(__file__).resolve().parent.parent
 Z95 = 1.959963984540054  # the normal quantile of 0.975 (tables: 1.95996)
 
 
@@ -157,3 +162,26 @@ def test_export_commit_makes_a_runnable_frozen_copy() -> None:
     assert engine_spec(folder).startswith("cmd:env PYTHONPATH=" + str(folder))
     with pytest.raises(ValueError, match="no commit"):
         export_commit("not-a-commit")
+
+
+def test_the_summary_script_keeps_what_lesson_6_reads(tmp_path: Path) -> None:
+    # two pairs by hand: A (frozen abcdef1...) wins both as O; as X it loses 30-34 and 31-33:
+    # margins (-4 + 10) = +6 and (-2 + 6) = +4; O won all four games
+    new, base = "cmd:env PYTHONPATH=/tmp/gamelib-frozen-abcdef1234 python", "cmd:env PYTHONPATH=/tmp/gamelib-frozen-9876543210 python"
+    games = [(0, 30, 34), (1, 27, 37), (2, 31, 33), (3, 29, 35)]
+    match = tmp_path / "match.jsonl"
+    for index, x, o in games:
+        record = _final(index, x, o)
+        append_record(match, dataclasses.replace(record, x=new if index % 2 == 0 else base,
+                                                 o=base if index % 2 == 0 else new))
+    out = tmp_path / "strength.json"
+    done = subprocess.run([sys.executable, "benchmarks/strength_summary.py", str(match), "--out", str(out), "--load", "1"],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(out.read_text())["matches"][0]
+    assert (found["new"], found["base"], found["games"]) == ("abcdef1", "9876543", 4)
+    assert found["pair_margins"] == [6, 4] and found["winners"] == {"X": 0, "O": 4, "draw": 0}
+    assert found["trinomial"] == [2, 0, 2] and found["pentanomial"] == [0, 0, 2, 0, 0]
+    missing = subprocess.run([sys.executable, "benchmarks/strength_summary.py", str(tmp_path / "none.jsonl"), "--out",
+                              str(out)], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "error" in missing.stderr

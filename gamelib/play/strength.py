@@ -40,7 +40,7 @@ MARGIN_LEVEL = 0.95
 """The confidence level of :class:`MarginGain`'s interval."""
 
 __all__ = ["BASE_COMMIT", "MarginGain", "StrengthReport", "engine_spec", "export_commit", "margin_gain",
-           "package_root", "report", "run_strength"]
+           "margin_interval", "package_root", "pair_margins", "report", "run_strength"]
 
 BASE_COMMIT = "629c7bd"
 """The version a strength match plays against by default: main before issue 15's speed work."""
@@ -88,9 +88,10 @@ class MarginGain:
     alike: each opening's advantage to X cancels), with a :data:`MARGIN_LEVEL` Student t interval
     ``low`` to ``high``; ``left_out`` pairs had a game lost by forfeit (no margin to compare).
 
-    Why a second measure beside the Elo: in the Adjacency game the side that moves first after a
-    balanced opening nearly always wins, so most pairs split 1-1 whatever the versions play and
-    the points say little. The margin still differs when one version converts its win by more
+    Why a second measure beside the Elo: in the Adjacency game at a fraction of a second a move, O
+    (who moves second, and last) wins nearly every game from the balanced openings (191 of 200 in
+    ``benchmarks/strength.py``'s first match), so most pairs split 1-1 whatever the versions play
+    and the points say little. The margin still differs when one version converts its win by more
     marks or loses by fewer: a paired comparison of scores, as Go and Othello programs are also
     compared by their score (disc) differences."""
 
@@ -106,11 +107,11 @@ class MarginGain:
                 f"({self.pairs} pairs{f', {self.left_out} with a forfeit left out' if self.left_out else ''})")
 
 
-def margin_gain(records: Sequence[GameRecord]) -> MarginGain | None:
-    """The :class:`MarginGain` of a strength match's ``records`` (A is X in the even-numbered
-    games, whose odd partner plays the same opening with the colours swapped); None with fewer
-    than two finished pairs played to the end (no interval). Margins are final mark counts
-    (``counts``: X's, O's)."""
+def pair_margins(records: Sequence[GameRecord]) -> tuple[list[int], int]:
+    """A's gain in final marks in each finished pair of a strength match's ``records``, in index
+    order (A is X in the even-numbered games, whose odd partner plays the same opening with the
+    colours swapped): A's margin as X plus its margin as O, from the final counts (``counts``: X's,
+    O's); and how many finished pairs were left out because a game ended by forfeit."""
     by_index = {record.index: record for record in records}
     margins: list[int] = []
     left_out = 0
@@ -122,12 +123,24 @@ def margin_gain(records: Sequence[GameRecord]) -> MarginGain | None:
             left_out += 1
             continue
         margins.append((first.counts[0] - first.counts[1]) + (second.counts[1] - second.counts[0]))
+    return margins, left_out
+
+
+def margin_interval(margins: Sequence[int], left_out: int = 0) -> MarginGain | None:
+    """The :class:`MarginGain` of per-pair ``margins`` (:func:`pair_margins`): their mean with a
+    :data:`MARGIN_LEVEL` Student t interval; None for fewer than two pairs (no interval)."""
     if len(margins) < 2:
         return None
     mean = statistics.fmean(margins)
-    half = float(student_t.ppf((1 + MARGIN_LEVEL) / 2, len(margins) - 1)) * statistics.stdev(margins) / math.sqrt(
-        len(margins))
+    quantile = float(student_t.ppf((1 + MARGIN_LEVEL) / 2, len(margins) - 1))
+    half = quantile * statistics.stdev(margins) / math.sqrt(len(margins))
     return MarginGain(len(margins), mean, mean - half, mean + half, left_out)
+
+
+def margin_gain(records: Sequence[GameRecord]) -> MarginGain | None:
+    """The :class:`MarginGain` of a strength match's ``records``: :func:`margin_interval` of their
+    :func:`pair_margins`; None with fewer than two finished pairs played to the end."""
+    return margin_interval(*pair_margins(records))
 
 
 @dataclass(frozen=True)
