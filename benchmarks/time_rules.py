@@ -28,6 +28,17 @@ running:
    engine bot's score (win 1, draw 1/2) and its 95% interval (Student's t on per-game scores,
    :func:`gamelib.play.match_stats.score_interval`), and how many pairs split 1-1 (each bot won
    with the same colour: from one opening the two bots often play the same game).
+
+Part 3 measured on 23 November 2026, ``--games 2 --five 30`` (446 moves: 104 at each of 0.05,
+0.2, 0.5 and 1 s, 30 at 5 s). With one other job on the machine (load average about 3; 624 moves,
+without 5 s): largest share 0.977. With three 5 s matches and other benchmarks beside it (load
+average 4.5 to 5, more than two runnable processes a core): largest shares 1.011 at 0.05 s and
+1.030 at 0.5 s (2 moves of 446 over), 0.865 at 5 s (mean 0.362). The clock then learned to keep
+back the longest gap between its readings (:meth:`gamelib.search.clock.MoveClock.passed`); run
+again under the same load: 1.035 at 0.2 s (0.207 s; 1 move of 446 over), 0.794 at 0.05 s, 0.935
+at 0.5 s, 0.946 at 1 s, 0.850 at 5 s (mean 0.365). Moves that go over by a few milliseconds then
+are stalls of the process itself, waiting for a core after the search has stopped; no deadline
+check can see them coming, and the arena's grace (5% of the limit in the lessons) absorbs them.
 """
 
 from __future__ import annotations
