@@ -38,7 +38,7 @@ back the longest gap between its readings (:meth:`gamelib.search.clock.MoveClock
 again under the same load: 1.035 at 0.2 s (0.207 s; 1 move of 446 over), 0.794 at 0.05 s, 0.935
 at 0.5 s, 0.946 at 1 s, 0.850 at 5 s (mean 0.365). Moves that go over by a few milliseconds then
 are stalls of the process itself, waiting for a core after the search has stopped; no deadline
-check can see them coming, and the arena's grace (5% of the limit in the lessons) absorbs them.
+check can see them coming; a tournament's grace (0.5 s a move unless set, ``--grace``) absorbs them.
 """
 
 from __future__ import annotations
