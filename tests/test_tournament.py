@@ -142,7 +142,7 @@ def test_old_match_files_still_load() -> None:
     assert len(files) >= 6
     for path in files:
         records = read_records(path)
-        assert len(records) == 40 or (path.stem.endswith("_5s") and 0 < len(records) <= 40), path.name
+        assert len(records) == 40, path.name
         assert {(r.reason, r.forfeit, r.detail) for r in records} == {("played", None, "")}, path.name
 
 
