@@ -136,10 +136,10 @@ def test_a_tournament_goes_on_past_every_fault(submissions: Path, tmp_path: Path
 
 
 def test_old_match_files_still_load() -> None:
-    # Lesson 7's six files and lesson 9's MCTS files: 40 games each (the 5 s files may still be
-    # growing), every one played to its end.
+    # Lesson 7's six files and lesson 9's four MCTS files (1 s and 5 s, both rules): 40 games each,
+    # every one played to its end.
     files = sorted((ROOT / "data" / "tournaments").glob("*.jsonl"))
-    assert len(files) >= 6
+    assert len(files) == 10
     for path in files:
         records = read_records(path)
         assert len(records) == 40, path.name
