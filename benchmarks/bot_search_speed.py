@@ -57,7 +57,11 @@ depth-2 node without a table move for its groups' first bound alone and failing 
 making the groups: at depth 8 that bound fails low at 20,216 of the 60,122 such nodes, so the other
 two in three computed the bounds twice, and the search took 9% more CPU time; (2) the frontier
 value's highest count written out instead of calling the counting helper: no gain beyond the
-noise of two runs of the same code (up to 10% a case, 1% over the four cases).
+noise of two runs of the same code (up to 10% a case, 1% over the four cases). On the idle
+machine, a third: the table's save written out in the loop for a depth-preferred one-tier table
+(no method call, no replacement-strategy call): deepening to 9 from the rule 8 opening best of
+four 4.14 -> 4.21 CPU s, rule 8 midgame to 9 1.41 -> 1.38 s, rule 4 opening to 8 0.35 -> 0.34 s:
+1-4%, not worth a second copy of the save.
 
 On an idle machine (load average 0.5, 23 November 2026, 17:22 UTC) the bot's 5 s search
 (``AlphaBetaBot().choose``) completes: rule 8 opening depth 8, with depth 9 at 1,066,924 of its
