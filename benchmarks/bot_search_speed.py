@@ -61,7 +61,11 @@ noise of two runs of the same code (up to 10% a case, 1% over the four cases). O
 machine, a third: the table's save written out in the loop for a depth-preferred one-tier table
 (no method call, no replacement-strategy call): deepening to 9 from the rule 8 opening best of
 four 4.14 -> 4.21 CPU s, rule 8 midgame to 9 1.41 -> 1.38 s, rule 4 opening to 8 0.35 -> 0.34 s:
-from 2% slower to 4% faster, not worth a second copy of the save.
+from 2% slower to 4% faster, not worth a second copy of the save. A count memory of 2^18
+bitboards instead of 2^16, twice on the idle machine: 4.5% faster to depth 9 from the rule 8
+opening (best of four), then 6% slower; keeping the emptied memory as a second generation: 4-7%
+slower. Between runs of the same code the best of four moves by 5-10% here, so nothing under
+about 10% can be shown this way, and the memory stays at 2^16.
 
 On an idle machine (load average 0.5, 23 November 2026, 17:22 UTC) the bot's 5 s search
 (``AlphaBetaBot().choose``) completes: rule 8 opening depth 8, with depth 9 at 1,066,924 of its
