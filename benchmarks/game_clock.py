@@ -29,10 +29,16 @@ import math
 import statistics
 
 from gamelib.games.adjacency import AdjacencyGame
+from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import play_game
+from gamelib.play.commands import MAX_GAME_SECONDS, MAX_SEED, MIN_GAME_SECONDS, option
 from gamelib.play.bots.alphabeta import AlphaBetaBot
 from gamelib.play.openings import balanced_openings
 from gamelib.play.records import GameRecord
+
+
+MAX_BENCHMARK_GAMES = 100
+"""The most openings one run plays (each is two games of up to twice ``--game-time``)."""
 
 
 def phases(depths: tuple[int | None, ...]) -> list[float]:
@@ -67,9 +73,11 @@ def show(title: str, record: GameRecord, clock: float, moves: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game-time", type=float, default=30.0)
-    parser.add_argument("--opening-seed", type=int, default=0)
-    parser.add_argument("--games", type=int, default=1, help="openings (seeds from --opening-seed on); "
+    parser.add_argument("--game-time", type=option(decimal_number, MIN_GAME_SECONDS, MAX_GAME_SECONDS, "a number of seconds"),
+                        default=30.0, help=f"seconds a side (default 30, {MIN_GAME_SECONDS:g} to {MAX_GAME_SECONDS:g})")
+    parser.add_argument("--opening-seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=0)
+    parser.add_argument("--games", type=option(whole_number, 1, MAX_BENCHMARK_GAMES, "a number of games"), default=1,
+                        help="openings (seeds from --opening-seed on); "
                         "with more than one, each move's line is left out and a summary ends the run")
     args = parser.parse_args()
     game = AdjacencyGame()

@@ -49,10 +49,17 @@ import argparse
 import sys
 from pathlib import Path
 
+from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: F401  (fails early if this gamelib is broken)
+from gamelib.play.commands import MAX_GAMES, MAX_SEED, MAX_WORKERS, option
+from gamelib.play.engine_protocol import MAX_MOVE_SECONDS
 from gamelib.play.records import MatchFileError
 from gamelib.play.sprt import Sprt
 from gamelib.play.strength import BASE_COMMIT, engine_spec, export_commit, package_root, run_strength
+
+
+MAX_ELO = 1000.0
+"""The largest Elo difference the SPRT's hypotheses may name (a score of 0.997)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,13 +68,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", default=BASE_COMMIT, help=f"the frozen version's git commit (default {BASE_COMMIT})")
     parser.add_argument("--new", default=".", help="the new version: . for this working tree (default) or a git commit")
     parser.add_argument("--bot", default="alphabeta", help="the bot spec both engines serve (default alphabeta)")
-    parser.add_argument("--games", type=int, default=200, help="games at most, in pairs (default 200)")
-    parser.add_argument("--time", type=float, default=0.2, help="seconds a move (default 0.2)")
-    parser.add_argument("--workers", type=int, default=1, help="games at once (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="the openings' seed (default 0)")
-    parser.add_argument("--elo0", type=float, default=0.0, help="the SPRT's H0 Elo (default 0)")
-    parser.add_argument("--elo1", type=float, default=10.0, help="the SPRT's H1 Elo (default 10)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="the SPRT's error rates alpha = beta (default 0.05)")
+    parser.add_argument("--games", type=option(whole_number, 2, MAX_GAMES, "a number of games"), default=200,
+                        help=f"games at most, in pairs (default 200, 2 to {MAX_GAMES:,})")
+    parser.add_argument("--time", type=option(decimal_number, 0.001, MAX_MOVE_SECONDS, "a number of seconds"),
+                        default=0.2, help=f"seconds a move (default 0.2, 0.001 to {MAX_MOVE_SECONDS:g})")
+    parser.add_argument("--workers", type=option(whole_number, 1, MAX_WORKERS, "a number of processes"), default=1,
+                        help=f"games at once (default 1, at most {MAX_WORKERS})")
+    parser.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=0,
+                        help="the openings' seed (default 0)")
+    parser.add_argument("--elo0", type=option(decimal_number, -MAX_ELO, MAX_ELO, "an Elo difference"), default=0.0,
+                        help=f"the SPRT's H0 Elo (default 0, -{MAX_ELO:g} to {MAX_ELO:g})")
+    parser.add_argument("--elo1", type=option(decimal_number, -MAX_ELO, MAX_ELO, "an Elo difference"), default=10.0,
+                        help=f"the SPRT's H1 Elo (default 10, -{MAX_ELO:g} to {MAX_ELO:g})")
+    parser.add_argument("--alpha", type=option(decimal_number, 1e-12, 0.5, "an error rate"), default=0.05,
+                        help="the SPRT's error rates alpha = beta (default 0.05, above 0 up to 0.5)")
     parser.add_argument("--out", default=None, help="the match file (default benchmarks/results/strength-NEW-BASE-TIME.jsonl)")
     args = parser.parse_args(argv)
     try:

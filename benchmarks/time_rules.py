@@ -56,7 +56,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
+from gamelib.games.user_input import whole_number  # noqa: E402
 from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: E402
+from gamelib.play.commands import option  # noqa: E402
 from gamelib.play.match_stats import score_interval  # noqa: E402
 from gamelib.search.clock import MIN_SECONDS, predict_seconds  # noqa: E402
 
@@ -182,10 +184,10 @@ def match(pairs: int, seconds: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2, help="reference games (about 52 positions each)")
-    parser.add_argument("--five", type=int, default=0,
+    parser.add_argument("--games", type=option(whole_number, 1, 20, "a number of games"), default=2, help="reference games (about 52 positions each)")
+    parser.add_argument("--five", type=option(whole_number, 0, 1000, "a number of positions"), default=0,
                         help="positions (spread over the reference games) also played at 5 s a move in part 3")
-    parser.add_argument("--match", type=int, default=0, help="games of the match (0: none; even)")
+    parser.add_argument("--match", type=option(whole_number, 0, 10_000, "a number of games"), default=0, help="games of the match (0: none; even)")
     options = parser.parse_args()
     games = [reference_game(seed) for seed in range(options.games)]
     runs = {limit: compare(games, limit) for limit in (0.2, 1.0)}
