@@ -31,8 +31,8 @@ import statistics
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import play_game
-from gamelib.play.commands import MAX_GAME_SECONDS, MAX_SEED, MIN_GAME_SECONDS, option
 from gamelib.play.bots.alphabeta import AlphaBetaBot
+from gamelib.play.commands import MAX_GAME_SECONDS, MAX_SEED, MIN_GAME_SECONDS, option
 from gamelib.play.openings import balanced_openings
 from gamelib.play.records import GameRecord
 

@@ -55,7 +55,13 @@ from gamelib.play.commands import MAX_GAMES, MAX_SEED, MAX_WORKERS, option
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS
 from gamelib.play.records import MatchFileError
 from gamelib.play.sprt import Sprt
-from gamelib.play.strength import BASE_COMMIT, engine_spec, export_commit, package_root, run_strength
+from gamelib.play.strength import (
+    BASE_COMMIT,
+    engine_spec,
+    export_commit,
+    package_root,
+    run_strength,
+)
 
 
 MAX_ELO = 1000.0
