@@ -36,7 +36,6 @@ from gamelib.play.commands import MAX_GAME_SECONDS, MAX_SEED, MIN_GAME_SECONDS, 
 from gamelib.play.openings import balanced_openings
 from gamelib.play.records import GameRecord
 
-
 MAX_BENCHMARK_GAMES = 100
 """The most openings one run plays (each is two games of up to twice ``--game-time``)."""
 

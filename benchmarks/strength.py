@@ -63,7 +63,6 @@ from gamelib.play.strength import (
     run_strength,
 )
 
-
 MAX_ELO = 1000.0
 """The largest Elo difference the SPRT's hypotheses may name (a score of 0.997)."""
 
