@@ -47,7 +47,7 @@ def phases(depths: tuple[int | None, ...]) -> list[float]:
             for part in (depths[:third], depths[third:2 * third], depths[2 * third:])]
 
 
-def sides(record: GameRecord, clock: float) -> list[tuple[float, float, list[float]]]:
+def sides(record: GameRecord) -> list[tuple[float, float, list[float]]]:
     """Per side (X, O): the seconds used, the largest share of a limit a move took, and the mean
     depth of each third of its moves."""
     limits = record.limits or (record.time_limit,) * len(record.moves)
@@ -65,7 +65,7 @@ def show(title: str, record: GameRecord, clock: float, moves: bool) -> None:
         print(" ply  left  limit s  took s  depth")
         for i, (limit, seconds, depth) in enumerate(zip(limits, record.seconds, record.depths)):
             print(f"{i:4} {plies - i:5} {limit:8.3f} {seconds:7.3f} {depth!s:>6}")
-    for name, (took, most, means) in zip("XO", sides(record, clock)):
+    for name, (took, most, means) in zip("XO", sides(record)):
         print(f"{name}: {took:.2f} s of {clock:g} s; largest share of a limit {most:.2f}; mean depth "
               f"opening/middle/end " + " / ".join(f"{mean:.2f}" for mean in means))
 
@@ -89,8 +89,8 @@ def main() -> None:
              args.games == 1)
         even = play_game(game, AlphaBetaBot(), AlphaBetaBot(), args.game_time / own_moves, 0, opening=opening)
         show(f"the same time evenly: {args.game_time / own_moves:.3f} s a move", even, args.game_time, args.games == 1)
-        found["whole-game"] += sides(shaped, args.game_time)
-        found["even"] += sides(even, args.game_time)
+        found["whole-game"] += sides(shaped)
+        found["even"] += sides(even)
     if args.games > 1:
         print(f"\nover {args.games} games ({2 * args.games} sides):")
         for mode, runs in found.items():

@@ -25,7 +25,8 @@ enhancements off) against 629c7bd, 200 games at 0.2 s, seed 0: A +97 =3 -100, sc
 -5.2 [-16.5, +6.0], pairs 2-1-95-2-0, LLR -2.82 (bounds -2.94, +2.94): no change in strength
 shown. 95 of the 100 pairs split 1-1 (each version won the same opening with the same colour):
 from most openings O, the side that moves second and last, wins whatever either version plays
-(O won 191 of the 200 games, X 6), so a pair only counts when one version fails to convert. Then, the same way, 200 games each:
+(O won 191 of the 200 games, X 6), so a pair only counts when one version fails to convert.
+Then, the same way, 200 games each:
 
 - 8d5fc8a (the bot's bitboard NegaScout loop, 1.6-1.7x the nodes a second): A +102 =1 -97,
   score 0.512, Elo +8.7 [-1.4, +18.8], pairs 0-0-97-1-2, LLR +1.75: undecided.

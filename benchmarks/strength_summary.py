@@ -3,15 +3,16 @@
 Run from the repository root:
 
     .venv/bin/python benchmarks/strength_summary.py MATCH.jsonl [MATCH.jsonl ...] --out data/benchmarks/strength.json
-        [--load "about 3"]
+        [--load "about 3"] [--command "benchmarks/strength.py ..."]
 
 A match file of ``benchmarks/strength.py`` holds a few hundred kilobytes a game pair (every move's
 time, depth and nodes); the lesson needs only, per match, which commits played (read from the
 engines' frozen folders, ``gamelib-frozen-SHA``), the time a move, the points (A's losses, draws
-and wins, the finished pairs by A's score, and the games won by X, by O and drawn) and A's gain in final marks in each pair
-(:func:`gamelib.play.strength.pair_margins`), from which it computes the Elo and margin intervals
-itself. The data file records where and when (``--load``: the machine's load average while the
-matches ran, as measured then).
+and wins, the finished pairs by A's score, and the games won by X, by O and drawn) and A's gain
+in final marks in each pair (:func:`gamelib.play.strength.pair_margins`), from which it computes
+the Elo and margin intervals itself. The data file records where and when (``--load``: the
+machine's load average while the matches ran, as measured then; ``--command``: how they were
+played).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path, help="match files of benchmarks/strength.py")
     parser.add_argument("--out", type=Path, required=True, help="the data file to write (JSON)")
     parser.add_argument("--load", default="not recorded", help="the load average while the matches ran")
+    parser.add_argument("--command", default="not recorded", help="the command lines that played the matches")
     args = parser.parse_args(argv)
     try:
         matches = [summary(path) for path in args.files]
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     data = {"provenance": {"date": datetime.date.today().isoformat(), "machine": f"{platform.machine()}, "
                            f"{platform.python_implementation()} {platform.python_version()}", "load": args.load,
-                           "command": "benchmarks/strength.py --games 200 --time 0.2 --seed 0 --workers 1"},
+                           "command": args.command},
             "matches": matches}
     text = json.dumps(data, indent=1)
     text = re.sub(r"\[\s+(-?\d[-\d,\s]*?)\s+\]", lambda found: "[" + " ".join(found.group(1).split()) + "]", text)

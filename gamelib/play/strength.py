@@ -8,8 +8,9 @@ directory (:func:`export_commit`; no second copy of the code is kept in the repo
 games come in pairs from varied balanced openings (:mod:`gamelib.play.openings`), each opening
 played once with each version as X; after every game the match's score, its Elo difference with
 a 95% interval, a GSPRT's log-likelihood ratio (:mod:`gamelib.play.sprt`) and the gain in final
-marks per pair (:func:`margin_gain`) are printed, and the match stops as soon as the test decides. Games are appended to a match file as they end, so a
-stopped match resumes where it stopped.
+marks per pair (:func:`margin_gain`) are printed, and the match stops as soon as the test
+decides. Games are appended to a match file as they end, so a stopped match resumes where it
+stopped.
 
 ``benchmarks/strength.py`` is the command line.
 """
@@ -28,8 +29,6 @@ from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-
-from scipy.stats import t as student_t  # type: ignore[import-untyped]
 
 from gamelib.play.arena import completed, match_tasks, play_task, pool_executor
 from gamelib.play.openings import balanced_openings
@@ -131,6 +130,8 @@ def margin_interval(margins: Sequence[int], left_out: int = 0) -> MarginGain | N
     :data:`MARGIN_LEVEL` Student t interval; None for fewer than two pairs (no interval)."""
     if len(margins) < 2:
         return None
+    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # 2 s to import cold: only when needed
+
     mean = statistics.fmean(margins)
     quantile = float(student_t.ppf((1 + MARGIN_LEVEL) / 2, len(margins) - 1))
     half = quantile * statistics.stdev(margins) / math.sqrt(len(margins))
