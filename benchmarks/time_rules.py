@@ -14,7 +14,8 @@ running:
 
 1. For limits of 0.2 s and 1 s: the mean seconds a move, the mean depth completed, how often the
    move came from an unfinished depth, how often a depth was not started, how often a fail low
-   extended the deadline, the positions where one setting completed a deeper search than the
+   extended the deadline, how often a depth ran on past the normal deadline with its first move
+   back (rule 4) and how often it then finished, the positions where one setting completed a deeper search than the
    other, and how many of the depths the engine bot did not start the plain bot finished.
 2. How well the next depth's time is predicted from the plain bot's own depth times (every depth
    whose three predecessors took at least 2 ms): the median and the 90th percentile of the factor
@@ -126,7 +127,8 @@ def compare(games: Sequence[list[AdjacencyState]], limit: float) -> dict[str, li
               f"max {max(m.seconds / m.limit for m in moves):.3f} of the limit; "
               f"unfinished depth played {share(moves, 'unfinished but proved')}, "
               f"depth not started {share(moves, 'did not start')}, "
-              f"fail low extended {share(moves, 'failed low')}")
+              f"fail low extended {share(moves, 'failed low')}, ran on with the first move back "
+              f"{share(moves, 'ran on')} (finished the depth {share(moves, 'and finished it')})")
     deeper = sum(e.depth > p.depth for p, e in zip(runs["plain"], runs["engine"]))
     shallower = sum(e.depth < p.depth for p, e in zip(runs["plain"], runs["engine"]))
     print(f"  engine deeper than plain on {deeper} positions, shallower on {shallower}")

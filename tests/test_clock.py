@@ -274,3 +274,46 @@ def test_no_fail_low_without_a_value_of_the_same_parity() -> None:
 def test_extension_shares_out_of_range_are_refused() -> None:
     with pytest.raises(ValueError, match="extension 1"):
         TimeRules(extension=1.0)
+
+
+# Rule 4: finish a depth whose first move is back -------------------------------------------------------
+
+def test_a_depth_runs_on_to_the_hard_limit_only_with_its_first_move_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1 s move from 100.0 (normal deadline 100.9, hard 101.0), the clock read every millisecond:
+    the search stops at the normal deadline unless the depth's first move is back and rule 4 is on."""
+    now = [100.0]
+
+    def tick() -> float:
+        now[0] = round(now[0] + 0.001, 6)
+        return now[0]
+
+    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=tick))
+    for rules, first_back, stop in [(TimeRules(extension=0.1), False, 100.9), (TimeRules(extension=0.1), True, 101.0),
+                                    (TimeRules(extension=0.1, finish=False), True, 100.9)]:
+        now[0] = 100.0 - 0.001
+        clock = MoveClock(1.0, None, rules, Player.MAX, 100.0)
+        clock.begin(9, [3, 1, 4], "a", 0)
+        if first_back:
+            clock.root_move("a", 4, Bound.EXACT, True)
+        readings = 0
+        while not clock.passed(readings):
+            readings += 1
+        assert now[0] == pytest.approx(stop), (rules, first_back)
+        assert clock.fail_low is None  # +4 is not below +1 (two depths back): this is not rule 3
+        if stop == 101.0:
+            assert clock.run_on is not None and (clock.run_on.depth, clock.run_on.extra) == (9, pytest.approx(0.1))
+        else:
+            assert clock.run_on is None
+
+
+def test_the_next_depth_starts_without_its_first_move_back() -> None:
+    clock = MoveClock(1.0, None, TimeRules(), Player.MAX, 0.0)
+    clock.begin(5, [3, 1, 4, 1], "a", 0)
+    clock.root_move("a", 4, Bound.EXACT, True)
+    assert clock.first_back
+    clock.begin(6, [3, 1, 4, 1, 5], "a", 100)
+    assert not clock.first_back and clock.run_on is None
+
+
+def test_plain_rules_never_run_on() -> None:
+    assert not PLAIN_RULES.finish and TimeRules().finish

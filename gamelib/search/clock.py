@@ -2,7 +2,7 @@
 
 Iterative deepening under a deadline (:func:`gamelib.search.mtdf.iterative_deepening`) used to
 throw an unfinished depth away. With the previous depth's best move searched first, that is too
-cautious, and engines follow three rules instead (Stockfish's time manager and its
+cautious, and engines follow four rules instead (Stockfish's time manager and its
 ``completedDepth``/``bestMove`` bookkeeping; Hyatt's Crafty; Marsland 1986 on iterative
 deepening):
 
@@ -21,9 +21,17 @@ deepening):
    below the value of the same parity two depths back: on a game with an odd-even effect every
    even depth is worth less than the odd depth before it (lesson 6's table), which says nothing
    about the move.
+4. **Finish a depth whose first move is back.** Once the previous best has its value at the new
+   depth, what is left of the depth is mostly null-window tests of the other root moves, which
+   the previous best's value lets cut early. A depth that has got that far when the normal
+   deadline comes runs on to the hard limit (the reserve of rule 3, which no fail low claimed);
+   one that has not is stopped there, as before. Engines stop an iteration between the optimum
+   and the maximum time in the same way (Stockfish's ``optimumTime`` and ``maximumTime``;
+   Hyatt's Crafty finishes the root move under way). ``benchmarks/time_rules.py`` counts how
+   often the run-on finishes the depth.
 
 :class:`MoveClock` is the :class:`~gamelib.search.negamax.Deadline` the search core reports its
-root moves to; it applies the three rules for one move.
+root moves to; it applies the four rules for one move.
 
 >>> predict_seconds([0.016, 0.016, 0.170, 0.423])  # depth 9 from depths 5-8: 0.170 * 0.423 / 0.016
 4.494375
@@ -40,8 +48,8 @@ from typing import Any
 from gamelib.games.game import Player, Value
 from gamelib.search.tracing import Bound
 
-__all__ = ["ENGINE_RULES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "Skip", "TimeRules", "predict_seconds",
-           "shrinking"]
+__all__ = ["ENGINE_RULES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "RunOn", "Skip", "TimeRules",
+           "predict_seconds", "shrinking"]
 
 MIN_SECONDS = 0.002
 """Finished depths faster than this (seconds) are not used to predict: at a few milliseconds the
@@ -81,13 +89,15 @@ def shrinking(depth: int, end: int) -> float:
 
 @dataclass(frozen=True)
 class TimeRules:
-    """Which of the three rules a :class:`MoveClock` applies: ``keep_partial`` (rule 1),
-    ``predict`` (rule 2), and ``extension``, the share (0 to 1) of the time held back for a fail
-    low (rule 3): the normal deadline is ``(1 - extension) * seconds``, the hard one ``seconds``."""
+    """Which of the four rules a :class:`MoveClock` applies: ``keep_partial`` (rule 1),
+    ``predict`` (rule 2), ``extension``, the share (0 to 1) of the time held back for a fail low
+    (rule 3): the normal deadline is ``(1 - extension) * seconds``, the hard one ``seconds``; and
+    ``finish`` (rule 4), a depth whose first move is back runs on to the hard limit."""
 
     keep_partial: bool = True
     predict: bool = True
     extension: float = 0.1
+    finish: bool = True
 
     def __post_init__(self) -> None:
         if not 0 <= self.extension < 1:
@@ -95,12 +105,12 @@ class TimeRules:
 
 
 ENGINE_RULES = TimeRules()
-"""All three rules, a tenth of the time held back for a fail low: iterative deepening's default and
+"""All four rules, a tenth of the time held back for a fail low: iterative deepening's default and
 the bot's. ``benchmarks/time_rules.py`` measured the bot's mean depth with a tenth held back
 within 0.1 ply of the plain clock's (0.2 s a move: 6.28 against 6.26; 1 s: 7.26 against 7.24) in
 13-24% less time; a fifth held back cost up to 0.13 ply."""
 
-PLAIN_RULES = TimeRules(keep_partial=False, predict=False, extension=0.0)
+PLAIN_RULES = TimeRules(keep_partial=False, predict=False, extension=0.0, finish=False)
 """No rule: deepen until the deadline and throw an unfinished depth away (the course's bot before)."""
 
 
@@ -139,6 +149,15 @@ class FailLow:
     extra: float
 
 
+@dataclass(frozen=True)
+class RunOn:
+    """``depth`` had its first root move back when the normal deadline came, so it ran on towards
+    the hard limit, ``extra`` seconds later (rule 4)."""
+
+    depth: int
+    extra: float
+
+
 class MoveClock:
     """The deadline of one move's iterative deepening, applying ``rules`` (see the module).
 
@@ -163,6 +182,8 @@ class MoveClock:
         self.anchor: Any = None  # a move proven at least as good as the previous best at this depth
         self.trusted = False  # whether the root search under way began with the anchor
         self.proven: tuple[Any, Value, Bound] | None = None
+        self.first_back = False  # whether the depth under way has its first root move's value
+        self.run_on: RunOn | None = None
         self.read_at = time.perf_counter()  # the last reading of the clock
         self.gap = 0.0  # the longest time between two readings so far
 
@@ -171,7 +192,8 @@ class MoveClock:
         the next reading. The search reads the clock every 256 nodes, so it notices a deadline up
         to one gap between readings late; the longest gap seen in this move (about a millisecond of
         search, or far longer when the machine gives the process no core for a while) is kept back
-        so that the stop comes before the deadline rather than after it."""
+        so that the stop comes before the deadline rather than after it. At the normal deadline a
+        depth whose first root move is back runs on to the hard limit (rule 4)."""
         if self.node_limit is not None and self.nodes_before + nodes > self.node_limit:
             return True
         if self.at == math.inf:
@@ -179,6 +201,9 @@ class MoveClock:
         now = time.perf_counter()
         self.gap = max(self.gap, now - self.read_at)
         self.read_at = now
+        if now + self.gap > self.at and self.at == self.normal < self.hard and self.rules.finish and self.first_back:
+            self.run_on = RunOn(self.depth, self.hard - self.normal)
+            self.at = self.hard
         return now + self.gap > self.at
 
     def left(self) -> float:
@@ -210,13 +235,14 @@ class MoveClock:
             self.fail_low = None
         self.at = self.normal
         self.reference = self.sign * values[-2] if len(values) > 1 else None
-        self.trusted, self.proven = False, None
+        self.trusted, self.proven, self.first_back = False, None, False
 
     def root_move(self, move: Any, value: Value, bound: Bound, first: bool) -> None:
         """What the search found for a root move (see :meth:`~gamelib.search.negamax.Deadline.root_move`).
         A root search that began with the anchor is trusted: every move it proves better than the
         ones before is better than the previous best, and becomes the anchor."""
         if first:
+            self.first_back = True
             self.trusted = self.anchor is not None and move == self.anchor
             if move == self.previous and bound is not Bound.LOWER:
                 self._check_fail_low(value, bound)

@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any
 
 from gamelib.games.game import INF, Game, Player, Value
-from gamelib.search.clock import ENGINE_RULES, FailLow, MoveClock, Partial, Skip, TimeRules
+from gamelib.search.clock import ENGINE_RULES, FailLow, MoveClock, Partial, RunOn, Skip, TimeRules
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.negamax import (
     Deadline,
@@ -127,7 +127,8 @@ class Deepening:
     :mod:`gamelib.search.clock`), ``times`` has the seconds each finished depth took, ``partial``
     the move the unfinished depth proved better than the last finished depth's best (if any),
     ``skipped`` the depth not started because it was predicted not to finish, and ``fail_low`` the
-    fail low that extended the deadline."""
+    fail low that extended the deadline, ``run_on`` the depth that ran on past the normal deadline
+    with its first move back (rule 4)."""
 
     result: SearchResult | None
     depth: int
@@ -141,6 +142,7 @@ class Deepening:
     partial: Partial | None = field(default=None, repr=False)
     skipped: Skip | None = field(default=None, repr=False)
     fail_low: FailLow | None = field(default=None, repr=False)
+    run_on: RunOn | None = field(default=None, repr=False)
 
     @property
     def move(self) -> Any:
@@ -169,7 +171,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     ``rules`` (:class:`~gamelib.search.clock.TimeRules`, after the engines' time management; see
     :mod:`gamelib.search.clock`) say how the time is spent: a depth predicted not to finish is not
     started (``skipped``); the normal deadline is ``(1 - rules.extension) * seconds``, moved to
-    ``seconds`` when the previous best move fails low at the new depth (``fail_low``); a depth
+    ``seconds`` when the previous best move fails low at the new depth (``fail_low``), or when
+    the normal deadline comes after the depth's first move is back (``run_on``); a depth
     interrupted after it proved a root move better than the previous depth's best gives that move
     (``partial``, and ``Deepening.move``), else it is thrown away. ``end``, if the game tells
     it, is the plies from ``state`` to the end of the game, each ply with one move fewer than the
@@ -259,7 +262,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     best = iterations[-1] if iterations else None
     seconds_taken = time.perf_counter() - start
     return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished,
-                     tuple(failed), failed_nodes, tuple(times), kept, skipped, clock.fail_low)
+                     tuple(failed), failed_nodes, tuple(times), kept, skipped, clock.fail_low, clock.run_on)
 
 
 def _guess(iterations: list[SearchResult], same_parity: bool) -> Value | None:

@@ -7,7 +7,8 @@ deepens one ply at a time (:func:`gamelib.search.mtdf.iterative_deepening`) unde
 with the engines' time rules (:mod:`gamelib.search.clock`): it answers with the deepest search
 that finished, or with a move the unfinished depth proved better than that search's (once the
 previous best, searched first, has its new value); it does not start a depth predicted not to
-finish; and it keeps a tenth of its time for a fail low. Each depth starts with the table's best
+finish; and it keeps a tenth of its time for a fail low, or for the depth under way once its first
+move is back. Each depth starts with the table's best
 moves from the one before; the table is kept from move to move (and cleared when the game's rules
 change). The Decision's note says why the search stopped.
 
@@ -67,10 +68,11 @@ EVALUATIONS = ("material", "weighted")
 :func:`gamelib.games.adjacency_eval.weighted` with its default weights."""
 
 CLOCKS: dict[str, TimeRules] = {"engine": ENGINE_RULES, "plain": PLAIN_RULES}
-"""How the bot spends its time, by name: ``engine`` applies the three rules of
+"""How the bot spends its time, by name: ``engine`` applies the four rules of
 :mod:`gamelib.search.clock` (keep a proven move of an unfinished depth, do not start a depth
-predicted not to finish, extend on a fail low); ``plain`` deepens until the deadline and throws an
-unfinished depth away, as the bot did before (kept to measure the rules against)."""
+predicted not to finish, extend on a fail low, finish a depth whose first move is back);
+``plain`` deepens until the deadline and throws an unfinished depth away, as the bot did before
+(kept to measure the rules against)."""
 
 MARGIN_SHARE = 0.04
 """The share of each move's ``seconds`` kept back from the search for answering."""
@@ -217,6 +219,11 @@ def _decision(game: Game[Any, Any], state: Any, found: Deepening, seconds: float
         low = found.fail_low
         note += (f"; depth {low.depth} failed low (value {_bounded(low.value, low.bound)}, two depths back "
                  f"{low.reference:+}): deadline {low.extra:.2g} s later")
+    if found.run_on is not None:
+        run = found.run_on
+        outcome = "finished it" if found.depth >= run.depth else "did not finish it"
+        note += (f"; depth {run.depth} had its first move back at the normal deadline: ran on up to "
+                 f"{run.extra:.2g} s longer and {outcome}")
     if exact and result.complete and found.partial is None and isinstance(game, AdjacencyGame):
         note += "; " + solved_text(result.value)
     value = result.value if found.partial is None else found.partial.value
