@@ -15,8 +15,9 @@ running:
 1. For limits of 0.2 s and 1 s: the mean seconds a move, the mean depth completed, how often the
    move came from an unfinished depth, how often a depth was not started, how often a fail low
    extended the deadline, how often a depth ran on past the normal deadline with its first move
-   back (rule 4) and how often it then finished, the positions where one setting completed a deeper search than the
-   other, and how many of the depths the engine bot did not start the plain bot finished.
+   back (rule 4) and how often it then finished, the positions where one setting completed a
+   deeper search than the other, and how many of the depths the engine bot did not start the
+   plain bot finished.
 2. How well the next depth's time is predicted from the plain bot's own depth times (every depth
    whose three predecessors took at least 2 ms): the median and the 90th percentile of the factor
    by which the prediction misses, for the two-back rule of :func:`gamelib.search.clock.predict_seconds`

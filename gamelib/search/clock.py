@@ -22,13 +22,14 @@ deepening):
    even depth is worth less than the odd depth before it (lesson 6's table), which says nothing
    about the move.
 4. **Finish a depth whose first move is back.** Once the previous best has its value at the new
-   depth, what is left of the depth is mostly null-window tests of the other root moves, which
-   the previous best's value lets cut early. A depth that has got that far when the normal
-   deadline comes runs on to the hard limit (the reserve of rule 3, which no fail low claimed);
-   one that has not is stopped there, as before. Engines stop an iteration between the optimum
-   and the maximum time in the same way (Stockfish's ``optimumTime`` and ``maximumTime``;
-   Hyatt's Crafty finishes the root move under way). ``benchmarks/time_rules.py`` counts how
-   often the run-on finishes the depth.
+   depth, the time after it is never wasted: the depth may finish, and until it does every other
+   root move it searches may prove itself better (rule 1). A depth that has got that far when the
+   normal deadline comes runs on to the hard limit (the reserve of rule 3, which no fail low
+   claimed); one that has not has nothing to show and is stopped there, as before. Engines stop
+   an iteration between an optimum and a maximum time in the same way (Stockfish starts no depth
+   after its optimum time and lets the one under way run to its maximum; Hyatt's Crafty finishes
+   the root move under way). ``benchmarks/time_rules.py`` counts how often the run-on finishes the
+   depth.
 
 :class:`MoveClock` is the :class:`~gamelib.search.negamax.Deadline` the search core reports its
 root moves to; it applies the four rules for one move.
