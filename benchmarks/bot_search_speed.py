@@ -1,6 +1,7 @@
 """The alpha-beta bot's search before and after a change, side by side in one process (issue 15, goal 2; not a test).
 
-Run from the repository root:  .venv/bin/python benchmarks/bot_search_speed.py [COMMIT] [--quick]
+Run from the repository root:  .venv/bin/python benchmarks/bot_search_speed.py [COMMIT] [--quick] [--five N]
+[--only-five]
 
 ``COMMIT`` (default ``8d5fc8a``, main before the lazy depth-3 bounds of
 ``gamelib.games.adjacency_lookahead`` and the loop's own table lookups; ``e2a74ee`` is main before
@@ -89,6 +90,7 @@ by bound, in the skeleton as well, and changes the nodes every search of the loo
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import subprocess
@@ -97,6 +99,9 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from gamelib.games.user_input import whole_number
+from gamelib.play.commands import option
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "8d5fc8a"
@@ -184,27 +189,30 @@ def depths(versions: dict[str, dict[str, Any]], seconds: float) -> None:
 
 
 def main() -> None:
-    arguments = [argument for argument in sys.argv[1:] if argument != "--quick"]
-    quick = len(arguments) < len(sys.argv) - 1
-    if len(arguments) > 1:
-        print("give at most one commit, and --quick", file=sys.stderr)
-        raise SystemExit(2)
-    commit = arguments[0] if arguments else BASE
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("commit", nargs="?", default=BASE, help=f"the version to compare with (default {BASE})")
+    parser.add_argument("--quick", action="store_true", help="part 1 only, to depth 7 in two rounds")
+    parser.add_argument("--five", type=option(whole_number, 0, 20, "a number of rounds"), default=1,
+                        help="how many rounds of part 3 (fresh bots given 5 s; default 1; 0 leaves it out)")
+    parser.add_argument("--only-five", action="store_true", help="part 3 alone")
+    arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        archive = subprocess.run(["git", "archive", commit, "gamelib"], cwd=ROOT, capture_output=True)
+        archive = subprocess.run(["git", "archive", arguments.commit, "gamelib"], cwd=ROOT, capture_output=True)
         if archive.returncode:
-            print(f"cannot export {commit!r}: {archive.stderr.decode().strip()}", file=sys.stderr)
+            print(f"cannot export {arguments.commit!r}: {archive.stderr.decode().strip()}", file=sys.stderr)
             raise SystemExit(2)
         subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
         versions = {"before": load(Path(folder)), "after": load(ROOT)}  # the folder stays for lazy imports
-        print(f"before: {commit}; after: the working tree")
-        gc.disable()  # as the bot searches (gamelib.play.bots.base.pause_collector)
-        node_rates(versions, 7 if quick else 8, 2 if quick else 3)
-        if not quick:
-            opening_depth_9(versions, 3)
-        gc.enable()
-        if not quick:
-            depths(versions, 5.0)
+        print(f"before: {arguments.commit}; after: the working tree")
+        if not arguments.only_five:
+            gc.disable()  # as the bot searches (gamelib.play.bots.base.pause_collector)
+            node_rates(versions, 7 if arguments.quick else 8, 2 if arguments.quick else 3)
+            if not arguments.quick:
+                opening_depth_9(versions, 3)
+            gc.enable()
+        if not arguments.quick:
+            for _ in range(arguments.five):
+                depths(versions, 5.0)
 
 
 if __name__ == "__main__":
