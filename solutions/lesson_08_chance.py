@@ -19,6 +19,8 @@ def my_expectimax(tree: Any, node: str) -> Value:
         return value
     player = tree.to_move(node)
     if player is Player.CHANCE:
-        return sum(probability * my_expectimax(tree, child) for child, probability in tree.chance_outcomes(node))
+        expected: Value = sum(probability * my_expectimax(tree, child)
+                              for child, probability in tree.chance_outcomes(node))
+        return expected
     values = [my_expectimax(tree, child) for child in tree.children_of(node)]
     return max(values) if player is Player.MAX else min(values)

@@ -32,8 +32,9 @@ def my_mcts(tree: Any, root: str, iterations: int, c: float, rollout: Any) -> st
             visits[each] += 1
             wins[each] += reward
     sign = tree.to_move(root).sign
-    return max(tree.children_of(root), key=lambda child: (visits.get(child, 0),
-                                                          sign * wins.get(child, 0.0) / max(visits.get(child, 0), 1)))
+    moves: tuple[str, ...] = tree.children_of(root)
+    return max(moves, key=lambda child: (visits.get(child, 0),
+                                         sign * wins.get(child, 0.0) / max(visits.get(child, 0), 1)))
 
 
 def ucb(tree: Any, node: str, child: str, visits: dict[str, int], wins: dict[str, float], c: float) -> float:

@@ -8,6 +8,18 @@ from typing import Any
 import pytest
 
 from gamelib import Event, GameTree, load_reference, load_seed_tree
+from gamelib.search.tracing import (
+    BestMove,
+    ChanceSum,
+    Cutoff,
+    Enter,
+    Exit,
+    FailHigh,
+    Leaf,
+    NullWindow,
+    Research,
+    TableHit,
+)
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +45,11 @@ SEED_CUTS = {("8", "18"), ("4", "10"), ("11", "24"), ("12", "26"), ("2", "6")}
 """Seed 003: where alpha-beta cuts on Broeders' tree, and which child each cut skips."""
 
 
-def step_after(events: Sequence[Event], kind: type, node: str) -> int:
+NodeEvent = Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | ChanceSum
+"""The trace events that happen at one node (they have a ``node``); MTD(f)'s passes, iterations and
+MCTS's events do not."""
+
+
+def step_after(events: Sequence[Event], kind: type[NodeEvent], node: str) -> int:
     """The step at which the first ``kind`` event at ``node`` is the latest event replayed."""
     return next(i + 1 for i, e in enumerate(events) if isinstance(e, kind) and e.node == node)

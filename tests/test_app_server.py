@@ -50,7 +50,7 @@ def test_voila_json_culls_idle_kernels_and_caps_them() -> None:
 def test_the_apps_check_cells_and_only_those_are_hidden() -> None:
     hidden = set(CONFIG["TagRemovePreprocessor"]["remove_cell_tags"])
     assert CONFIG["TagRemovePreprocessor"]["enabled"] is True
-    cells = nbformat.read(APP, as_version=4).cells
+    cells = nbformat.read(APP, as_version=4).cells  # type: ignore[no-untyped-call]  # nbformat is unannotated
     tagged = [cell for cell in cells if hidden & set(cell.metadata.get("tags", []))]
     assert [cell.cell_type for cell in tagged] == ["markdown", "code"]
     assert tagged[0].source.startswith("## Checks") and "assert" in tagged[1].source
@@ -59,7 +59,7 @@ def test_the_apps_check_cells_and_only_those_are_hidden() -> None:
 
 def test_the_kernel_manager_refuses_a_kernel_over_its_cap() -> None:
     async def two_kernels() -> str:
-        manager = CappedKernelManager(max_kernels=1)
+        manager = CappedKernelManager(max_kernels=1)  # type: ignore[no-untyped-call]  # traitlets' __init__: no types
         first = await manager.start_kernel()
         try:
             assert await manager.start_kernel(kernel_id=first) == first  # an existing kernel is reused

@@ -239,7 +239,7 @@ def test_wilson_interval_against_published_values() -> None:
 
 
 def test_wilson_interval_matches_scipy() -> None:
-    from scipy.stats import binomtest
+    from scipy.stats import binomtest  # type: ignore[import-untyped]  # scipy ships no types: marked as gamelib's are
 
     for games in (1, 3, 7, 40):
         for wins in range(games + 1):

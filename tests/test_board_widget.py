@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, NotationError, parse_square
-from gamelib.games.game import IllegalMoveError
+from gamelib.games.adjacency import AdjacencyState, Mark, NotationError, Square, parse_square
+from gamelib.games.game import Game, IllegalMoveError
 from gamelib.play.bots.base import Decision
 from gamelib.play.bots.genetic import GeneticBot
 from gamelib.view.board_model import BoardModel, TurnError, board_html
@@ -21,7 +21,7 @@ class LowestSquareBot:
 
     name = "lowest"
 
-    def choose(self, game: AdjacencyGame, state: AdjacencyState, seconds: float) -> Decision:
+    def choose(self, game: Game[AdjacencyState, Square], state: AdjacencyState, seconds: float) -> Decision:
         move = min(game.legal_moves(state))
         return Decision(move=move, value=game.evaluate(game.result(state, move)), depth=0, seconds=0.001,
                         nodes=1, note="lowest empty square")
@@ -34,7 +34,7 @@ class GatedBot(LowestSquareBot):
         self.gate = threading.Event()
         self.started = threading.Event()
 
-    def choose(self, game: AdjacencyGame, state: AdjacencyState, seconds: float) -> Decision:
+    def choose(self, game: Game[AdjacencyState, Square], state: AdjacencyState, seconds: float) -> Decision:
         self.started.set()
         assert self.gate.wait(10), "the test never opened the gate"
         return super().choose(game, state, seconds)

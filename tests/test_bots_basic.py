@@ -59,7 +59,8 @@ def test_random_bot_refuses_a_finished_game() -> None:
 
 
 def test_bots_by_name() -> None:
-    assert isinstance(make_bot("random", seed=2), RandomBot) and make_bot("random", seed=2).seed == 2
+    bot = make_bot("random", seed=2)
+    assert isinstance(bot, RandomBot) and bot.seed == 2
     assert isinstance(make_bot("human"), HumanPlayer)
 
 

@@ -20,6 +20,7 @@ def test_helpers_called_by_the_function_go_with_it() -> None:
         "def best_of(tree: Any, node: str, values: list[Any]) -> Any:"]
     verdict = check_function("minimax", cells.my_minimax)
     assert verdict.ok, str(verdict)
+    assert verdict.report is not None
     assert len(verdict.report.reports) == len(EXERCISES["minimax"].trees())  # every tree passed
 
 

@@ -163,7 +163,7 @@ def tree_file(tmp_path: Path, content: str | bytes) -> str:
 def chain_text(plies: int) -> str:
     return json.dumps(chain(plies))
 
-BAD_TREES = {
+BAD_TREES: dict[str, tuple[str | bytes, str]] = {
     "not UTF-8": (b'{"root": "r", "name": "caf\xe9", "values": {"r": 1}}', "not UTF-8 text: byte 0xe9 at offset 26"),
     "10,000 plies": (chain_text(10_000), "the tree is 10000 plies deep"),
     "100,000 plies": (chain_text(100_000), "the tree is 100000 plies deep"),

@@ -109,7 +109,8 @@ def test_end_of_input_stops_cleanly(capsys: pytest.CaptureFixture[str], monkeypa
 
 
 class CtrlC(io.StringIO):
-    def readline(self, size: int | None = -1) -> str:
+    # typeshed's StringIO.readline itself returns str over _IOBase's bytes with this same ignore
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         raise KeyboardInterrupt
 
 

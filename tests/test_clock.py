@@ -206,7 +206,7 @@ def test_a_depth_predicted_past_the_deadline_is_skipped(monkeypatch: pytest.Monk
     monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=lambda: 100.6))
     clock = MoveClock(1.0, None, TimeRules(extension=0.2), Player.MAX, 100.0)  # normal deadline 100.8
     skip = clock.skip(9, [0.016, 0.016, 0.170, 0.423])
-    assert skip is not None and (skip.depth, skip.left) == (9, pytest.approx(0.2))
+    assert skip is not None and skip.depth == 9 and skip.left == pytest.approx(0.2)
     assert clock.skip(9, [0.016, 0.016, 0.010, 0.010]) is None  # predicted 0.0063 s: it fits
     assert MoveClock(1.0, None, PLAIN_RULES, Player.MAX, 100.0).skip(9, [0.016, 0.016, 0.170, 0.423]) is None
 
@@ -301,7 +301,7 @@ def test_a_depth_runs_on_to_the_hard_limit_only_with_its_first_move_back(monkeyp
         assert now[0] == pytest.approx(stop), (rules, first_back)
         assert clock.fail_low is None  # +4 is not below +1 (two depths back): this is not rule 3
         if stop == 101.0:
-            assert clock.run_on is not None and (clock.run_on.depth, clock.run_on.extra) == (9, pytest.approx(0.1))
+            assert clock.run_on is not None and clock.run_on.depth == 9 and clock.run_on.extra == pytest.approx(0.1)
         else:
             assert clock.run_on is None
 

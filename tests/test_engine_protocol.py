@@ -102,7 +102,7 @@ def test_quit_answers_ok_and_ends_serving() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
                         max_size=30), max_size=12))
 def test_every_line_gets_exactly_one_line(lines: list[str]) -> None:
     lines = [line for line in lines if line.split()[:1] != ["quit"]]

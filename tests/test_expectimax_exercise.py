@@ -72,7 +72,8 @@ def test_outcomes_in_the_wrong_order_are_a_departure_in_words() -> None:
             value: Value = tree.evaluate(node)
             return value
         if tree.to_move(node) is Player.CHANCE:
-            return sum(p * backwards(tree, child) for child, p in reversed(tree.chance_outcomes(node)))
+            expected: Value = sum(p * backwards(tree, child) for child, p in reversed(tree.chance_outcomes(node)))
+            return expected
         values = [backwards(tree, child) for child in tree.children_of(node)]
         return max(values) if tree.to_move(node) is Player.MAX else min(values)
 

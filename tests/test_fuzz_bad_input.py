@@ -311,7 +311,7 @@ def tree_shaped(draw: Draw) -> Any:
 
 TOKENS = st.one_of(st.sampled_from(["0", "1", "3", "200", "201", "-1", "٣", "²", "1_0", " 2", "99999999999999999999",
                                     "4194304", "4194305", "1e3", "", "1.5"]),
-                   st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+                   st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"),
                            max_size=8).filter(lambda text: not text.startswith("-")))
 
 

@@ -155,7 +155,7 @@ def test_repair_crossover_and_mutation_give_legal_chromosomes(
     run.tree.insert(mother)  # repair also follows moves already in the tree
     for chromosome in (mother, father, *run.crossover(mother, father), run.mutate(mother), run.repair(mother)):
         assert_legal(game, state, chromosome, depth)
-    legal_prefix = []
+    legal_prefix: list[int] = []
     for gene in mother_genes[:depth]:
         if gene is None or gene not in game.legal_moves(game.play(state, legal_prefix)):
             break

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
+from typing import TypedDict
 
 import pytest
 
@@ -19,17 +20,33 @@ from gamelib.search.heuristics import Heuristics
 from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.search.random_trees import random_tree
-from gamelib.search.tracing import Enter, RecordingTracer
+from gamelib.search.tracing import Enter, RecordingTracer, Tracer
 from gamelib.search.ttable import TranspositionTable
 
-SWITCHES = [dict(zip(("killers", "history", "etc"), flags)) for flags in product([False, True], repeat=3)]
+
+class Switches(TypedDict):
+    """The three switches of :class:`Heuristics`, as keyword arguments."""
+
+    killers: bool
+    history: bool
+    etc: bool
+
+
+SWITCHES = [Switches(killers=killers, history=history, etc=etc)
+            for killers, history, etc in product([False, True], repeat=3)]
 """Every combination of the three switches."""
 
 
-def random_positions(count: int, seed: int) -> list[tuple[AdjacencyGame, AdjacencyState]]:
+class TracerOption(TypedDict, total=False):
+    """A search's ``tracer`` keyword, or nothing (the search's own default)."""
+
+    tracer: Tracer
+
+
+def random_positions(count: int, seed: int) -> list[tuple[LookaheadGame, AdjacencyState]]:
     """Unfinished positions after random playouts of random games (rule, rounds, first player)."""
     rng = random.Random(seed)
-    found = []
+    found: list[tuple[LookaheadGame, AdjacencyState]] = []
     while len(found) < count:
         game = LookaheadGame(rounds=rng.randint(4, 28), rule=rng.choice([8, 4]), first=rng.choice("XO"))
         state = game.root
@@ -61,7 +78,7 @@ def test_killers_and_history_reorder_moves_within_their_groups_only() -> None:
 
 
 @pytest.mark.parametrize("switches", SWITCHES)
-def test_the_heuristics_leave_the_value_of_every_search_unchanged(switches: dict[str, bool]) -> None:
+def test_the_heuristics_leave_the_value_of_every_search_unchanged(switches: Switches) -> None:
     etc_cutoffs = 0
     for game, state in random_positions(12, seed=len(str(switches))):
         empty = len(game.legal_moves(state))
@@ -121,7 +138,7 @@ def test_a_traced_search_with_the_heuristics_enters_the_nodes_of_the_untraced_on
     state = game.play(game.root, ["g6", "c3"])
     runs = []
     for tracer in (RecordingTracer(), None):
-        options = {} if tracer is None else {"tracer": tracer}
+        options: TracerOption = {} if tracer is None else {"tracer": tracer}
         heuristics = Heuristics(killers=True, history=True, etc=True, etc_depth=2)
         runs.append(iterative_deepening(game, state, 5, search=negascout, heuristics=heuristics, **options))
     traced, untraced = runs

@@ -6,7 +6,7 @@ import base64
 import re
 from pathlib import Path
 
-import nbformat
+import nbformat  # its functions are unannotated: each call says type: ignore[no-untyped-call], as gamelib's do
 import pytest
 
 from gamelib.view.lesson_html import LessonHtmlError, build, lesson_html, lessons, local_figures, main
@@ -37,12 +37,13 @@ def tiny_notebook(folder: Path, figure: str = "figures/tree.svg") -> Path:
     """A lesson with a markdown figure beside it and a cell drawing a tree (not yet run)."""
     (folder / "figures").mkdir(parents=True)
     (folder / "figures" / "tree.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>')
-    book = nbformat.v4.new_notebook()
-    book.cells = [nbformat.v4.new_markdown_cell(f"# A lesson\n\n![a tree]({figure})"),
-                  nbformat.v4.new_code_cell('from gamelib import load_seed_tree, show_tree\n'
-                                            'show_tree(load_seed_tree("broeders31"))')]
+    book = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
+    book.cells = [
+        nbformat.v4.new_markdown_cell(f"# A lesson\n\n![a tree]({figure})"),  # type: ignore[no-untyped-call]
+        nbformat.v4.new_code_cell('from gamelib import load_seed_tree, show_tree\n'  # type: ignore[no-untyped-call]
+                                  'show_tree(load_seed_tree("broeders31"))')]
     path = folder / "99_tiny.ipynb"
-    nbformat.write(book, path)
+    nbformat.write(book, path)  # type: ignore[no-untyped-call]
     return path
 
 
@@ -63,9 +64,10 @@ def test_a_missing_figure_stops_the_build(tmp_path: Path) -> None:
 
 def test_a_failing_cell_leaves_its_lesson_without_a_page(tmp_path: Path) -> None:
     failing = tiny_notebook(tmp_path / "failing")
-    book = nbformat.read(failing, as_version=4)
-    book.cells.append(nbformat.v4.new_code_cell("assert 1 == 2, 'a lesson check fails'"))
-    nbformat.write(book, failing)
+    book = nbformat.read(failing, as_version=4)  # type: ignore[no-untyped-call]
+    failure = nbformat.v4.new_code_cell("assert 1 == 2, 'a lesson check fails'")  # type: ignore[no-untyped-call]
+    book.cells.append(failure)
+    nbformat.write(book, failing)  # type: ignore[no-untyped-call]
     passing = tiny_notebook(tmp_path / "passing")
     passing = passing.rename(passing.with_name("98_tiny.ipynb"))
     (tmp_path / "html").mkdir()

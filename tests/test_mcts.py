@@ -22,6 +22,7 @@ from gamelib.search.mcts import MAX_ITERATIONS, MAX_SECONDS, mcts, random_playou
 from gamelib.search.negamax import SearchError, minimax
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import (
+    MCTS_EVENTS,
     MctsBackup,
     MctsExpand,
     MctsRollout,
@@ -61,7 +62,8 @@ def test_exploration_picks_the_less_visited_child() -> None:
     # so the bonus of the less visited child wins; with c = 0 the means alone decide: child 1.
     index, scores = uct_choice([(3, 7), (1, 3)], 10, SQRT2)
     assert index == 1 and scores == pytest.approx((1.23967036, 1.57230739), abs=1e-7)
-    assert uct_choice([(3, 7), (1, 3)], 10, 0.0) == (0, pytest.approx((3 / 7, 1 / 3)))
+    index, scores = uct_choice([(3, 7), (1, 3)], 10, 0.0)
+    assert index == 0 and scores == pytest.approx((3 / 7, 1 / 3))
 
 
 def test_equal_scores_select_the_first_child() -> None:
@@ -240,7 +242,8 @@ def test_the_events_round_trip_through_json() -> None:
 def test_the_events_read_in_words() -> None:
     _, tracer = traced(load_seed_tree("broeders31"), 5)
     words = [describe(event) for event in tracer.events]
-    assert words[0] == describe_mcts(tracer.events[0]) == "iteration 1, expand: add 1 under 0"
+    first = tracer.events[0]
+    assert isinstance(first, MCTS_EVENTS) and words[0] == describe_mcts(first) == "iteration 1, expand: add 1 under 0"
     assert words[-1].startswith("iteration 5, back up reward")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -45,7 +46,7 @@ def student(*, turn_for_min: bool = True, one_minus_mean: bool = False, log: Cal
         for _ in range(iterations):
             node, path = root, [root]
             while not tree.is_terminal(node) and all(child in visits for child in tree.children_of(node)):
-                node = max(tree.children_of(node), key=lambda child, node=node: score(node, child))
+                node = max(tree.children_of(node), key=partial(score, node))
                 path.append(node)
             if expand and not tree.is_terminal(node):
                 node = [child for child in tree.children_of(node) if child not in visits][untried]
@@ -56,10 +57,11 @@ def student(*, turn_for_min: bool = True, one_minus_mean: bool = False, log: Cal
                 visits[each] += 1
                 wins[each] += reward
         sign = tree.to_move(root).sign
+        moves: tuple[str, ...] = tree.children_of(root)
         if final == "mean":
-            return max((child for child in tree.children_of(root) if visits.get(child)),
+            return max((child for child in moves if visits.get(child)),
                        key=lambda child: sign * wins[child] / visits[child])
-        return max(tree.children_of(root),
+        return max(moves,
                    key=lambda child: (visits.get(child, 0), sign * wins.get(child, 0.0) / max(visits.get(child, 0), 1)))
 
     return search
@@ -139,6 +141,7 @@ def test_the_picture_shows_the_reference_at_the_departure() -> None:
     report = check_mcts(student(log=math.log10), load_seed_tree("broeders31"))
     assert isinstance(report, MctsCheckReport)
     svg = report.picture()
+    assert report.step is not None
     assert f"iteration {report.step}, rollout from {report.reference_visits[report.step - 1]}" in svg
     assert "<svg" in report._repr_html_()
 
@@ -164,5 +167,7 @@ def test_the_apps_example_mistake_fails_as_text_where_it_fails_as_a_function() -
 
 
 def test_a_rollout_from_something_that_is_no_position_is_named() -> None:
-    report = check_mcts(lambda tree, root, iterations, c, rollout: rollout(42), load_seed_tree("broeders31"))
+    # rollout takes a position's name: the int is the student's mistake under test
+    report = check_mcts(lambda tree, root, iterations, c, rollout: rollout(42),  # type: ignore[arg-type]
+                        load_seed_tree("broeders31"))
     assert report.step == 1 and "rollout(42), which is not a position of the tree" in report.message

@@ -236,7 +236,7 @@ def test_projector_mode_switches_on_and_off(broeders: GameTree) -> None:
     assert all(isinstance(view, ProjectorView) for view in explorer.views)
     assert "gamelib-projector" in explorer.widget._dom_classes and explorer.tools.layout.display == "none"
     assert explorer.panels.layout.flex_flow == "row nowrap"  # side by side, never wrapped under
-    assert {view.width for view in explorer.views} == {column_width(2)}
+    assert {view.width for view in explorer.views if isinstance(view, ProjectorView)} == {column_width(2)}
     assert explorer.step == 19 and 'font-size="18"' in explorer.svg
     explorer.set_projector(False)
     assert not any(isinstance(view, ProjectorView) for view in explorer.views)

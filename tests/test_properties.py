@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from typing import TypedDict
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +19,7 @@ from gamelib import (
     tree_from_dict,
     visited_nodes,
 )
-from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.mtdf import Searcher, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, alphabeta_with_memory, negascout
 from gamelib.search.random_trees import ORDERINGS, Ordering, random_tree
 from gamelib.search.tracing import scout_tests
@@ -31,7 +32,12 @@ def is_subsequence(short: list[str], long: list[str]) -> bool:
     return all(item in remaining for item in short)
 
 
-OPTIONS = [{"fail_soft": soft, "strict": strict} for soft in (False, True) for strict in (False, True)]
+class AlphaBetaOptions(TypedDict):
+    fail_soft: bool
+    strict: bool
+
+
+OPTIONS = [AlphaBetaOptions(fail_soft=soft, strict=strict) for soft in (False, True) for strict in (False, True)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -152,8 +158,9 @@ def test_best_first_ordering_searches_the_minimal_tree(b: int, d: int, seed: int
         assert minimal <= alphabeta(random_tree(b, d, high=10**12, seed=seed, order=order)).leaves <= b**d
 
 
-WINDOWED = {"alphabeta": alphabeta, "negascout": negascout, "pvs": partial(negascout, pvs=True),
-            "negascout_soft": partial(negascout, fail_soft=True), "alphabeta_with_memory": alphabeta_with_memory}
+WINDOWED: dict[str, Searcher] = {
+    "alphabeta": alphabeta, "negascout": negascout, "pvs": partial(negascout, pvs=True),
+    "negascout_soft": partial(negascout, fail_soft=True), "alphabeta_with_memory": alphabeta_with_memory}
 
 
 @settings(max_examples=200, deadline=None)
@@ -180,8 +187,8 @@ def test_aspiration_needs_a_positive_width_and_a_search_with_a_window() -> None:
         iterative_deepening(tree, search=mtdf, aspiration=2)
 
 
-ROOT_SEARCHES = {**WINDOWED, "fail_soft": partial(alphabeta, fail_soft=True), "strict": partial(alphabeta, strict=True),
-                 "mtdf": mtdf}
+ROOT_SEARCHES: dict[str, Searcher] = {**WINDOWED, "fail_soft": partial(alphabeta, fail_soft=True),
+                                      "strict": partial(alphabeta, strict=True), "mtdf": mtdf}
 
 
 def best_moves(tree: GameTree, node: str, depth: int | None) -> set[str]:

@@ -133,7 +133,7 @@ def test_svg_is_xml_with_every_visited_node(broeders: GameTree, events: tuple[Ev
 
 def test_show_tree_needs_no_graphviz(broeders: GameTree, events: tuple[Event, ...],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(render.shutil, "which", lambda name: None)
+    monkeypatch.setattr("gamelib.view.dot.shutil.which", lambda name: None)
     picture = show_tree(broeders, events, step_after(events, Cutoff, "8"))
     assert isinstance(picture, SvgPicture)
     root = ET.fromstring(picture._repr_svg_())

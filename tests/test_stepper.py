@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-import gamelib.view.dot as render
 from gamelib import GameTree, RecordingTracer, alphabeta
+from gamelib.search.tracing import Cutoff
 from gamelib.view.replay import ReplayError
 from gamelib.view.stepper import Stepper, step_through
+from tests.conftest import step_after
 
 
 def step_after_cut_at_8(broeders: GameTree) -> int:
     tracer = RecordingTracer()
     alphabeta(broeders, tracer=tracer)
-    return next(i + 1 for i, e in enumerate(tracer.events) if e.kind == "cutoff" and e.node == "8")
+    return step_after(tracer.events, Cutoff, "8")
 
 
 def trace_length(broeders: GameTree) -> int:
@@ -65,7 +66,7 @@ def test_go_and_the_cutoff_at_8(broeders: GameTree) -> None:
     tracer = RecordingTracer()
     alphabeta(broeders, tracer=tracer)
     stepper = Stepper(broeders, tracer.events, title="Broeders")
-    cut = next(i + 1 for i, e in enumerate(tracer.events) if e.kind == "cutoff" and e.node == "8")
+    cut = step_after(tracer.events, Cutoff, "8")
     stepper.go(cut)
     assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in stepper.caption_html
     with pytest.raises(ReplayError):
@@ -81,7 +82,7 @@ def test_picture_follows_the_step(broeders: GameTree) -> None:
 
 def test_no_graphviz_needed(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(render.shutil, "which", lambda name: None)
+    monkeypatch.setattr("gamelib.view.dot.shutil.which", lambda name: None)
     stepper = step_through(broeders)
     stepper.go(step_after_cut_at_8(broeders))
     assert '<g id="node-18" class="node max pruned"' in stepper.svg

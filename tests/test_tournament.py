@@ -234,8 +234,10 @@ def dask_games() -> None:
     (run in a child process: the cluster's multiprocessing leaves a resource tracker behind)."""
     import distributed
 
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    # distributed's LocalCluster and Client are unannotated
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                                   host="127.0.0.1", dashboard_address=None) as cluster,
+          distributed.Client(cluster) as client):  # type: ignore[no-untyped-call]
         result = run_tournament(DASK_ENTRIES, executor=client.get_executor(), **DASK_OPTIONS)
     print(json.dumps(games_of(result.records)))
 

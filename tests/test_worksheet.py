@@ -13,6 +13,7 @@ import pytest
 from gamelib.cli import main
 from gamelib.games.game import Player, Value
 from gamelib.games.trees import GameTree
+from gamelib.search.mtdf import Searcher
 from gamelib.search.negamax import alphabeta, negascout
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import Bound, Cutoff, Enter, RecordingTracer, pruned_nodes
@@ -34,7 +35,8 @@ def brute_force(tree: GameTree, node: str) -> Value:
 def agrees_with_a_fresh_trace(answer: TreeAnswer, search: str) -> None:
     """The key against a trace recorded here again and against brute-force minimax values."""
     tree, tracer = answer.tree, RecordingTracer()
-    {"alphabeta": alphabeta, "negascout": negascout}[search](tree, tracer=tracer)
+    searches: dict[str, Searcher] = {"alphabeta": alphabeta, "negascout": negascout}
+    searches[search](tree, tracer=tracer)
     entered = [event for event in tracer.events if isinstance(event, Enter)]
     for node, node_answer in answer.nodes.items():
         assert list(node_answer.windows) == [(e.alpha, e.beta) for e in entered if e.node == node]
