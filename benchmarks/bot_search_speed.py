@@ -74,6 +74,16 @@ On an idle machine (load average 0.5, 23 November 2026, 17:22 UTC) the bot's 5 s
 predicted 2.92 s with 2.87 s left, so not started); rule 4 opening 9; rule 4 midgame 10 (depth 11
 predicted 12.4 s).
 
+Rule 4 of the clock (:mod:`gamelib.search.clock`: a depth whose first root move is back when the
+normal deadline comes runs on to the hard limit, 4.79 s of the 5) measured with ``898e826 --only-five
+--five 3`` on the idle machine (load 0.2-0.7, 23 November 2026, 18:32 UTC), three rounds of fresh
+bots, before -> after: rule 8 opening 8, 9, 8 -> 8, 9, 9 (depth 9 finished in its run-on at 4.38
+s; the other run-on ended at 1,062,060 of 1,145,298 nodes); rule 8 midgame 10, 10, 10 -> 10, 10,
+10 (depth 11 predicted 20-25 s); rule 4 opening 9, 8, 9 -> 9, 9, 9 (the 8: depth 9 not started,
+predicted 4.39 s with 3.9 s left, from a depth 6 of a few milliseconds); rule 4 midgame 10 -> 10
+(depth 11 predicted 10.2-13.6 s). Depth 11 in the midgame is 2.1-2.8x (rule 4) and 4.2-5.3x (rule
+8) out of reach of this search in pure Python.
+
 Nor is the move order the limit. Counted in depth 9's search (nodes by depth left and by what
 they returned): of the 539,378 nodes that failed high, 99.7% did so on their first move. The work
 is in the 46,370 depth-3 nodes that fail low: they try 379,547 moves (8.2 each; 19,431 of them
