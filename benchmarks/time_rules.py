@@ -5,7 +5,7 @@ Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--game
 The bot with ``clock="plain"`` (deepen until the deadline, throw an unfinished depth away: the bot
 before :mod:`gamelib.search.clock`) and with ``clock="engine"`` (keep a move the unfinished depth
 proved better, do not start a depth predicted not to finish, a tenth of the time kept for a fail
-low) play through the same positions: ``--games`` games of 28 rounds (rule 8), each from four
+low or a depth whose first move is back) play through the same positions: ``--games`` games of 28 rounds (rule 8), each from four
 seeded random moves continued by the bot at fixed depth 3, every position from the fifth ply to
 the last move, in game order, with one bot per setting and game so its table is kept from move to
 move as in play; the two bots take turns on each position, so a change in the machine's load hits
