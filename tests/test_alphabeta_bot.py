@@ -292,19 +292,21 @@ def test_with_no_depth_finished_the_bot_plays_the_first_move(clock: FakeClock) -
 
 def test_the_engine_bot_does_not_start_the_depth_the_plain_bot_could_not_finish(clock: FakeClock) -> None:
     """Under the same fake clock, the plain bot spends its second on a depth it throws away; the
-    engine bot predicts that depth from the depths before (``predict_seconds``) and stops."""
+    engine bot predicts that depth from the depths before (``predict_seconds``) and stops. 3 s (of
+    fake time: about 77,000 nodes) reach depth 7, whose prediction has depths of enough nodes to
+    go on (depth 5 entered more than MIN_NODES)."""
     game = AdjacencyGame()
     start = clock.now
-    plain = AlphaBetaBot(clock="plain").choose(game, game.root, 1.0)
+    plain = AlphaBetaBot(clock="plain").choose(game, game.root, 3.0)
     plain_seconds, start = clock.now - start, clock.now
     bot = AlphaBetaBot()
-    engine = bot.choose(game, game.root, 1.0)
+    engine = bot.choose(game, game.root, 3.0)
     assert plain.depth is not None and engine.depth == plain.depth
     assert f"no time to finish depth {plain.depth + 1}" in plain.note
     match = re.search(r"did not start depth (\d+): predicted ([\d.]+) s > ([\d.]+) s left", engine.note)
     assert match is not None and int(match[1]) == plain.depth + 1 and float(match[2]) > float(match[3])
     assert bot.last_search is not None
-    predicted = predict_seconds(bot.last_search.times)
+    predicted = predict_seconds(bot.last_search.times, [result.nodes for result in bot.last_search.iterations])
     assert predicted is not None and float(match[2]) == pytest.approx(  # the note's 3 digits; 56 plies to the end
         predicted * shrinking(int(match[1]), game.root.plies_left), rel=0.01)
     assert clock.now - start < plain_seconds

@@ -194,21 +194,28 @@ def test_a_node_limit_below_one_is_refused() -> None:
 
 # Rule 2: do not start a depth that cannot finish ------------------------------------------------------
 
+NODES = [1000, 1200, 12000, 30000]
+"""Nodes of depths 5-8, with the odd-even effect: 10x into odd depth 7, 2.5x into even depth 8."""
+
+
 def test_the_prediction_uses_the_step_of_the_same_parity() -> None:
-    """By hand: depths 5-8 took 0.016, 0.016, 0.170 and 0.423 s; depth 9 is predicted at
-    0.423 * 0.170 / 0.016 = 4.494 s, not 0.423 * 0.423 / 0.170 = 1.05 s."""
-    assert predict_seconds([0.016, 0.016, 0.170, 0.423]) == pytest.approx(4.494375)
-    assert predict_seconds([0.170, 0.423]) is None  # too few depths
-    assert predict_seconds([0.001, 0.016, 0.170]) is None  # 1 ms is too short to predict from
+    """By hand: depths 5-8 entered 1,000, 1,200, 12,000 and 30,000 nodes, depth 8 took 0.423 s;
+    depth 9 (odd) is predicted at 0.423 * 12,000 / 1,200 = 4.23 s, with the factor into depth 7,
+    not at 0.423 * 30,000 / 12,000 = 1.06 s with the factor into depth 8."""
+    assert predict_seconds([0.016, 0.016, 0.170, 0.423], NODES) == pytest.approx(4.23)
+    assert predict_seconds([0.170, 0.423], NODES[2:]) is None  # too few depths
+    assert predict_seconds([0.001, 0.016, 0.170], [499, 1200, 12000]) is None  # 499 nodes: too few to predict from
+    assert predict_seconds([0.001, 0.016, 0.170], [500, 1200, 12000]) == pytest.approx(0.408)  # times do not matter
 
 
 def test_a_depth_predicted_past_the_deadline_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=lambda: 100.6))
     clock = MoveClock(1.0, None, TimeRules(extension=0.2), Player.MAX, 100.0)  # normal deadline 100.8
-    skip = clock.skip(9, [0.016, 0.016, 0.170, 0.423])
+    skip = clock.skip(9, [0.016, 0.016, 0.170, 0.423], NODES)
     assert skip is not None and skip.depth == 9 and skip.left == pytest.approx(0.2)
-    assert clock.skip(9, [0.016, 0.016, 0.010, 0.010]) is None  # predicted 0.0063 s: it fits
-    assert MoveClock(1.0, None, PLAIN_RULES, Player.MAX, 100.0).skip(9, [0.016, 0.016, 0.170, 0.423]) is None
+    assert skip.predicted == pytest.approx(4.23)
+    assert clock.skip(9, [0.016, 0.016, 0.010, 0.010], NODES) is None  # predicted 0.1 s: it fits
+    assert MoveClock(1.0, None, PLAIN_RULES, Player.MAX, 100.0).skip(9, [0.016, 0.016, 0.170, 0.423], NODES) is None
 
 
 def test_the_longest_gap_between_readings_is_kept_back(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -75,12 +75,13 @@ def test_the_depth_that_solves_the_game_is_never_skipped_on_a_prediction() -> No
     from gamelib.search.clock import ENGINE_RULES, MoveClock
 
     clock = MoveClock(1.0, None, ENGINE_RULES, Player.MAX, time.perf_counter())
-    times = [0.01, 0.1, 0.2]  # predicts 0.2 * 0.1 / 0.01 = 2 s, more than the second left
-    skipped = clock.skip(4, times)
+    times = [0.01, 0.1, 0.2]  # predicts 0.2 * 10,000 / 1,000 = 2 s, more than the second left
+    nodes = [1000, 10000, 20000]  # the factor into depth 2: 10
+    skipped = clock.skip(4, times, nodes)
     assert skipped is not None and skipped.predicted == pytest.approx(2.0)
-    assert clock.skip(4, times, end=4) is None  # depth 4 reaches the end of the game
+    assert clock.skip(4, times, nodes, end=4) is None  # depth 4 reaches the end of the game
     later = [0.01, 0.1, 0.15]  # predicts 1.5 s
-    assert clock.skip(4, later, end=5) is None  # one ply before the end: (5-4+1)/(5-4+3) of it, 0.75 s, fits
-    far = clock.skip(4, later, end=40)
+    assert clock.skip(4, later, nodes, end=5) is None  # one ply before the end: (5-4+1)/(5-4+3) of it, 0.75 s, fits
+    far = clock.skip(4, later, nodes, end=40)
     assert far is not None and far.predicted == pytest.approx(1.5 * 37 / 39)
 

@@ -34,8 +34,9 @@ deepening):
 :class:`MoveClock` is the :class:`~gamelib.search.negamax.Deadline` the search core reports its
 root moves to; it applies the four rules for one move.
 
->>> predict_seconds([0.016, 0.016, 0.170, 0.423])  # depth 9 from depths 5-8: 0.170 * 0.423 / 0.016
-4.494375
+>>> # depth 9 from the rule 8 opening's depths 5-8: 0.44 s times the nodes' factor into depth 7
+>>> round(predict_seconds([0.01, 0.03, 0.15, 0.44], [1994, 7575, 38261, 122566]), 3)  # 0.44 * 38261 / 7575
+2.222
 """
 
 from __future__ import annotations
@@ -49,38 +50,40 @@ from typing import Any
 from gamelib.games.game import Player, Value
 from gamelib.search.tracing import Bound
 
-__all__ = ["ENGINE_RULES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "RunOn", "Skip", "TimeRules",
-           "predict_seconds", "shrinking"]
+__all__ = ["ENGINE_RULES", "MIN_NODES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "RunOn", "Skip",
+           "TimeRules", "predict_seconds", "shrinking"]
 
-MIN_SECONDS = 0.002
-"""Finished depths faster than this (seconds) are not used to predict: at a few milliseconds the
-timer, the cache and table hits from the previous move make their ratios noise."""
+MIN_NODES = 500
+"""Finished depths of fewer nodes than this (about 2 ms of the bot's search) are not used to
+predict: at a few hundred nodes, table hits from the previous move make their ratios noise."""
 
 
-def predict_seconds(times: Sequence[float]) -> float | None:
+def predict_seconds(times: Sequence[float], nodes: Sequence[int]) -> float | None:
     """The predicted wall time in seconds of the next depth, from ``times``, the seconds each
-    finished depth took (depth 1 first); None with fewer than three depths or when the depth three
-    back took under :data:`MIN_SECONDS`.
+    finished depth took, and ``nodes``, the nodes each entered (depth 1 first); None with fewer
+    than three depths or when the depth three back entered fewer than :data:`MIN_NODES` nodes.
 
-    The effective branching factor, time(d) / time(d - 1), alternates on games with an odd-even
-    effect (lesson 6's table: about 10 from an even depth to the next odd one, 2.5 from an odd
-    depth to the next even one), so the last ratio predicts the wrong kind of step. The step to
-    depth d is of the same kind as the step to depth d - 2, so the prediction is
-    time(d) = time(d - 1) * time(d - 2) / time(d - 3), that is time(d - 2) times the two-ply
-    factor time(d - 1) / time(d - 3), which holds one step of each kind.
+    The effective branching factor, the ratio of one depth's work to the one before, alternates on
+    games with an odd-even effect (lesson 6's table: about 10 from an even depth to the next odd
+    one, 2.5 from an odd depth to the next even one), so the last ratio predicts the wrong kind of
+    step. The step to depth d is of the same kind as the step to depth d - 2, so the prediction is
+    time(d - 1) times the factor of that step, nodes(d - 2) / nodes(d - 3). The factor is taken
+    from node counts, not times: they do not depend on the timer or the machine's load, while a
+    depth of a few milliseconds can take twice as long when the process waits for a core
+    (``benchmarks/time_rules.py``: median miss 1.40x against 1.45x for the times' factor, 90th
+    percentile 1.95x against 2.08x, on the same 38 depths).
     """
-    if len(times) < 3 or times[-3] < MIN_SECONDS:
+    if len(times) < 3 or len(nodes) < 3 or nodes[-3] < MIN_NODES:
         return None
-    return times[-1] * times[-2] / times[-3]
+    return times[-1] * nodes[-2] / nodes[-3]
 
 
 def shrinking(depth: int, end: int) -> float:
     """How much smaller depth ``depth``'s time is than :func:`predict_seconds` says when the game
     ends ``end`` plies from the root and each ply has one move fewer than the one before:
-    (end - depth + 1) / (end - depth + 3). The prediction multiplies time(depth - 2) by the factor
-    of the two plies that depth - 1 added, which had end - depth + 3 and end - depth + 2 moves; the
-    two plies depth adds have end - depth + 2 and end - depth + 1. Far from the end it is close to
-    1 (0.95 at 40 plies); at the end it is 1/3.
+    (end - depth + 1) / (end - depth + 3). The prediction multiplies time(depth - 1) by the factor
+    of the ply that depth - 2 added, whose positions had end - depth + 3 moves; the ply depth adds
+    has end - depth + 1. Far from the end it is close to 1 (0.95 at 40 plies); at the end it is 1/3.
 
     >>> shrinking(9, 9), shrinking(8, 10), round(shrinking(10, 50), 3)
     (0.3333333333333333, 0.6, 0.953)
@@ -216,16 +219,17 @@ class MoveClock:
         """Seconds to the deadline (negative once passed; inf without a time limit)."""
         return self.at - time.perf_counter() if self.at < math.inf else math.inf
 
-    def skip(self, depth: int, times: Sequence[float], end: int | None = None) -> Skip | None:
-        """A Skip if ``depth`` should not start, its time predicted from ``times`` (the seconds of
-        the finished depths) being more than the time left; None to start it.
+    def skip(self, depth: int, times: Sequence[float], nodes: Sequence[int], end: int | None = None) -> Skip | None:
+        """A Skip if ``depth`` should not start, its time predicted from ``times`` and ``nodes``
+        (the seconds and nodes of the finished depths, :func:`predict_seconds`) being more than the
+        time left; None to start it.
 
         ``end``, if known, is the number of plies to the end of the game, each ply having one move
         fewer than the one before (the Adjacency game: every move fills one of the empty squares).
         Near the end the tree stops growing by a steady factor, and the prediction is scaled by
         :func:`shrinking`. The depth that reaches the end is always started: its last ply has a
         single move in each position."""
-        predicted = predict_seconds(times) if self.rules.predict and (end is None or depth < end) else None
+        predicted = predict_seconds(times, nodes) if self.rules.predict and (end is None or depth < end) else None
         if predicted is not None and end is not None:
             predicted *= shrinking(depth, end)
         left = self.left()

@@ -233,7 +233,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         if depth > 1 and clock.left() < 0:
             timed_out = True
             break
-        skipped = clock.skip(depth, times, end)
+        skipped = clock.skip(depth, times, [result.nodes for result in iterations], end)
         if skipped is not None:
             break
         began = time.perf_counter()
