@@ -23,9 +23,12 @@ running:
    which the prediction misses, for the two-back rule in times, time(d-1) * time(d-2) / time(d-3)
    (the clock's rule before 23 November 2026), in nodes, time(d-1) * nodes(d-2) / nodes(d-3)
    (:func:`gamelib.search.clock.predict_seconds` now), and for the one-back effective branching
-   factor time(d-1)^2 / time(d-2). Measured on the idle machine, 23 November 2026, ``--games 2``,
-   38 depths: in times median 1.45x, 90th percentile 2.08x; in nodes 1.40x and 1.95x; one back
-   2.63x and 7.64x.
+   factor time(d-1)^2 / time(d-2). Measured on the idle machine, 23 November 2026, ``--games 2``:
+   in times median 1.45x, 90th percentile 2.08x over 38 depths; in nodes without the clock's
+   :data:`~gamelib.search.clock.MIN_NODES` 1.40x and 1.95x over the same 38; one back 2.63x and
+   7.64x. Again with the clock's rule in nodes (a depth three back of fewer than 500 nodes gives
+   no prediction): in times 1.40x and 2.48x over 36 depths, in nodes 1.32x and 2.17x over 29 of
+   them, one back 2.58x and 8.16x.
 3. The largest ``choose`` time as a share of its limit, over every move of the engine bot at limits
    of 0.05, 0.2, 0.5 and 1 s, and 5 s on ``--five`` positions spread over the games (it must stay
    under 1), and the largest and mean share at each limit.
@@ -50,7 +53,8 @@ With rule 4 of the clock (a depth whose first move is back runs on to the hard l
 run: at load 2-3 (a notebook test beside it) the largest share was 1.014 (0.203 s at 0.2 s; 1
 move of 446 over); on the idle machine (load 0.1-1.0) 0.963 (0.482 s at 0.5 s), at 5 s 0.953
 (mean 0.433). Run-ons (part 1, idle): 23 of 104 moves at 0.2 s, 6 of which finished the depth; 35
-at 1 s, 2 finished.
+at 1 s, 2 finished. With rule 2 in nodes as well, idle: largest share 0.955 (4.774 s at 5 s);
+0.907 at 0.2 s, 0.937 at 0.5 s, 0.939 at 1 s, 0.774 at 0.05 s; no move of the 446 over its limit.
 """
 
 from __future__ import annotations
