@@ -20,6 +20,11 @@ mean depth completed was 7.65 / 8.31 / 5.18 in the opening, middle game and endg
 moves; with the same time split evenly (1.2 s a move) 18.08-20.22 s used (mean 19.31), no move
 over 0.96, depths 7.43 / 8.22 / 5.18. The clock's share of the time is about 8.5 s more a game, a
 fifth of a ply more in the opening and a tenth in the middle game.
+
+Again with clock rule 4 (a depth whose first move is back runs on to the hard limit) and rule 2
+in node counts, ``--game-time 30 --games 2`` on the idle machine (23 November 2026): whole-game
+clock 27.15-27.92 s used (mean 27.54), no clock exceeded, largest share 0.95, depths 8.03 / 9.28
+/ 4.89; split evenly 19.27-20.54 s (mean 20.10), largest share 0.94, depths 8.00 / 8.69 / 5.17.
 """
 
 from __future__ import annotations
