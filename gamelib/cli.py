@@ -200,7 +200,7 @@ def run_trace(args: argparse.Namespace) -> str:
         else:
             result = run_search(args.algorithm, tree, tracer=tracer, **options)
         if args.text:
-            return "\n".join(svg_text(tree, args, result, tracer))
+            return "\n".join(_trace_text(tree, args, result, tracer))
         return json.dumps(_summary(tree, args, result, tracer, options.get("table")))
 
 
@@ -251,7 +251,7 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def svg_text(tree: GameTree, args: argparse.Namespace, result: SearchResult, tracer: RecordingTracer) -> list[str]:
+def _trace_text(tree: GameTree, args: argparse.Namespace, result: SearchResult, tracer: RecordingTracer) -> list[str]:
     if args.algorithm in _WINDOWLESS and not args.star1:
         return minmax_table(tree, tracer.events)
     return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]  # every search but minimax has windows

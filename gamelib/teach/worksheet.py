@@ -290,7 +290,7 @@ def _writing_space(painter: SvgPainter, answer: NodeAnswer, filled: bool) -> lis
                      f'fill="none" stroke="{BLANK_INK}"/>')
         if filled and answer.value is not None:
             parts.append(svg_text(x + r + 22, y + 4, _value_text(answer), size=11, colour=ANSWER_INK, weight="bold",
-                               cls="answer value"))
+                                  cls="answer value"))
         rows = [(x - r - 46, y - 4), (x - r - 46, y + 13)]
         length = 40.0
     else:
@@ -303,7 +303,7 @@ def _writing_space(painter: SvgPainter, answer: NodeAnswer, filled: bool) -> lis
                      f'y2="{base + 2:.1f}" stroke="{BLANK_INK}" stroke-width="0.7"/>')
         if filled and answer.windows:
             parts.append(svg_text(left + 9 + length / 2, base, _bounds_text(answer, index), size=10, colour=ANSWER_INK,
-                               weight="bold", cls="answer window"))
+                                  weight="bold", cls="answer window"))
     parts.append("</g>")
     return parts
 

@@ -85,7 +85,7 @@ def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, unit: float = 56.0, ply: 
         score = picture.ucb.get(paths[child]) if child in paths else None
         if score is not None:
             parts.append(svg_text(x1 + 0.62 * (x2 - x1) + 4, y1 + 0.62 * (y2 - y1), f"{score:.2f}", size=9,
-                               colour=WINDOW_INK, anchor="start", cls="ucb"))
+                                  colour=WINDOW_INK, anchor="start", cls="ucb"))
         parts.append("</g>")
     parts.extend(_node(tree, picture, node, paths.get(node), geometry.centre[node], radius) for node in tree.nodes())
     parts.append("</svg>")
@@ -111,7 +111,7 @@ def _node(tree: GameTree, picture: MctsSnapshot, node: str, path: Path | None, c
     label = node if node not in tree.values or tree.children.get(node) else f"{node}\n{tree.values[node]}"
     parts = [f'<g id="node-{escape(node)}" class="{" ".join(classes)}">', f"<title>position {escape(node)}</title>",
              shape, svg_text(x, y + 4 - 6 * label.count("\n"), label, size=11, colour=INK if path else GREY,
-                          cls="label")]
+                             cls="label")]
     if path is not None:
         visits, mean = picture.visits[path], picture.mean.get(path)
         stats = f"n={visits}" + ("" if mean is None else f" q={mean:.2f}")

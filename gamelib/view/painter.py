@@ -214,7 +214,7 @@ class SvgPainter:
         heading = self.style.heading(picture)
         if heading:
             parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333", anchor="start", weight="bold",
-                               cls="heading"))
+                                  cls="heading"))
         parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
         parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
         for node, mark in (marks or {}).items():
@@ -244,14 +244,14 @@ class SvgPainter:
             if label:
                 mx, my = x1 + 0.55 * (x2 - x1), y1 + 0.55 * (y2 - y1)
                 parts.append(svg_text(mx, my + 6, label, size=18, colour=colour,
-                                   cls="cut-mark"))
+                                      cls="cut-mark"))
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
         if looks.get("label"):  # a chance node's probability, beside the edge's middle
             parts.append(svg_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"],
-                               size=self.sizes.probability_font,
-                               colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
-                               cls="probability"))
+                                  size=self.sizes.probability_font,
+                                  colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
+                                  cls="probability"))
         parts.append("</g>")
         return "\n".join(parts)
 
@@ -266,7 +266,7 @@ class SvgPainter:
         px, py = x1 + at * (x2 - x1) + 4 * nx, y1 + at * (y2 - y1) + 4 * ny
         lines, size = label.split(" "), self.sizes.window_font
         return svg_text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
-                     anchor="end" if left else "start", cls="window")
+                        anchor="end" if left else "start", cls="window")
 
     def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
         """The node's shape: a square (box), a diamond, or a circle, filled and stroked by ``looks``."""
@@ -295,7 +295,7 @@ class SvgPainter:
             parts.append(f'<rect x="{x + r - 6 * k:.1f}" y="{y - r - 8 * k:.1f}" width="{18 * k:g}" '
                          f'height="{12 * k:g}" rx="3" fill="{TABLE_INK}"/>')
             parts.append(svg_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
-                               cls="badge"))
+                                  cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
             size = max(11.0, self.sizes.window_font)
@@ -311,21 +311,21 @@ class SvgPainter:
         size, r = self.sizes.label_font, self.geometry.radius
         if self.sizes.id_font is None:
             return [svg_text(x, y + 4 * size / 11 - 6 * label.count("\n") * size / 11, label, size=size, colour=colour,
-                          cls="label")]
+                             cls="label")]
         first, _, rest = label.partition("\n")
         parts = []
         if first == view.node:
             if self.tree.children.get(view.node):
                 parts.append(svg_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
-                                   colour=colour, anchor="start", cls="node-id"))
+                                      colour=colour, anchor="start", cls="node-id"))
             else:
                 parts.append(svg_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
-                                   cls="node-id"))
+                                      cls="node-id"))
         else:
             rest = label
         if rest:
             parts.append(svg_text(x, y + size / 3 - 0.575 * size * rest.count("\n"), rest, size=size, colour=colour,
-                               cls="label"))
+                                  cls="label"))
         return parts
 
     def _tooltip(self, view: NodeView) -> str:
