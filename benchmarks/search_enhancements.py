@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python benchmarks/search_enhancements.py [--quick]
 
 It prints three tables and writes them, with their provenance (date, commit, machine, command),
-to ``data/benchmarks/search_enhancements.json``, which lesson 6 reads:
+to ``gamelib/data/benchmarks/search_enhancements.json``, which lesson 6 reads:
 
 1. **Node rates.** The course's plain alpha-beta (``gamelib.search.negamax.alphabeta`` on the plain
    ``AdjacencyGame``: no table, moves a1..h8, window (-64, 64); it runs the bitboard loop of
@@ -31,7 +31,7 @@ to ``data/benchmarks/search_enhancements.json``, which lesson 6 reads:
    (about 10 million nodes, minutes) and the 5 s depths.
 
 Measured on the course's 2-core machine, shared with other jobs, on 23 November 2026 (the full
-run whose figures ``data/benchmarks/search_enhancements.json`` holds; wall-time figures vary by
+run whose figures ``gamelib/data/benchmarks/search_enhancements.json`` holds; wall-time figures vary by
 30% or more from run to run there, CPU seconds less):
 
 * node rates: plain alpha-beta 3.7-4.1 M nodes/s, the yardstick 2.5-2.8 M: a ratio of 1.48-1.62
@@ -74,7 +74,7 @@ from gamelib.search.ttable import TranspositionTable  # noqa: E402
 MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
 """The midgame position of ``benchmarks/adjacency_search.py`` (X to move, 32 empty squares)."""
 
-DATA = ROOT / "data" / "benchmarks" / "search_enhancements.json"
+DATA = ROOT / "gamelib" / "data" / "benchmarks" / "search_enhancements.json"
 
 
 def yardstick(mine: int, theirs: int, plies: int, depth: int, masks: Sequence[int]) -> tuple[int, int]:

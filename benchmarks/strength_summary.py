@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/strength_summary.py MATCH.jsonl [MATCH.jsonl ...] --out data/benchmarks/strength.json
+    .venv/bin/python benchmarks/strength_summary.py MATCH.jsonl [MATCH.jsonl ...] --out gamelib/data/benchmarks/strength.json
         [--load "about 3"] [--command "benchmarks/strength.py ..."]
 
 A match file of ``benchmarks/strength.py`` holds a few hundred kilobytes a game pair (every move's

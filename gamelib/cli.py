@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NoReturn
 
+from gamelib.games.data import load_seed_tree, seed_tree_names
 from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
 from gamelib.games.user_input import decimal_number, whole_number
@@ -75,10 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     trace = commands.add_parser("trace", help="search a JSON tree and print the trace")
     trace.add_argument("algorithm", choices=[*SEARCHES, "expectimax"], help="the search algorithm")
     trace.add_argument("tree", nargs="?", default=None,
-                       help="a tree file in the JSON tree format (data/trees/README.md), or a CS188 "
+                       help="a tree file in the JSON tree format (gamelib/data/trees/README.md), or a CS188 "
                        "GraphGameTreeTest file ending in .test")
     trace.add_argument("--tree", dest="tree_text", metavar="TEXT", default=None,
                        help="the tree in the text notation instead of a file: '((3 12 8) (2 4 6) (14 5 2))'")
+    trace.add_argument("--course-tree", metavar="NAME", default=None, choices=seed_tree_names(),
+                       help="one of the course's own trees instead of a file, read from the installed package: "
+                       + ", ".join(seed_tree_names()))
     trace.add_argument("--depth", type=option(whole_number, 0, MAX_TREE_DEPTH, "a number of plies"), default=None,
                        metavar="N", help=f"search at most N plies (0 to {MAX_TREE_DEPTH})")
     trace.add_argument("--strict", action="store_true", help="alpha-beta: cut only when value > beta")
@@ -205,9 +209,14 @@ def run_trace(args: argparse.Namespace) -> str:
 
 
 def _read_tree(args: argparse.Namespace) -> GameTree:
-    """The tree of ``trace``: the file TREE or the text of ``--tree``, exactly one of the two."""
-    if (args.tree is None) == (args.tree_text is None):
-        raise UsageError("trace needs a tree: give a tree file or --tree TEXT, not both and not neither")
+    """The tree of ``trace``: the file TREE, the text of ``--tree`` or the course's tree
+    ``--course-tree``, exactly one of the three."""
+    given = [source is not None for source in (args.tree, args.tree_text, args.course_tree)]
+    if sum(given) != 1:
+        raise UsageError("trace needs one tree: a tree file, --tree TEXT or --course-tree NAME"
+                         + (", not several" if sum(given) > 1 else ""))
+    if args.course_tree is not None:
+        return load_seed_tree(args.course_tree)
     if args.tree_text is not None:
         try:
             return GameTree.from_text(args.tree_text)

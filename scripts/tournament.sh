@@ -2,7 +2,7 @@
 # The full tournament that lesson 7 reads: seed 002's three pairings, 40 full games each
 # (28 rounds, 1 s a move, colours alternating), under both neighbourhood rules.
 #
-#   bash scripts/tournament.sh            # all six matches into data/tournaments/
+#   bash scripts/tournament.sh            # all six matches into gamelib/data/tournaments/
 #   WORKERS=2 GAMES=40 bash scripts/tournament.sh
 #
 # Each finished game is appended to its file at once; if the run is stopped, run the same
@@ -15,7 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
 GAMES=${GAMES:-40}
 WORKERS=${WORKERS:-1}
-OUT=data/tournaments
+OUT=gamelib/data/tournaments
 # The alpha-beta bot plays with the weighted evaluation (gamelib.games.adjacency_eval): in trial games it
 # beat the hill climber by wider margins than with the seed's material count.
 ALPHABETA="alphabeta:evaluation=weighted"

@@ -47,10 +47,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
 
 
 def copy_course(tmp_path: Path) -> Path:
-    """A copy of notebooks/ (with its figures) beside a link to data/, as lesson 2 reads ../data."""
+    """A copy of notebooks/ (with its figures) in a folder of its own: the lessons read their data
+    through the package, so nothing else comes with it."""
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks",
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
     return tmp_path / "notebooks"
 
 

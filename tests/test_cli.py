@@ -79,6 +79,9 @@ def test_depth_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     (["trace", "mtdf", BROEDERS, "--table-size", "0"],
      "argument --table-size: '0' is not a number of table slots: give a whole number from 1 to 4,194,304"),
     ([], "required: command"),
+    (["trace", "alphabeta", "--course-tree", "broeders"], "argument --course-tree: invalid choice: 'broeders'"),
+    (["trace", "alphabeta", BROEDERS, "--course-tree", "broeders31"], "trace needs one tree"),
+    (["trace", "alphabeta"], "trace needs one tree: a tree file, --tree TEXT or --course-tree NAME"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     status, out, err = run(capsys, *args)
@@ -91,6 +94,17 @@ def test_invalid_tree_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     bad.write_text('{"root": "r", "children": {"r": ["a", "b"]}, "values": {"a": 1}}')
     status, _, err = run(capsys, "trace", "alphabeta", str(bad))
     assert status == 2 and "bad.json: leaf 'b' (a child of 'r') has no value" in err
+
+
+def test_a_course_tree_by_name_is_the_file(capsys: pytest.CaptureFixture[str],
+                                            broeders_printed: dict[str, Any], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """--course-tree reads the tree from the installed package, from any folder: AlphaBeta0.cpp's printout."""
+    monkeypatch.chdir(tmp_path)  # no tree file anywhere near
+    status, out, _ = run(capsys, "trace", "alphabeta", "--course-tree", "broeders31", "--text")
+    assert status == 0 and words(out) == broeders_printed["AlphaBeta0.cpp"]
+    status, out, _ = run(capsys, "trace", "expectimax", "--course-tree", "two_ghosts")
+    assert status == 0 and json.loads(out)["tree"] == "two_ghosts"
 
 
 def test_module_entry_point_runs() -> None:

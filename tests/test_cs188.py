@@ -20,7 +20,7 @@ from gamelib.search.negamax import SearchResult, alphabeta, minimax
 
 ROOT = Path(__file__).resolve().parents[1]
 
-TWO_GHOSTS = (ROOT / "data" / "trees" / "two_ghosts.test").read_text(encoding="utf-8")
+TWO_GHOSTS = (ROOT / "gamelib" / "data" / "trees" / "two_ghosts.test").read_text(encoding="utf-8")
 """A tree written for this project in CS188's format: Pacman and two ghosts, values such as 3.01."""
 
 
@@ -156,7 +156,7 @@ def test_shuffled_lines_give_a_tree_or_a_tree_format_error(lines: list[str]) -> 
 
 
 def test_the_command_line_runs_expectimax_on_the_data_file() -> None:
-    summary = json.loads(run_cli("trace", "expectimax", "data/trees/two_ghosts.test").stdout)
+    summary = json.loads(run_cli("trace", "expectimax", "gamelib/data/trees/two_ghosts.test").stdout)
     # As worked out above: 5.3775 by West; the MIN nodes' sums are traced as chance_sum events.
     assert summary["best_move"] == "W" and summary["value"] == pytest.approx(5.3775, abs=1e-12)
     assert sum(event["event"] == "chance_sum" for event in summary["events"]) == 12  # 6 MIN nodes (W, E, Wa, Wb, Ea, Eb), 2 children each

@@ -1,4 +1,4 @@
-"""The seeds' printed outputs, reproduced: expected values come from data/reference (the seeds)."""
+"""The seeds' printed outputs, reproduced: expected values come from gamelib/data/reference (the seeds)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The textbook trees in data/trees/: values, best moves and alpha-beta's pruning, from the books.
+"""The textbook trees in gamelib/data/trees/: values, best moves and alpha-beta's pruning, from the books.
 
-The expected numbers are in data/reference/textbook_trees.json; each was worked by hand as below.
+The expected numbers are in gamelib/data/reference/textbook_trees.json; each was worked by hand as below.
 Their backed-up values and best moves are checked with the seeds' trees in test_seed_outputs.py.
 
 AIMA Figure 5.2 (Russell & Norvig, 3rd ed.): B = min(3, 12, 8) = 3, C = min(2, 4, 6) = 2,

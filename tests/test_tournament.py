@@ -138,7 +138,7 @@ def test_a_tournament_goes_on_past_every_fault(submissions: Path, tmp_path: Path
 def test_old_match_files_still_load() -> None:
     # Lesson 7's six files and lesson 9's four MCTS files (1 s and 5 s, both rules): 40 games each,
     # every one played to its end.
-    files = sorted((ROOT / "data" / "tournaments").glob("*.jsonl"))
+    files = sorted((ROOT / "gamelib" / "data" / "tournaments").glob("*.jsonl"))
     assert len(files) == 10
     for path in files:
         records = read_records(path)

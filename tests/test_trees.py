@@ -14,7 +14,7 @@ import pytest
 from gamelib import GameTree, IllegalMoveError, Player, TreeFormatError, load_tree, tree_from_dict
 from gamelib.games.trees import MAX_TREE_BYTES, MAX_TREE_DEPTH
 from tests.bad_inputs import chain, write_tree
-from gamelib.games.data import DATA_DIR, seed_tree_names
+from gamelib.games.data import load_seed_tree, seed_tree_names
 
 
 def tiny(**changes: Any) -> dict[str, Any]:
@@ -90,8 +90,7 @@ def test_players_override_gives_two_min_levels_in_a_row() -> None:
 
 @pytest.mark.parametrize("name", seed_tree_names())
 def test_seed_trees_round_trip(name: str) -> None:
-    data = json.loads((DATA_DIR / "trees" / f"{name}.json").read_text())
-    tree = tree_from_dict(data)
+    tree = load_seed_tree(name)
     assert tree_from_dict(tree.to_dict()) == tree
     assert tree.source, "every seed tree says where it comes from"
 
@@ -170,7 +169,7 @@ def test_a_tree_deeper_than_the_limit_is_refused_without_recursion(tmp_path: Pat
 
 
 def test_the_deepest_tree_allowed_loads() -> None:
-    assert MAX_TREE_DEPTH == 200  # the limit data/trees/README.md documents
+    assert MAX_TREE_DEPTH == 200  # the limit gamelib/data/trees/README.md documents
     assert tree_from_dict(chain(MAX_TREE_DEPTH)).height == 200
     with pytest.raises(TreeFormatError, match="201 plies deep"):
         tree_from_dict(chain(MAX_TREE_DEPTH + 1))

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-from gamelib.games.data import DATA_DIR
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def mypy_strict(folder: str) -> subprocess.CompletedProcess[str]:
     """``mypy --strict FOLDER`` run from the project's root, whose pyproject.toml configures mypy."""
-    return subprocess.run([sys.executable, "-m", "mypy", "--strict", folder], cwd=DATA_DIR.parent,
+    return subprocess.run([sys.executable, "-m", "mypy", "--strict", folder], cwd=ROOT,
                           capture_output=True, text=True, check=False)
 
 

@@ -100,7 +100,7 @@ class _Token:
 
 def parse_tree_text(text: str, *, max_depth: int, max_characters: int) -> dict[str, Any]:
     """Read the notation into a dictionary in the JSON tree format (``root``, ``to_move``,
-    ``children``, ``values``, ``players``; see ``data/trees/README.md``), not yet validated as a
+    ``children``, ``values``, ``players``; see ``gamelib/data/trees/README.md``), not yet validated as a
     tree by :func:`gamelib.games.trees.tree_from_dict`.
 
     Raises TreeTextError, with the column of the mistake, for text longer than ``max_characters``,

@@ -1,6 +1,6 @@
 """Explicit game trees: the JSON tree format, its validation, and a view for search.
 
-A tree file (documented in ``data/trees/README.md``) names every node by a string id, lists each
+A tree file (documented in ``gamelib/data/trees/README.md``) names every node by a string id, lists each
 node's children in search order, and gives leaf values from MAX's point of view::
 
     {"name": "tiny", "source": "made up", "root": "0", "to_move": "max",

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from gamelib.games.data import DATA_DIR, load_seed_tree
+from gamelib.games.data import load_seed_tree
 from gamelib.games.game import Value
-from gamelib.games.trees import GameTree, load_tree
+from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import random_tree
 from gamelib.teach.checker import CheckReport, check_alphabeta, check_expectimax, check_minimax
 from gamelib.teach.mcts_checker import check_mcts
@@ -74,7 +74,7 @@ def _expectimax_trees() -> tuple[GameTree, ...]:
     """AIMA's Figure 5.12 (probabilities 0.9 and 0.1: a plain average or a max at chance nodes is
     wrong there), one MAX against two MIN agents (a MIN level taken as MAX is wrong there; no chance
     node), and seeded random trees with chance layers (uneven branching, MIN at the root)."""
-    return (load_seed_tree("textbook_aima_fig5_12"), load_tree(DATA_DIR / "trees" / "two_ghosts.test"),
+    return (load_seed_tree("textbook_aima_fig5_12"), load_seed_tree("two_ghosts"),
             random_tree(2, 3, seed=1, chance=True), random_tree((1, 3), 4, seed=2, chance=True),
             random_tree(3, 2, seed=3, chance=True, to_move="min"))
 

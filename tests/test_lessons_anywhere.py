@@ -1,0 +1,56 @@
+"""Every lesson holds wherever it is opened: from a copy of one notebook in a folder of its own.
+
+A lesson reads the course's data through the package (``gamelib.games.data``, importlib.resources),
+never by a path relative to the notebook or the repository. The fast checks read the lessons'
+code; the slow one runs every lesson, copied alone into an empty folder, and expects no error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+RELATIVE = re.compile(r"""\.\./|["'](?:\./)?(?:data|notebooks|solutions|tests|gamelib)/""")
+"""A path a lesson would resolve against its own folder or the repository's."""
+
+
+def code_cells(notebook: Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def test_the_lessons_are_found() -> None:
+    assert len(LESSONS) >= 10, LESSONS
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda path: path.stem)
+def test_no_lesson_reads_a_file_by_a_relative_path(lesson: Path) -> None:
+    for number, cell in enumerate(code_cells(lesson)):
+        found = RELATIVE.search(cell)
+        assert found is None, f"{lesson.name}, code cell {number}: {found and found.group()!r} is a path relative to " \
+                              "the notebook; read the course's data through gamelib.games.data"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda path: path.stem)
+def test_every_lesson_runs_alone_in_an_empty_folder(lesson: Path, tmp_path: Path) -> None:
+    """One lesson downloaded on its own (no figures, no data, no repository beside it) runs every
+    cell, checks included."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    copy = tmp_path / lesson.name
+    shutil.copy(lesson, copy)
+    notebook = nbformat.read(copy, as_version=4)  # type: ignore[no-untyped-call]
+    client = NotebookClient(notebook, timeout=900, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()  # raises CellExecutionError, with the cell and its traceback, on the first error
+    errors = [output for cell in notebook.cells for output in cell.get("outputs", [])
+              if output.get("output_type") == "error"]
+    assert not errors, errors
