@@ -12,12 +12,9 @@ import random
 import sys
 import time
 from collections import Counter
-from types import SimpleNamespace
 
 import pytest
 
-import gamelib.play.bots.mcts as bot_mcts
-import gamelib.search.mcts as search_mcts
 from gamelib.cli import main
 from gamelib.games.adjacency import AdjacencyGame, Mark
 from gamelib.play.arena import build_bot, play_game
@@ -27,6 +24,7 @@ from gamelib.play.bots.mcts import MctsBot, adjacency_playout
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.games.trees import tree_from_dict
 from gamelib.search.negamax import SearchError
+from tests.conftest import SetClock
 
 LIMIT = 0.05
 """Seconds a move in the clock test."""
@@ -79,7 +77,7 @@ class FakeClock:
         return self.now
 
 
-def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bot_stops_at_its_deadline_on_a_fake_clock(set_clock: SetClock) -> None:
     # A reading every s = 1/1024 s (exact in binary), limit 0.05 s, clock at t before the bot. The bot
     # reads the clock at its start (t + s) and for its budget (t + 2s): 0.05 * (1 - 0.04) - 0.01 - s =
     # 0.0370234375 s. The search starts at t + 3s = t + 0.0029296875, so its deadline is t + 0.0399531250;
@@ -87,8 +85,7 @@ def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.Monke
     # k <= 40, so 37 iterations, and reading 41 stops it. It reads once more for its wall time (42),
     # the bot once more (43): 42 s after the bot's start, 43 s = 0.042 s after t, within the limit.
     fake = FakeClock(step=1 / 1024)
-    for module in (search_mcts, bot_mcts):
-        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
+    set_clock(fake.perf_counter)
     game = AdjacencyGame()
     start = fake.now
     decision = MctsBot(seed=0).choose(game, game.root, LIMIT)
@@ -96,12 +93,11 @@ def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.Monke
     assert decision.seconds == 42 / 1024 and fake.now - start == 43 / 1024 < LIMIT
 
 
-def test_a_limit_too_short_for_the_margins_plays_the_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_limit_too_short_for_the_margins_plays_the_first_move(set_clock: SetClock) -> None:
     # 0.01 s less 4% and 10 ms is below zero: the search gets a microsecond, and the fake clock's
     # first reading inside it (1/1024 s later) is past its deadline, so no iteration runs.
     fake = FakeClock(step=1 / 1024)
-    for module in (search_mcts, bot_mcts):
-        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
+    set_clock(fake.perf_counter)
     game = AdjacencyGame()
     decision = MctsBot().choose(game, game.root, 0.01)
     assert (decision.move, decision.value, decision.nodes) == (game.legal_moves(game.root)[0], None, 1)

@@ -33,7 +33,6 @@ is no random tie-break, and the seed only names the bot.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -47,6 +46,7 @@ from gamelib.play.bots.endgame import solved_text
 from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
+from gamelib.search.timer import now
 from gamelib.search.tracing import Bound
 from gamelib.search.ttable import TranspositionTable
 
@@ -157,17 +157,17 @@ class AlphaBetaBot:
 
         Raises SearchError if ``seconds`` is not positive or ``state`` is terminal.
         """
-        start = time.perf_counter()
+        start = now()
         running = pause_collector()
         try:
             check_request(game, state, seconds)
             searched, table = self._prepare(game)
-            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
+            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (now() - start)
             self.last_search = iterative_deepening(
                 searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
                 seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock],
                 end=getattr(state, "plies_left", None))
-            return _decision(game, state, self.last_search, time.perf_counter() - start, self.search,
+            return _decision(game, state, self.last_search, now() - start, self.search,
                              exact=self.evaluation == "material")
         finally:
             resume_collector(running)
