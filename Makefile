@@ -39,11 +39,14 @@ lab: $(STAMP) graphviz cairo
 app: $(STAMP) cairo
 	PYTHON=$(VENV)/bin/python PORT=$(PORT) bash scripts/app.sh
 
+# The tests start many Python processes (xdist workers, notebook kernels, sandboxes, engines): with
+# PYTHONDONTWRITEBYTECODE set, each would compile gamelib and rewrite the tests' asserts again
+# (collection 11.5 s instead of 5.8 s a process), so the test targets let Python keep its caches.
 test: $(STAMP) graphviz chromium cairo
-	$(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 test-slow: $(STAMP) graphviz chromium cairo
-	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 
 html: $(STAMP) graphviz
 	$(VENV)/bin/python -m gamelib.view.lesson_html --out build/html
