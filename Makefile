@@ -5,7 +5,8 @@
 #             about two minutes on two cores
 #             e.g. make test PYTEST_ARGS="-k alphabeta -x"
 # make test-slow  the checks that take long: real-browser tests, tournaments with faulty
-#             entries, the long fuzz runs, most of the bitboard loops' random positions
+#             entries, the long fuzz runs, most of the bitboard loops' random positions,
+#             mypy --strict, every lesson run alone from an empty folder
 #             (CI runs make test, then this)
 # make html   the lessons as self-contained HTML pages in build/html/: executed, every figure
 #             embedded, so a copied or uploaded page still shows them (gamelib/view/lesson_html.py)
