@@ -22,13 +22,15 @@ from typing import Any, NoReturn
 
 from gamelib.games.data import load_seed_tree, seed_tree_names
 from gamelib.games.tree_text import TreeTextError
-from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError, load_tree
+from gamelib.games.multiplayer import load_any_tree
+from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError
 from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.bots.base import pause_collector, resume_collector
 from gamelib.play.commands import (MAX_SEED, add_game_commands, option, run_engine, run_match_command, run_play,
                                    run_tournament_command)
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.expectimax import expectimax
+from gamelib.search.maxn import MaxnResult
 from gamelib.search.negamax import SearchError, SearchResult
 from gamelib.search.tracing import (
     MtdPass,
@@ -48,6 +50,7 @@ from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEAR
                                      make_worksheet, write_worksheet)
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
+from gamelib.view.replay import describe, payoff_text
 
 __all__ = ["main"]
 
@@ -222,7 +225,7 @@ def _read_tree(args: argparse.Namespace) -> GameTree:
             return GameTree.from_text(args.tree_text)
         except TreeTextError as error:
             raise UsageError(f"--tree: {error}") from None
-    return load_tree(args.tree)
+    return load_any_tree(args.tree)
 
 
 @contextmanager
@@ -248,7 +251,9 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--star1 is an expectiminimax option, not a {args.algorithm} option")
     if args.algorithm not in _TABLE_SEARCHES and args.table_size is not None:
         raise UsageError(f"--table-size is an option of {' and '.join(_TABLE_SEARCHES)}, not of {args.algorithm}")
-    options: dict[str, Any] = {"depth": args.depth}
+    if args.algorithm == "maxn" and args.depth is not None:
+        raise UsageError("--depth is not a maxn option: max^n searches to the leaves, whose payoffs it backs up")
+    options: dict[str, Any] = {} if args.algorithm == "maxn" else {"depth": args.depth}
     if args.algorithm == "alphabeta":
         options.update(strict=args.strict, fail_soft=args.fail_soft)
     if args.algorithm in _TABLE_SEARCHES:
@@ -261,6 +266,8 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _trace_text(tree: GameTree, args: argparse.Namespace, result: SearchResult, tracer: RecordingTracer) -> list[str]:
+    if isinstance(result, MaxnResult):  # a payoff vector at every node: each event in words
+        return [*map(describe, tracer.events), f"root payoffs {payoff_text(result.payoffs)}, best move {result.move}"]
     if args.algorithm in _WINDOWLESS and not args.star1:
         return minmax_table(tree, tracer.events)
     return [*alphabeta0_text(tracer.events), root_line(tree, result.value)]  # every search but minimax has windows
@@ -277,6 +284,7 @@ def _summary(tree: GameTree, args: argparse.Namespace, result: SearchResult, tra
                     "first_guess": args.first_guess, "table_size": None if table is None else table.size,
                     "star1": args.star1},
         "value": to_jsonable(result.value),
+        **({"payoffs": list(result.payoffs)} if isinstance(result, MaxnResult) else {}),
         "best_move": result.move,
         "pv": list(result.pv),
         "nodes": result.nodes,

@@ -28,7 +28,7 @@ from gamelib.teach.sandbox import Limits
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
                   "alphabeta": solutions.lesson_02_alpha_beta, "expectimax": solutions.lesson_08_chance,
-                  "mcts": solutions.lesson_09_mcts}
+                  "maxn": solutions.lesson_08_chance, "mcts": solutions.lesson_09_mcts}
 
 
 @pytest.mark.parametrize("exercise", sorted(EXERCISES))

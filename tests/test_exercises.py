@@ -21,11 +21,11 @@ from gamelib.teach.mistakes import (
 from gamelib.teach.quiz import grade_pruning
 from solutions.lesson_01_minimax import PREDICTION, my_minimax, my_negamax
 from solutions.lesson_02_alpha_beta import QUIZ_SEED_22, my_alphabeta
-from solutions.lesson_08_chance import my_expectimax
+from solutions.lesson_08_chance import my_expectimax, my_maxn
 from solutions.lesson_09_mcts import my_mcts
 
 SOLUTIONS = {"minimax": my_minimax, "negamax": my_negamax, "alphabeta": my_alphabeta, "expectimax": my_expectimax,
-             "mcts": my_mcts}
+             "maxn": my_maxn, "mcts": my_mcts}
 
 
 def test_every_exercise_has_a_solution_and_it_passes() -> None:

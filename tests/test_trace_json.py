@@ -52,7 +52,7 @@ def test_event_kinds_covered() -> None:
     kinds |= {event.kind for event in tracer.events}
     assert [event.to_dict() for event in tracer.events] == [by_asdict(event) for event in tracer.events]
     assert kinds == {"enter", "leaf", "cutoff", "best_move", "exit", "null_window", "fail_high", "research",
-                     "tt_hit", "mtd_pass", "iteration"}
+                     "tt_hit", "mtd_pass", "iteration", "maxn_enter", "maxn_leaf", "maxn_best", "maxn_exit"}
 
 
 @settings(max_examples=60, deadline=None)

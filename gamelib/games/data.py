@@ -20,7 +20,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from gamelib.games.trees import GameTree, load_tree
+from gamelib.games.multiplayer import load_any_tree
+from gamelib.games.trees import GameTree
 
 __all__ = ["DATA_DIR", "TREE_SUFFIXES", "data_file", "load_reference", "load_seed_tree", "read_json",
            "seed_tree_names"]
@@ -56,12 +57,13 @@ def seed_tree_names() -> list[str]:
 
 
 def load_seed_tree(name: str) -> GameTree:
-    """The course's tree ``name`` (``gamelib/data/trees/NAME.json`` or ``NAME.test``); raises
+    """The course's tree ``name`` (``gamelib/data/trees/NAME.json`` or ``NAME.test``; a
+    :class:`~gamelib.games.multiplayer.MultiPlayerTree` for a file with a ``player_count``); raises
     FileNotFoundError listing the names there are."""
     for suffix in TREE_SUFFIXES:
         entry = data_file("trees", f"{name}{suffix}")
         if entry.is_file():
-            return load_tree(DATA_DIR / "trees" / entry.name)
+            return load_any_tree(DATA_DIR / "trees" / entry.name)
     raise FileNotFoundError(f"the course has no tree {name!r}; there are: {', '.join(seed_tree_names())}")
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -29,8 +29,8 @@ from gamelib.games.game import IllegalMoveError, Player, Value
 from gamelib.games.tree_text import parse_tree_text, write_tree_text
 from gamelib.games.user_input import shown
 
-__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "from_cs188",
-           "load_tree", "tree_from_dict"]
+__all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "finite_number",
+           "from_cs188", "load_tree", "read_shape", "read_text", "read_tree_file", "tree_from_dict"]
 
 PROBABILITY_TOLERANCE = 1e-9
 """How far from 1 a chance node's probabilities may sum (decimals such as 0.333333333333 three
@@ -251,12 +251,25 @@ def load_tree(path: str | Path) -> GameTree:
     cannot be read.
     """
     path = Path(path)
+    if path.suffix == ".test":
+        with path.open("rb") as file:
+            raw = file.read(MAX_TREE_BYTES + 1)
+        try:
+            return from_cs188(_decode(raw), name=path.stem)
+        except TreeFormatError as error:
+            raise TreeFormatError(f"{path}: {error}") from None
+    return read_tree_file(path, tree_from_dict)
+
+
+def read_tree_file(path: str | Path, build: Callable[[Any], GameTree]) -> GameTree:
+    """The tree ``build`` makes of the JSON file ``path`` (UTF-8, at most :data:`MAX_TREE_BYTES`
+    bytes, strict JSON, every key once): :func:`load_tree`'s reading, shared with the multi-player
+    trees' loader. Raises TreeFormatError naming the file, OSError if it cannot be read."""
+    path = Path(path)
     with path.open("rb") as file:
         raw = file.read(MAX_TREE_BYTES + 1)
     try:
-        if path.suffix == ".test":
-            return from_cs188(_decode(raw), name=path.stem)
-        return tree_from_dict(_parse_json(raw))
+        return build(_parse_json(raw))
     except TreeFormatError as error:
         raise TreeFormatError(f"{path}: {error}") from None
 
@@ -354,13 +367,11 @@ def tree_from_dict(data: Any) -> GameTree:
     :data:`PROBABILITY_TOLERANCE`), probabilities on a node that is not a chance node. Nothing
     here recurses, so a tree of any depth gets this answer.
     """
-    if not isinstance(data, Mapping):
-        raise TreeFormatError(f"a tree must be a JSON object, not {type(data).__name__}")
-    root = _read_root(data)
+    if isinstance(data, Mapping) and "player_count" in data:
+        raise TreeFormatError("a multi-player tree ('player_count'): read it with "
+                              "gamelib.games.multiplayer.multiplayer_tree_from_dict (a file: load_any_tree)")
+    root, children, parents = read_shape(data)
     to_move = _read_player(data.get("to_move", "max"), "'to_move'")
-    children = _read_children(data.get("children", {}), root)
-    parents = _check_shape(root, children)
-    _check_height(root, children)
     values = _read_values(data.get("values", {}), parents, root)
     _check_leaves_have_values(children, parents, values)
     if root not in children and root not in values:
@@ -368,8 +379,8 @@ def tree_from_dict(data: Any) -> GameTree:
     players = _default_players(root, to_move, children, _read_players(data.get("players", {}), parents, root))
     probabilities = _read_probabilities(data.get("probabilities", {}), children, players)
     return GameTree(
-        name=_read_text(data.get("name", "unnamed tree"), "'name'"),
-        source=_read_text(data.get("source", ""), "'source'"),
+        name=read_text(data.get("name", "unnamed tree"), "'name'"),
+        source=read_text(data.get("source", ""), "'source'"),
         root=root,
         root_player=to_move,
         children=children,
@@ -381,7 +392,21 @@ def tree_from_dict(data: Any) -> GameTree:
     )
 
 
-def _read_text(raw: Any, where: str) -> str:
+def read_shape(data: Any) -> tuple[str, dict[str, tuple[str, ...]], dict[str, str]]:
+    """The ``root``, ``children`` (node -> children in search order) and parents (child -> node)
+    of a tree dictionary, checked as :func:`tree_from_dict` checks them: shared with the
+    multi-player trees of :mod:`gamelib.games.multiplayer`. Raises TreeFormatError naming the
+    node for a missing root, a bad child list, a second parent, a cycle or a tree too deep."""
+    if not isinstance(data, Mapping):
+        raise TreeFormatError(f"a tree must be a JSON object, not {type(data).__name__}")
+    root = _read_root(data)
+    children = _read_children(data.get("children", {}), root)
+    parents = _check_shape(root, children)
+    _check_height(root, children)
+    return root, children, parents
+
+
+def read_text(raw: Any, where: str) -> str:
     """``raw`` if it is a string that can be written out as UTF-8, else TreeFormatError naming
     ``where``."""
     if not isinstance(raw, str):
@@ -408,7 +433,7 @@ def _read_root(data: Mapping[str, Any]) -> str:
     root = data["root"]
     if not isinstance(root, str):
         raise TreeFormatError(f"'root' must be a string node id, not {shown(root)}")
-    return _read_text(root, "the root id")
+    return read_text(root, "the root id")
 
 
 def _read_player(raw: Any, where: str, chance: bool = False) -> Player:
@@ -428,7 +453,7 @@ def _read_children(raw: Any, root: str) -> dict[str, tuple[str, ...]]:
             raise TreeFormatError(f"node {shown(node)} lists a child twice: {shown(kids)}")
         if not _is_text("".join(kids)):  # one check for all; then find the culprit
             for kid in kids:
-                _read_text(kid, f"a child id of node {shown(node)}")
+                read_text(kid, f"a child id of node {shown(node)}")
         if kids:
             children[node] = tuple(kids)
     return children
@@ -503,13 +528,13 @@ def _read_values(raw: Any, parents: Mapping[str, str], root: str) -> dict[str, V
         for node, value in raw.items():  # find the first culprit, if any (floats pass this loop)
             if node != root and node not in parents:
                 raise TreeFormatError(f"'values' names node {shown(node)}, which is not in the tree")
-            if type(value) is not int and not _finite_number(value):
+            if type(value) is not int and not finite_number(value):
                 raise TreeFormatError(f"the value of node {shown(node)} is {shown(value)}: it must be a finite "
                                       "number" + " (a literal such as 1e400 overflows to infinity)" * _infinite(value))
     return dict(raw)
 
 
-def _finite_number(value: Any) -> bool:
+def finite_number(value: Any) -> bool:
     """True for an int or a finite float (not a bool, not NaN or infinity)."""
     return not isinstance(value, bool) and (isinstance(value, int) or isinstance(value, float) and math.isfinite(value))
 
@@ -595,7 +620,7 @@ def _probability(raw: Any, where: str) -> Fraction:
     try:
         if isinstance(raw, str) and _is_text(raw):
             odds = Fraction(raw)
-        elif _finite_number(raw):
+        elif finite_number(raw):
             odds = Fraction(repr(raw))
         else:
             raise ValueError
@@ -610,7 +635,7 @@ def _probability(raw: Any, where: str) -> Fraction:
 def _read_range(raw: Any, values: Mapping[str, Value]) -> tuple[Value, Value]:
     if raw is None:
         return (-math.inf, math.inf)
-    if (not isinstance(raw, list) or len(raw) != 2 or not all(_finite_number(v) for v in raw)
+    if (not isinstance(raw, list) or len(raw) != 2 or not all(finite_number(v) for v in raw)
             or not raw[0] < raw[1]):
         raise TreeFormatError(f"'value_range' is {shown(raw)}: it must be [lowest, highest], finite numbers "
                               "with lowest < highest")

@@ -9,9 +9,14 @@ that searches trees with chance nodes; the others refuse such trees with a Searc
 without chance nodes it is minimax, so every search here gives the same value there. Expectimax is
 not: it plays a different game (MIN moving at random), so it is called by its own name.
 
+Max^n (:func:`gamelib.search.maxn.maxn`) searches trees of more than two players, backing up a
+payoff vector; its result's ``value`` is player 1's payoff. On a two-player tree it is minimax.
+On a multi-player tree the two-player searches search player 1's paranoid reduction
+(:mod:`gamelib.games.multiplayer`), so max^n and alpha-beta side by side compare the two.
+
 >>> sorted(SEARCHES)  # doctest: +NORMALIZE_WHITESPACE
-['alphabeta', 'alphabeta_with_memory', 'expectiminimax', 'minimax', 'mtdf', 'negascout', 'negascout_soft',
- 'pvs']
+['alphabeta', 'alphabeta_with_memory', 'expectiminimax', 'maxn', 'minimax', 'mtdf', 'negascout',
+ 'negascout_soft', 'pvs']
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 
 from gamelib.games.game import Game
 from gamelib.search.expectimax import expectiminimax
+from gamelib.search.maxn import maxn
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.search.tracing import NULL_TRACER, Tracer
@@ -38,6 +44,7 @@ SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
     "alphabeta_with_memory": (alphabeta_with_memory, frozenset({"depth", "window", "table"})),
     "mtdf": (mtdf, frozenset({"depth", "first_guess", "table"})),
     "expectiminimax": (expectiminimax, frozenset({"depth", "star1"})),
+    "maxn": (maxn, frozenset()),
 }
 """The searches by name, for the command line and the stepper: name -> (function, its options).
 ``negascout`` and ``pvs`` are fail-hard, as seed 000 gives NegaScout; ``negascout_soft`` is

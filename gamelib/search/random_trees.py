@@ -16,9 +16,10 @@ from functools import partial
 from typing import Any, Literal
 
 from gamelib.games.game import Player, Value
+from gamelib.games.multiplayer import MAX_PLAYERS, MultiPlayerTree, multiplayer_tree_from_dict
 from gamelib.games.trees import GameTree, tree_from_dict
 
-__all__ = ["ORDERINGS", "Ordering", "classroom_tree", "random_tree"]
+__all__ = ["ORDERINGS", "Ordering", "classroom_tree", "random_multiplayer_tree", "random_tree"]
 
 Ordering = Literal["random", "best_first", "worst_first", "mostly_best_first"]
 ORDERINGS = ("random", "best_first", "worst_first", "mostly_best_first")
@@ -83,6 +84,35 @@ def classroom_tree(branching: int = 2, depth: int = 4, seed: int = 0) -> GameTre
     high=20)``, MAX to move at the root; the same arguments give every student the same tree.
     Raises ValueError for a branching below 1 or a negative depth."""
     return random_tree(branching, depth, seed=seed, low=0, high=20)
+
+
+def random_multiplayer_tree(branching: int | tuple[int, int], depth: int, *, players: int = 3, low: int = 0,
+                            high: int = 9, seed: int = 0) -> MultiPlayerTree:
+    """A random tree of ``players`` players for max^n: ``depth`` plies, ``branching`` children
+    (a number or an inclusive range), player 1 at the root and the turn passing round, each leaf
+    a vector of ``players`` integers uniform in [low, high] drawn from ``random.Random(seed)``
+    (a small range makes ties, where max^n keeps the first best child). Node ids are 0, 1, 2, ...
+    breadth first. Raises ValueError as :func:`random_tree` does, and for a player count outside 2
+    to :data:`~gamelib.games.multiplayer.MAX_PLAYERS`.
+
+    >>> tree = random_multiplayer_tree(2, 3, seed=1)
+    >>> tree.player_count, [tree.mover(node) for node in ("0", "1", "3", "7")], len(tree.payoff("7"))
+    (3, [1, 2, 3, 1], 3)
+    """
+    fewest, most = (branching, branching) if isinstance(branching, int) else branching
+    if depth < 0 or fewest < 1 or fewest > most or low > high:
+        raise ValueError(f"need depth >= 0, 1 <= branching, fewest <= most and low <= high; got "
+                         f"depth={depth}, branching={branching}, low={low}, high={high}")
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players is {players}: a multi-player tree has 2 to {MAX_PLAYERS} players")
+    rng = random.Random(seed)
+    tree = _number(_grow(rng, depth, fewest, most, 0, 0), "", "max")
+    payoffs = {leaf: [rng.randint(low, high) for _ in range(players)] for leaf in tree.nodes() if leaf not in tree.children}
+    return multiplayer_tree_from_dict({
+        "name": f"random {players}-player tree b={branching} d={depth} seed={seed}",
+        "source": "gamelib.search.random_trees.random_multiplayer_tree",
+        "root": tree.root, "player_count": players, "children": {node: list(kids) for node, kids in tree.children.items()},
+        "payoffs": payoffs})
 
 
 def _grow(rng: random.Random, depth: int, fewest: int, most: int, low: int, high: int) -> Any:

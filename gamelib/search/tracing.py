@@ -3,9 +3,9 @@
 A :class:`RecordingTracer` turns the hooks into immutable, typed, JSON-serialisable events
 (after python-chess's ``pgn.BaseVisitor``). Pictures, steppers and checkers only replay recorded
 events; they never run a search of their own. Every window and value in an event is from MAX's
-point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``); the one exception is
+point of view, as in Broeders' printout (``pos = 16 alpha = 0 beta = 4``); the exceptions are
 Monte Carlo tree search's UCB1 scores (MctsSelect), which are for the side choosing, as UCB1
-defines them.
+defines them, and max^n's payoff vectors (MaxnLeaf, MaxnBest, MaxnExit), one entry a player.
 
 >>> from gamelib.search.negamax import alphabeta
 >>> from gamelib.games.trees import tree_from_dict
@@ -38,6 +38,11 @@ __all__ = [
     "Exit",
     "FailHigh",
     "Leaf",
+    "MaxnBest",
+    "MaxnEnter",
+    "MaxnExit",
+    "MaxnLeaf",
+    "MAXN_EVENTS",
     "MCTS_EVENTS",
     "MctsBackup",
     "MctsExpand",
@@ -336,16 +341,62 @@ class ChanceSum(_Event):
     partial_sum: Value
 
 
+@dataclass(frozen=True)
+class MaxnEnter(Enter):
+    """Max^n enters ``node``, where player ``mover`` (1, 2, ...) moves (None at a leaf): an
+    :class:`Enter` (no window; ``player`` is the tree's two-player reading) that says the search is max^n
+    (Luckhardt & Irani 1986). A max^n trace has MaxnEnter, MaxnLeaf, MaxnBest and MaxnExit where
+    a two-player search has Enter, Leaf, BestMove and Exit."""
+
+    kind: ClassVar[str] = "maxn_enter"
+    mover: int | None
+
+
+@dataclass(frozen=True)
+class MaxnLeaf(_Event):
+    """Max^n reaches the leaf ``node``: its ``payoffs``, one a player, player 1 first."""
+
+    kind: ClassVar[str] = "maxn_leaf"
+    node: str
+    payoffs: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class MaxnBest(_Event):
+    """Max^n at ``node``, where ``player`` (1, 2, ...) moves: the best move so far changes to
+    ``move``, whose backed-up ``payoffs`` have the largest ``player``-th entry yet (the first of
+    equal ones stays)."""
+
+    kind: ClassVar[str] = "maxn_best"
+    node: str
+    player: int
+    move: str
+    payoffs: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class MaxnExit(_Event):
+    """Max^n leaves ``node`` with the backed-up ``payoffs`` of its ``best_move`` (None at a leaf)."""
+
+    kind: ClassVar[str] = "maxn_exit"
+    node: str
+    payoffs: tuple[Value, ...]
+    best_move: str | None
+
+
+MAXN_EVENTS = (MaxnEnter, MaxnLeaf, MaxnBest, MaxnExit)
+"""The events only max^n records."""
+
 MCTS_EVENTS = (MctsSelect, MctsExpand, MctsRollout, MctsBackup)
 """The events of a Monte Carlo tree search; a search's trace has these only or none of them."""
 
 Event = (Enter | Leaf | Cutoff | BestMove | Exit | NullWindow | FailHigh | Research | TableHit | MtdPass | Iteration
-         | ChanceSum | MctsSelect | MctsExpand | MctsRollout | MctsBackup)
+         | ChanceSum | MaxnEnter | MaxnLeaf | MaxnBest | MaxnExit | MctsSelect | MctsExpand | MctsRollout | MctsBackup)
 """Any trace event."""
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
     cls.kind: cls for cls in (Enter, Leaf, Cutoff, BestMove, Exit, NullWindow, FailHigh, Research, TableHit,
-                              MtdPass, Iteration, ChanceSum, *MCTS_EVENTS)}
+                              MtdPass, Iteration, ChanceSum, *MAXN_EVENTS, *MCTS_EVENTS)}
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -358,7 +409,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         fields["player"] = Player(fields["player"])
     if "bound" in fields:
         fields["bound"] = Bound(fields["bound"])
-    for name in ("skipped", "null_window", "window", "path", "children", "scores", "moves"):
+    for name in ("skipped", "null_window", "window", "path", "children", "scores", "moves", "payoffs"):
         if name in fields:
             fields[name] = tuple(_from_jsonable(v) for v in fields[name])
     return _EVENT_TYPES[kind](**fields)  # type: ignore[return-value]
@@ -406,6 +457,18 @@ class Tracer:
 
     def chance_sum(self, node: str, child: str, probability: float, child_value: Value, partial_sum: Value) -> None:
         """Expectiminimax adds a child's weighted value to a chance node's sum."""
+
+    def maxn_enter(self, node: str, depth: int, player: Player, mover: int | None) -> None:
+        """Max^n enters ``node``, where player ``mover`` moves (None at a leaf)."""
+
+    def maxn_leaf(self, node: str, payoffs: tuple[Value, ...]) -> None:
+        """Max^n reaches a leaf with these payoffs, one a player."""
+
+    def maxn_best(self, node: str, player: int, move: str, payoffs: tuple[Value, ...]) -> None:
+        """Max^n's best move at ``node`` (``player`` moving) changes."""
+
+    def maxn_exit(self, node: str, payoffs: tuple[Value, ...], best_move: str | None) -> None:
+        """Max^n leaves ``node`` with its backed-up payoffs."""
 
     def mcts_select(self, iteration: int, path: tuple[str, ...], children: tuple[str, ...],
                     scores: tuple[float, ...], child: str) -> None:
@@ -477,6 +540,18 @@ class RecordingTracer(Tracer):
 
     def chance_sum(self, node: str, child: str, probability: float, child_value: Value, partial_sum: Value) -> None:
         self._events.append(ChanceSum(node, child, probability, child_value, partial_sum))
+
+    def maxn_enter(self, node: str, depth: int, player: Player, mover: int | None) -> None:
+        self._events.append(MaxnEnter(node, depth, player, None, None, mover))
+
+    def maxn_leaf(self, node: str, payoffs: tuple[Value, ...]) -> None:
+        self._events.append(MaxnLeaf(node, payoffs))
+
+    def maxn_best(self, node: str, player: int, move: str, payoffs: tuple[Value, ...]) -> None:
+        self._events.append(MaxnBest(node, player, move, payoffs))
+
+    def maxn_exit(self, node: str, payoffs: tuple[Value, ...], best_move: str | None) -> None:
+        self._events.append(MaxnExit(node, payoffs, best_move))
 
     def mcts_select(self, iteration: int, path: tuple[str, ...], children: tuple[str, ...],
                     scores: tuple[float, ...], child: str) -> None:

@@ -239,12 +239,13 @@ class _Returned:
 
 
 @contextmanager
-def _returns_of(watched: WatchedTree) -> Iterator[dict[str, Value]]:
+def _returns_of(watched: WatchedTree, kinds: tuple[type, ...] = (int, float)) -> Iterator[dict[str, Any]]:
     """While active, the value returned for each node by any function (outside this module) whose
     first two arguments are ``watched`` and a node id: the student's function, its helpers and
-    wrappers, the outermost's value kept, nodes in the order they first return. A profile hook
+    wrappers, the outermost's value kept, nodes in the order they first return; only values of
+    ``kinds`` (numbers; max^n's checker asks for tuples and lists). A profile hook
     (``sys.setprofile``), restored afterwards."""
-    returned: dict[str, Value] = {}
+    returned: dict[str, Any] = {}
 
     def hook(frame: FrameType, event: str, arg: Any) -> None:
         if event != "return" or frame.f_code.co_filename == __file__:
@@ -252,7 +253,7 @@ def _returns_of(watched: WatchedTree) -> Iterator[dict[str, Value]]:
         names = frame.f_code.co_varnames[:frame.f_code.co_argcount]
         if len(names) >= 2 and frame.f_locals.get(names[0]) is watched:
             node = frame.f_locals.get(names[1])
-            if isinstance(node, str) and isinstance(arg, (int, float)):
+            if isinstance(node, str) and isinstance(arg, kinds):
                 returned[node] = arg
 
     previous = sys.getprofile()

@@ -25,8 +25,9 @@ from typing import Any
 from gamelib.games.data import load_seed_tree
 from gamelib.games.game import Value
 from gamelib.games.trees import GameTree
-from gamelib.search.random_trees import random_tree
+from gamelib.search.random_trees import random_multiplayer_tree, random_tree
 from gamelib.teach.checker import CheckReport, check_alphabeta, check_expectimax, check_minimax
+from gamelib.teach.maxn_checker import check_maxn
 from gamelib.teach.mcts_checker import check_mcts
 
 __all__ = ["EXERCISES", "Exercise", "ExerciseReport", "UnknownExerciseError", "check_exercise"]
@@ -98,6 +99,25 @@ EXERCISES: dict[str, Exercise] = {
                            _CHANCE_API),
 }
 """The exercises by name."""
+
+
+# Lesson 8: max^n, checked node by node (gamelib.teach.maxn_checker).
+
+def _maxn_trees() -> tuple[GameTree, ...]:
+    """The lesson's three-player tree; random three-player trees with payoffs 0 to 3, so that
+    children tie for the player moving and differ for the others (max^n keeps the first), one with
+    uneven branching; four players; and Broeders' two-player tree, where max^n is minimax."""
+    return (load_seed_tree("three_players"), random_multiplayer_tree(3, 3, high=3, seed=2),
+            random_multiplayer_tree((1, 3), 4, high=3, seed=5), random_multiplayer_tree(2, 4, players=4, seed=3),
+            load_seed_tree("broeders31"))
+
+
+_PLAYERS_API = ("    # tree.is_terminal(node), tree.payoff(node) (a leaf's payoffs, one a player, player 1 first),\n"
+                "    # tree.mover(node) (the player moving there: 1, 2, ...), tree.children_of(node) (in search order)\n")
+
+EXERCISES["maxn"] = Exercise("maxn", "08_chance_and_many_players.ipynb",
+                             "my_maxn(tree, node) -> payoffs: player k = tree.mover(node) takes the child whose entry "
+                             "k - 1 is largest, the first of equal ones", _maxn_trees, check_maxn, _PLAYERS_API)
 
 
 # Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.mcts_checker).

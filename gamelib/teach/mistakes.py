@@ -13,7 +13,8 @@ from typing import Any
 from gamelib.games.game import Player, Value
 
 __all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum",
-           "expectimax_forgets_min", "expectimax_max_at_chance", "expectimax_plain_average", "mcts_never_turns_rewards_for_min",
+           "expectimax_forgets_min", "expectimax_max_at_chance", "expectimax_plain_average", "maxn_for_player_one",
+           "maxn_last_of_equal", "maxn_paranoid", "mcts_never_turns_rewards_for_min",
            "minimax_always_max", "negamax_without_negation"]
 
 
@@ -145,6 +146,48 @@ MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
                    "expectimax_forgets_min": expectimax_forgets_min},
 }
 """The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.teach.exercises`)."""
+
+
+# Lesson 8: max^n, the "maxn" exercise (gamelib.teach.maxn_checker): a payoff vector at every position.
+
+def maxn_for_player_one(tree: Any, node: str) -> Any:
+    """Max^n where every player picks the child best for player 1 (entry 0 at every node), as if
+    the others were player 1's allies. On the lesson's three-player tree it goes wrong first at g,
+    where player 3 takes (4, 1, 6) for its 6 and this takes (4, 5, 3), the first of two 4s."""
+    if tree.is_terminal(node):
+        return tree.payoff(node)
+    vectors = [maxn_for_player_one(tree, child) for child in tree.children_of(node)]
+    return max(vectors, key=lambda vector: vector[0])
+
+
+def maxn_paranoid(tree: Any, node: str) -> Any:
+    """The paranoid reduction written where max^n was asked for: player 1 takes the child best for
+    player 1, every other player the child worst for player 1, and the leaf's vector is passed up.
+    On the lesson's three-player tree it goes wrong first at d, where player 3 takes (7, 5, 3) for
+    its 3 and this takes (1, 2, 1), worse for player 1."""
+    if tree.is_terminal(node):
+        return tree.payoff(node)
+    vectors = [maxn_paranoid(tree, child) for child in tree.children_of(node)]
+    pick = max if tree.mover(node) == 1 else min
+    return pick(vectors, key=lambda vector: vector[0])
+
+
+def maxn_last_of_equal(tree: Any, node: str) -> Any:
+    """Max^n that keeps the last of equal children (``>=`` where max^n has ``>``): right until two
+    children give the player moving the same payoff and differ for the others."""
+    if tree.is_terminal(node):
+        return tree.payoff(node)
+    index = tree.mover(node) - 1
+    best = None
+    for child in tree.children_of(node):
+        vector = maxn_last_of_equal(tree, child)
+        if best is None or vector[index] >= best[index]:
+            best = vector
+    return best
+
+
+MISTAKES["maxn"] = {"maxn_for_player_one": maxn_for_player_one, "maxn_paranoid": maxn_paranoid,
+                    "maxn_last_of_equal": maxn_last_of_equal}
 
 
 # Lesson 9: Monte Carlo tree search (gamelib.teach.mcts_checker).

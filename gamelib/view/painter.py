@@ -50,6 +50,8 @@ from gamelib.view.replay import Snapshot, Status, Visit
 __all__ = ["DEFAULT_SIZES", "Mark", "Sizes", "SvgPainter", "SvgPicture", "show_tree", "svg_classes", "svg_text"]
 
 FONT = "Helvetica, Arial, sans-serif"
+_POLYGON_CORNERS = {"hexagon": 6, "octagon": 8}
+"""The regular polygons a node may be drawn as (players 3 and 4 of a multi-player tree)."""
 _DASHES = {"dashed": "5,3", "dotted": "2,3"}
 
 
@@ -120,6 +122,8 @@ _VISIT_CLASS: dict[Visit | None, tuple[str, ...]] = {Visit.NULL_WINDOW: ("null-w
 def svg_classes(view: NodeView) -> str:
     """The class list of a node's group: ``node``, its player, its status, and what else it shows."""
     classes = ["node", view.player.value, view.status.value]
+    if view.mover is not None:
+        classes.append(f"player-{view.mover}")
     if view.current:
         classes.append("current")
     classes.extend(_VISIT_CLASS.get(view.visit, ()))
@@ -279,6 +283,11 @@ class SvgPainter:
         if shape == "diamond":
             return (f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y:.1f} {x:.1f},{y + r:.1f} '
                     f'{x - r:.1f},{y:.1f}" {paint}/>')
+        if shape in _POLYGON_CORNERS:
+            corners = _POLYGON_CORNERS[shape]
+            points = " ".join(f"{x + r * math.cos(2 * math.pi * (k + 0.5) / corners):.1f},"
+                              f"{y + r * math.sin(2 * math.pi * (k + 0.5) / corners):.1f}" for k in range(corners))
+            return f'<polygon points="{points}" {paint}/>'
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
 
     def _node(self, view: NodeView) -> str:
@@ -329,7 +338,8 @@ class SvgPainter:
         return parts
 
     def _tooltip(self, view: NodeView) -> str:
-        who = "a chance node" if view.player is Player.CHANCE else f"{view.player.value.upper()} to move"
+        who = ("a chance node" if view.player is Player.CHANCE else f"player {view.mover} to move"
+               if view.mover is not None else f"{view.player.value.upper()} to move")
         words = f"position {view.node} ({who}): {view.status.value}"
         if view.table_hit is not None:
             words += ", found in the transposition table"

@@ -18,12 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gamelib.games.game import INF, Player, Value, format_value
+from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Bound, Event, TableHit
-from gamelib.view.replay import Replay, Snapshot, Status, Visit, Window
+from gamelib.view.replay import Replay, Snapshot, Status, Visit, Window, payoff_text
 
 __all__ = [
-    "DEFAULT_STYLE", "EdgeView", "NodeView", "Style", "edge_attrs", "edge_view", "graph_attrs",
+    "DEFAULT_STYLE", "PLAYER_SHAPES", "EdgeView", "NodeView", "Style", "edge_attrs", "edge_view", "graph_attrs",
     "layered_positions", "node_badge", "node_colours", "node_label", "node_shape", "node_size",
     "node_view", "node_xlabel", "picture_heading", "snapshot_at", "tree_edges", "window_text",
     "window_width",
@@ -51,7 +52,9 @@ class NodeView:
     are the backed-up result once the node is DONE; ``window`` the (alpha, beta) it was entered with
     ((None, None) for minimax, None if never entered); ``current`` marks the latest event's node;
     ``visit`` says how the node was last entered (None if never), ``table_hit`` is the
-    transposition-table entry its current visit found (None if none).
+    transposition-table entry its current visit found (None if none). In a multi-player tree
+    ``mover`` is the player (1, 2, ...) who moves at the node; ``payoffs`` is a leaf's payoff
+    vector, or a node's backed-up one once max^n is DONE with it (None otherwise).
     """
 
     node: str
@@ -65,6 +68,8 @@ class NodeView:
     bound: Bound | None
     visit: Visit | None = None
     table_hit: TableHit | None = None
+    mover: int | None = None
+    payoffs: tuple[Value, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,9 +95,15 @@ class EdgeView:
     probability: str = ""
 
 
+PLAYER_SHAPES = {1: "box", 2: "circle", 3: "hexagon", 4: "octagon"}
+"""The shape of each player's nodes in a multi-player tree: players 1 and 2 as MAX and MIN."""
+
+
 def node_shape(view: NodeView) -> str:
     """``box`` (a square) for MAX, ``circle`` for MIN, as in Broeders' figure; ``diamond`` for a
-    chance node (expectiminimax)."""
+    chance node (expectiminimax); in a multi-player tree, player k's shape in :data:`PLAYER_SHAPES`."""
+    if view.mover is not None:
+        return PLAYER_SHAPES[view.mover]
     return "box" if view.player is Player.MAX else "diamond" if view.player is Player.CHANCE else "circle"
 
 
@@ -103,6 +114,8 @@ def node_label(view: NodeView) -> str:
     >>> node_label(view)
     '8\\n<= 3'
     """
+    if view.payoffs is not None:
+        return f"{view.node}\n{payoff_text(view.payoffs, ',')}"
     if view.status is Status.DONE and view.value is not None:
         prefix = {Bound.LOWER: ">= ", Bound.UPPER: "<= "}.get(view.bound or Bound.EXACT, "")
         return f"{view.node}\n{prefix}{format_value(view.value)}"
@@ -254,12 +267,15 @@ DEFAULT_STYLE = Style()
 
 
 def node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
-    """What the style functions see of ``node`` in ``picture``."""
+    """What the style functions see of ``node`` in ``picture`` (a multi-player tree's mover and
+    payoffs too: a leaf's own, or the vector max^n backed up)."""
     is_leaf = node not in tree.children
+    multi = tree if isinstance(tree, MultiPlayerTree) else None
+    payoffs = picture.payoffs.get(node) or (multi.payoffs[node] if multi is not None and is_leaf else None)
     return NodeView(node, tree.players[node], is_leaf, tree.values.get(node) if is_leaf else None,
                     picture.status[node], node == picture.current, picture.window.get(node),
                     picture.value.get(node), picture.bound.get(node), picture.visit.get(node),
-                    picture.table_hit.get(node))
+                    picture.table_hit.get(node), multi.movers[node] if multi is not None else None, payoffs)
 
 
 def edge_view(picture: Snapshot, parent: str, child: str, tree: GameTree | None = None) -> EdgeView:

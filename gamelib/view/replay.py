@@ -41,6 +41,10 @@ from gamelib.search.tracing import (
     FailHigh,
     Iteration,
     Leaf,
+    MaxnBest,
+    MaxnEnter,
+    MaxnExit,
+    MaxnLeaf,
     MtdPass,
     NullWindow,
     Research,
@@ -49,7 +53,7 @@ from gamelib.search.tracing import (
 from gamelib.view.mcts_replay import describe_mcts
 
 __all__ = ["Replay", "ReplayError", "Snapshot", "Status", "Visit", "cut_reason", "cutoff_distances", "cutoff_that_pruned",
-           "describe", "snapshot"]
+           "describe", "payoff_text", "snapshot"]
 
 Window = tuple[Value | None, Value | None]
 """(alpha, beta) from MAX's point of view; (None, None) for minimax, which has no window."""
@@ -92,7 +96,8 @@ class Snapshot:
     bound; ``best_move`` maps a node to the child its current visit prefers so far (from BestMove
     events); ``table_hit`` maps a node to the transposition-table entry its current visit found;
     ``cut_edges`` are the (node, skipped child) pairs of the cutoffs replayed. All values are from
-    MAX's point of view.
+    MAX's point of view, except ``payoffs``: for max^n, each DONE node's backed-up payoff vector
+    (one entry a player; its ``value`` is then player 1's entry).
 
     A search that runs in passes (MTD(f): an MtdPass event closes each) or iterations (an Iteration
     event) is shown one pass at a time: once the next pass has begun, the nodes show that pass
@@ -122,6 +127,7 @@ class Snapshot:
     mtd_pass: int | None = None
     mtd_bounds: tuple[Value, Value] | None = None
     iteration: int | None = None
+    payoffs: Mapping[str, tuple[Value, ...]] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -140,6 +146,7 @@ class _NodeState(NamedTuple):
     best_move: str | None
     visit: Visit | None
     hit: TableHit | None
+    payoffs: tuple[Value, ...] | None = None
 
 
 _NOTHING = _NodeState(Status.UNSEEN, None, None, None, None, None)
@@ -165,6 +172,7 @@ class _Timeline:
     best_moves: list[str] = field(default_factory=list)
     hit_steps: list[int] = field(default_factory=list)
     hits: list[TableHit] = field(default_factory=list)
+    payoffs: dict[int, tuple[Value, ...]] = field(default_factory=dict)  # max^n's vector, by exit index
 
     def at(self, step: int, since: int = 0) -> _NodeState:
         """The node after the first ``step`` events, counting only events from index ``since`` on
@@ -185,7 +193,8 @@ class _Timeline:
         return _NodeState(status, self.windows[enter] if enter >= 0 else None, result,
                           self.best_moves[move] if move >= 0 and entered >= 0 else None,
                           self.visits[enter] if enter >= 0 else None,
-                          self.hits[hit] if hit >= 0 and entered >= 0 else None)
+                          self.hits[hit] if hit >= 0 and entered >= 0 else None,
+                          self.payoffs.get(exit_) if status is Status.DONE else None)
 
 
 class _Counts(NamedTuple):
@@ -245,12 +254,16 @@ class Replay:
             line.windows.append((event.alpha, event.beta))
             line.visits.append(self._pending.pop(event.node, Visit.FULL))
             counts = counts._replace(entered=counts.entered + 1)
-        elif isinstance(event, Leaf):
+        elif isinstance(event, (Leaf, MaxnLeaf)):
             counts = counts._replace(leaves=counts.leaves + 1)
         elif isinstance(event, Exit):
             line.exits.append(index)
             line.results.append((event.value, event.bound))
-        elif isinstance(event, BestMove):
+        elif isinstance(event, MaxnExit):
+            line.payoffs[len(line.exits)] = event.payoffs
+            line.exits.append(index)
+            line.results.append((event.payoffs[0], Bound.EXACT))
+        elif isinstance(event, (BestMove, MaxnBest)):
             line.best_steps.append(index)
             line.best_moves.append(event.move)
         elif isinstance(event, Cutoff):
@@ -313,6 +326,7 @@ class Replay:
         best: dict[str, str] = {}
         visit: dict[str, Visit] = {}
         hits: dict[str, TableHit] = {}
+        payoffs: dict[str, tuple[Value, ...]] = {}
         for node, line in self._timelines.items():
             state = line.at(step, since)
             status[node] = state.status
@@ -326,6 +340,8 @@ class Replay:
                 visit[node] = state.visit
             if state.hit is not None:
                 hits[node] = state.hit
+            if state.payoffs is not None:
+                payoffs[node] = state.payoffs
         cuts = frozenset((parent, child) for index, parent, child in self._cuts
                          if since <= index < step and status[child] is Status.PRUNED)
         event = self.events[step - 1] if step else None
@@ -334,7 +350,7 @@ class Replay:
         mtd_pass, mtd_bounds = self._mtd_state(step, since)
         return Snapshot(step, len(self.events), status, current, event, window, value, bound, best, cuts,
                         counts.entered, counts.leaves, counts.cutoffs, counts.researches, counts.table_hits,
-                        visit, hits, mtd_pass, mtd_bounds, self._iteration(since))
+                        visit, hits, mtd_pass, mtd_bounds, self._iteration(since), payoffs)
 
 
 def snapshot(tree: GameTree, events: Sequence[Event], step: int) -> Snapshot:
@@ -443,6 +459,15 @@ def _window(alpha: Value, beta: Value) -> str:
     return f"({format_value(alpha)}, {format_value(beta)})"
 
 
+def payoff_text(payoffs: Sequence[Value], separator: str = ", ") -> str:
+    """A payoff vector as text, one entry a player: "(7, 5, 3)" (pictures: ``separator=","``).
+
+    >>> payoff_text((7, 5, 3.5)), payoff_text((7, 5, 3), ",")
+    ('(7, 5, 3.5)', '(7,5,3)')
+    """
+    return "(" + separator.join(format_value(value) for value in payoffs) + ")"
+
+
 def describe(event: Event | None) -> str:
     """One event in words, in Broeders' vocabulary ("pos" for a node); values from MAX's view.
 
@@ -456,6 +481,8 @@ def describe(event: Event | None) -> str:
         return "nothing searched yet"
     if isinstance(event, MCTS_EVENTS):
         return describe_mcts(event)
+    if isinstance(event, MaxnEnter) and event.mover is not None:
+        return f"enter pos {event.node} (player {event.mover} to move)"
     if isinstance(event, Enter):
         if event.alpha is None and event.beta is None:
             return f"enter pos {event.node}"
@@ -486,4 +513,11 @@ def describe(event: Event | None) -> str:
     if isinstance(event, ChanceSum):
         return (f"pos {event.node}: add {event.child}'s value {format_value(event.child_value)} times "
                 f"{format_value(event.probability)}: the sum is {format_value(event.partial_sum)}")
+    if isinstance(event, MaxnLeaf):
+        return f"pos {event.node} is a leaf: payoffs {payoff_text(event.payoffs)}"
+    if isinstance(event, MaxnBest):
+        return (f"pos {event.node}: best move so far for player {event.player} {event.move} "
+                f"(payoffs {payoff_text(event.payoffs)})")
+    if isinstance(event, MaxnExit):
+        return f"leave pos {event.node} with payoffs {payoff_text(event.payoffs)}"
     return f"leave pos {event.node} with value {format_value(event.value)}{_BOUND_WORDS[event.bound]}"

@@ -35,14 +35,18 @@ from gamelib.search.tracing import (
     FailHigh,
     Iteration,
     Leaf,
+    MaxnBest,
+    MaxnEnter,
+    MaxnExit,
+    MaxnLeaf,
     MtdPass,
     NullWindow,
     Research,
     TableHit,
 )
-from gamelib.view.replay import Snapshot, Window, cut_reason
+from gamelib.view.replay import Snapshot, Window, cut_reason, payoff_text
 
-__all__ = ["Rule", "node_rule", "rule_at"]
+__all__ = ["Rule", "maxn_node_rule", "node_rule", "rule_at"]
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,30 @@ def _whole_search(event: MtdPass | Iteration) -> Rule:
                       f"best move {event.move} first")
 
 
+def maxn_node_rule(mover: int) -> str:
+    """What a max^n node where player ``mover`` moves does with its children's payoff vectors.
+
+    >>> maxn_node_rule(2)
+    'player 2 takes the child whose payoffs give player 2 the most (the first of equal ones)'
+    """
+    return f"player {mover} takes the child whose payoffs give player {mover} the most (the first of equal ones)"
+
+
+def _maxn_rule(tree: GameTree, event: MaxnEnter | MaxnLeaf | MaxnBest | MaxnExit) -> Rule:
+    """The rule at a max^n event's node (Luckhardt & Irani 1986)."""
+    node = event.node
+    if isinstance(event, MaxnEnter):
+        text = maxn_node_rule(event.mover) if event.mover is not None else f"{node} is a leaf: it returns its payoffs"
+    elif isinstance(event, MaxnLeaf):
+        text = f"{node} is a leaf: it returns its payoffs {payoff_text(event.payoffs)}, one a player"
+    elif isinstance(event, MaxnBest):
+        text = (f"{event.move} returned {payoff_text(event.payoffs)}: {_v(event.payoffs[event.player - 1])} for "
+                f"player {event.player}, the most so far; {maxn_node_rule(event.player)}")
+    else:
+        text = f"{node} returns {payoff_text(event.payoffs)} to its parent, the whole vector"
+    return Rule(node, text)
+
+
 def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
     """The rule at the node of ``picture``'s latest event (see the module docstring); None at step 0.
 
@@ -166,6 +194,8 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
         return _whole_search(event)
     node: str = event.node  # type: ignore[union-attr]
     player, window = tree.players[node], picture.window.get(node)
+    if isinstance(event, (MaxnEnter, MaxnLeaf, MaxnBest, MaxnExit)):
+        return _maxn_rule(tree, event)
     if isinstance(event, Enter):
         text = node_rule(player, window) if tree.children.get(node) else f"{node} is a leaf: it returns its value"
         return Rule(node, text)
