@@ -89,12 +89,12 @@ class MultiPlayerTree(GameTree):
 
     def to_dict(self) -> dict[str, Any]:
         """The tree in the multi-player JSON format; ``multiplayer_tree_from_dict(tree.to_dict()) == tree``."""
-        defaults = _default_movers(self.root, 1, self.player_count, self.children, {})
         data: dict[str, Any] = {"name": self.name, "source": self.source, "root": self.root,
                                 "player_count": self.player_count,
                                 "children": {node: list(kids) for node, kids in self.children.items()},
                                 "payoffs": {node: list(vector) for node, vector in self.payoffs.items()}}
-        overrides = {node: mover for node, mover in self.movers.items() if defaults[node] != mover}
+        overrides = {node: mover for node, mover in self.movers.items()
+                     if mover != (self.movers[self.parents[node]] % self.player_count + 1 if node in self.parents else 1)}
         if overrides:
             data["movers"] = overrides
         return data

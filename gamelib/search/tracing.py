@@ -363,13 +363,13 @@ class MaxnLeaf(_Event):
 
 @dataclass(frozen=True)
 class MaxnBest(_Event):
-    """Max^n at ``node``, where ``player`` (1, 2, ...) moves: the best move so far changes to
-    ``move``, whose backed-up ``payoffs`` have the largest ``player``-th entry yet (the first of
+    """Max^n at ``node``, where player ``mover`` (1, 2, ...) moves: the best move so far changes to
+    ``move``, whose backed-up ``payoffs`` have the largest ``mover``-th entry yet (the first of
     equal ones stays)."""
 
     kind: ClassVar[str] = "maxn_best"
     node: str
-    player: int
+    mover: int
     move: str
     payoffs: tuple[Value, ...]
 
@@ -464,8 +464,8 @@ class Tracer:
     def maxn_leaf(self, node: str, payoffs: tuple[Value, ...]) -> None:
         """Max^n reaches a leaf with these payoffs, one a player."""
 
-    def maxn_best(self, node: str, player: int, move: str, payoffs: tuple[Value, ...]) -> None:
-        """Max^n's best move at ``node`` (``player`` moving) changes."""
+    def maxn_best(self, node: str, mover: int, move: str, payoffs: tuple[Value, ...]) -> None:
+        """Max^n's best move at ``node`` (player ``mover`` moving) changes."""
 
     def maxn_exit(self, node: str, payoffs: tuple[Value, ...], best_move: str | None) -> None:
         """Max^n leaves ``node`` with its backed-up payoffs."""
@@ -547,8 +547,8 @@ class RecordingTracer(Tracer):
     def maxn_leaf(self, node: str, payoffs: tuple[Value, ...]) -> None:
         self._events.append(MaxnLeaf(node, payoffs))
 
-    def maxn_best(self, node: str, player: int, move: str, payoffs: tuple[Value, ...]) -> None:
-        self._events.append(MaxnBest(node, player, move, payoffs))
+    def maxn_best(self, node: str, mover: int, move: str, payoffs: tuple[Value, ...]) -> None:
+        self._events.append(MaxnBest(node, mover, move, payoffs))
 
     def maxn_exit(self, node: str, payoffs: tuple[Value, ...], best_move: str | None) -> None:
         self._events.append(MaxnExit(node, payoffs, best_move))

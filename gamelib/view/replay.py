@@ -516,7 +516,7 @@ def describe(event: Event | None) -> str:
     if isinstance(event, MaxnLeaf):
         return f"pos {event.node} is a leaf: payoffs {payoff_text(event.payoffs)}"
     if isinstance(event, MaxnBest):
-        return (f"pos {event.node}: best move so far for player {event.player} {event.move} "
+        return (f"pos {event.node}: best move so far for player {event.mover} {event.move} "
                 f"(payoffs {payoff_text(event.payoffs)})")
     if isinstance(event, MaxnExit):
         return f"leave pos {event.node} with payoffs {payoff_text(event.payoffs)}"

@@ -164,8 +164,8 @@ def _maxn_rule(tree: GameTree, event: MaxnEnter | MaxnLeaf | MaxnBest | MaxnExit
     elif isinstance(event, MaxnLeaf):
         text = f"{node} is a leaf: it returns its payoffs {payoff_text(event.payoffs)}, one a player"
     elif isinstance(event, MaxnBest):
-        text = (f"{event.move} returned {payoff_text(event.payoffs)}: {_v(event.payoffs[event.player - 1])} for "
-                f"player {event.player}, the most so far; {maxn_node_rule(event.player)}")
+        text = (f"{event.move} returned {payoff_text(event.payoffs)}: {_v(event.payoffs[event.mover - 1])} for "
+                f"player {event.mover}, the most so far; {maxn_node_rule(event.mover)}")
     else:
         text = f"{node} returns {payoff_text(event.payoffs)} to its parent, the whole vector"
     return Rule(node, text)
