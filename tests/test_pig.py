@@ -14,6 +14,7 @@ from gamelib.games.game import IllegalMoveError, Player
 from gamelib.games.pig import Pig, PigState
 from gamelib.search.expectimax import expectiminimax
 from gamelib.search.negamax import SearchError, alphabeta
+from gamelib.search.tracing import Exit, RecordingTracer
 
 
 @cache
@@ -84,6 +85,66 @@ def test_every_reachable_state_of_a_small_game_has_the_exact_value() -> None:
 def test_the_start_of_larger_games_has_the_exact_value(target: int, turns: int) -> None:
     game = Pig(target=target, turns=turns)
     assert expectiminimax(game).value == pytest.approx(float(exact(game, game.root)), abs=1e-12)
+
+
+def value_iteration(target: int, turns: int, sides: int) -> dict[tuple[int, int, int, int, int, bool], Fraction]:
+    """Every state's value for MAX by value iteration (Neller & Presser 2004 solve Pig this way),
+    written from the rules in gamelib/games/pig.py's docstring alone, with none of its code: a
+    table of all states (a, b, k, t, m, rolling) with banked scores a (MAX) and b (MIN) below the
+    target, turn total k with the mover's a or b + k below the target, t turns left, m the mover
+    (0 MAX, 1 MIN), every value 0 at first, then sweeps of the Bellman update over the whole table
+    until a sweep changes nothing. The game cannot return to a state, so the sweeps end."""
+    def end(a: int, b: int, k: int, t: int, m: int) -> Fraction | None:
+        """The outcome if the game is over: a player at the target (score + turn total) wins;
+        without turns the higher banked score wins (equal: a draw)."""
+        mine = (a, b)[m] + k
+        if mine >= target:
+            return Fraction(1 if m == 0 else -1)
+        if t == 0:
+            return Fraction((a > b) - (a < b))
+        return None
+
+    states = [(a, b, k, t, m, rolling) for a in range(target) for b in range(target) for t in range(1, turns + 1)
+              for m in (0, 1) for k in range(target - (a, b)[m]) for rolling in (False, True)]
+    states.sort(key=lambda state: (state[3], -state[2], not state[5]))  # a sweep order in which the values settle fast
+    values = dict.fromkeys(states, Fraction(0))
+
+    def value(a: int, b: int, k: int, t: int, m: int, rolling: bool) -> Fraction:
+        over = end(a, b, k, t, m)
+        return over if over is not None else values[a, b, k, t, m, rolling]
+
+    changed, sweeps = True, 0
+    while changed:
+        changed, sweeps = False, sweeps + 1
+        for a, b, k, t, m, rolling in states:
+            if rolling:  # a 1 ends the turn with nothing banked; a face f >= 2 adds f to the turn total
+                new = (value(a, b, 0, t - 1, 1 - m, False)
+                       + sum(value(a, b, k + face, t, m, False) for face in range(2, sides + 1))) / sides
+            else:  # roll, or hold: bank the turn total, the turn passes
+                roll = value(a, b, k, t, m, True)
+                hold = value(a + k, b, 0, t - 1, 1, False) if m == 0 else value(a, b + k, 0, t - 1, 0, False)
+                new = max(roll, hold) if m == 0 else min(roll, hold)
+            if new != values[a, b, k, t, m, rolling]:
+                values[a, b, k, t, m, rolling], changed = new, True
+    assert sweeps <= 3, f"the sweeps should settle at once in this order; took {sweeps}"
+    return values
+
+
+def test_lesson_8s_value_is_the_value_iteration_of_the_rules() -> None:
+    # Lesson 8's Pig (target 6, 4 turns, a die of 6) is worth 44899/82944 to MAX. The lesson's own check
+    # shares Pig's rules code with the search, so only a computation from the rules alone can catch a rules
+    # bug: the value iteration agrees with the dynamic program above, and test_the_start_of_larger_games
+    # checks the search's value against that.
+    assert value_iteration(6, 4, 6)[0, 0, 0, 4, 0, False] == Fraction(44899, 82944) == exact(Pig(6, 4, 6), Pig().root)
+    game, tracer = Pig(target=6, turns=3, sides=6), RecordingTracer()  # and every state of a smaller game
+    expectiminimax(game, tracer=tracer)
+    iterated = value_iteration(6, 3, 6)
+    backed_up = {event.node: event.value for event in tracer.events if isinstance(event, Exit)}
+    inner = [state for state in reachable(game) if not game.is_terminal(state)]
+    assert len(inner) > 100
+    for state in inner:
+        key = (*state.scores, state.total, state.turns, 0 if state.mover is Player.MAX else 1, state.rolling)
+        assert backed_up[str(state)] == pytest.approx(float(iterated[key]), abs=1e-12), state
 
 
 def test_rules_and_errors() -> None:
