@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree
@@ -41,12 +42,14 @@ class Figure:
     """A key step: ``algorithm`` recorded on ``tree`` (a seed tree's name, or "classroom b d seed"
     for :func:`gamelib.search.random_trees.classroom_tree`), shown at ``step``: "start"
     (nothing searched), "end" (finished), or "after <kind> <node>" (just after the first event of
-    that kind at that node, e.g. "after cutoff 8"). ``title`` is the picture's accessible name."""
+    that kind at that node, e.g. "after cutoff 8"). ``title`` is the picture's accessible name;
+    ``options`` go to the search (``(("star1", True),)``)."""
 
     tree: str
     algorithm: str
     step: str
     title: str
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 FIGURES: dict[str, Figure] = {
@@ -61,6 +64,12 @@ FIGURES: dict[str, Figure] = {
                                   "The quiz's tree: branching 2, depth 4, seed 22"),
     "08_expectiminimax_done.svg": Figure("textbook_aima_fig5_12", "expectiminimax", "end",
                                          "AIMA Figure 5.12 after expectiminimax: a1 is worth 2.1, a2 1.3"),
+    "08_star1_windows.svg": Figure("star1_windows", "expectiminimax", "after cutoff b2",
+                                   "Star1 searches b2 with the window (9, ∞): b21 = 7 cuts b22", (("star1", True),)),
+    "08_maxn_done.svg": Figure("three_players", "maxn", "end",
+                               "Three players after max^n: a = (7, 5, 3) by b; squares player 1, circles 2, hexagons 3"),
+    "08_paranoid_done.svg": Figure("three_players", "alphabeta", "end",
+                                   "The same tree, paranoid for player 1 (alpha-beta): a = 4 by c"),
     "09_mcts_iteration_3.svg": Figure("broeders31", "mcts 12 1", "iteration 3 rollout",
                                       "Monte Carlo tree search, iteration 3: selected, expanded, rolled out"),
     "09_mcts_200.svg": Figure("broeders31", "mcts 200 1", "end", "Broeders' tree after 200 iterations of UCT"),
@@ -93,7 +102,7 @@ def figure_svg(figure: Figure) -> str:
     tree = _tree(figure.tree)
     if figure.algorithm.startswith("mcts "):
         return _mcts_figure_svg(tree, figure)
-    events = record(tree, figure.algorithm)
+    events = record(tree, figure.algorithm, **dict(figure.options))
     picture = Replay(tree, events).snapshot(_step(events, figure.step))
     return SvgPainter(tree).paint(picture, title=figure.title)
 

@@ -53,6 +53,9 @@ FONT = "Helvetica, Arial, sans-serif"
 _POLYGON_CORNERS = {"hexagon": 6, "octagon": 8}
 """The regular polygons a node may be drawn as (players 3 and 4 of a multi-player tree)."""
 _DASHES = {"dashed": "5,3", "dotted": "2,3"}
+_PROBABILITY_AT = 0.5
+"""Where along a chance node's edge its probability is written (0 at the parent, 1 at the child),
+clear of the window written nearer the child (``Sizes.window_at``)."""
 
 
 @dataclass(frozen=True)
@@ -251,10 +254,12 @@ class SvgPainter:
                                       cls="cut-mark"))
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
-        if looks.get("label"):  # a chance node's probability, beside the edge's middle
-            parts.append(svg_text((x1 + x2) / 2 + (6 if x2 >= x1 else -6), (y1 + y2) / 2, looks["label"],
+        if looks.get("label"):  # a chance node's probability: inside the fan of edges, clear of the window on
+            px, py = x1 + _PROBABILITY_AT * (x2 - x1), y1 + _PROBABILITY_AT * (y2 - y1)  # the outer side
+            right = x2 < x1 - 0.5
+            parts.append(svg_text(px + (5 if right else -5), py + 4, looks["label"],
                                   size=self.sizes.probability_font,
-                                  colour=looks.get("color", "#333333"), anchor="start" if x2 >= x1 else "end",
+                                  colour=looks.get("color", "#333333"), anchor="start" if right else "end",
                                   cls="probability"))
         parts.append("</g>")
         return "\n".join(parts)

@@ -20,7 +20,9 @@ node was entered with, the latest event) and the tree's players; no search is ru
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from gamelib.games.game import INF, Player, Value, format_value
 from gamelib.games.trees import GameTree
@@ -46,7 +48,7 @@ from gamelib.search.tracing import (
 )
 from gamelib.view.replay import Snapshot, Window, cut_reason, payoff_text
 
-__all__ = ["Rule", "maxn_node_rule", "node_rule", "rule_at"]
+__all__ = ["Rule", "maxn_node_rule", "node_rule", "rule_at", "star1_window_words"]
 
 
 @dataclass(frozen=True)
@@ -111,10 +113,14 @@ def _best_move(event: BestMove, player: Player, window: Window | None) -> str:
     return f"{text}; {node_rule(player, window)}"
 
 
-def _cutoff(event: Cutoff, player: Player) -> Rule:
+def _cutoff(event: Cutoff, player: Player, tree: GameTree) -> Rule:
     skipped = ", ".join(event.skipped)
     reason = cut_reason(event)
-    if player is Player.MAX:
+    parent = tree.parents.get(event.node)
+    if parent is not None and tree.players[parent] is Player.CHANCE and player is not Player.CHANCE:
+        why = (f"the bound is Star1's window for {event.node}, so the chance node {parent} cannot reach its own "
+               "window whatever its other outcomes are worth")
+    elif player is Player.MAX:
         why = f"MIN can get {_v(event.beta)} elsewhere and will not come here"
     else:
         why = f"MAX can get {_v(event.alpha)} elsewhere and will not come here"
@@ -145,6 +151,43 @@ def _whole_search(event: MtdPass | Iteration) -> Rule:
                           f"bound; the value lies in [{_v(event.lower)}, {_v(event.upper)}]")
     return Rule(None, f"depth {event.depth} searched: the next iteration searches one ply deeper, "
                       f"best move {event.move} first")
+
+
+def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
+    """Why Star1 (Ballard 1983) searches ``node``, a child of a chance node, with the window it
+    was entered with, in words: "" if ``node``'s parent is no chance node or the window is not
+    Star1's (a search without windows, or a re-search with a full one).
+
+    With every value in [L, U] (the tree's value range), the chance node entered with (alpha,
+    beta), its children before ``node`` worth S together (each value times its probability), p
+    the probability of ``node`` and R that of the children after it, the node can only reach
+    alpha if ``node`` is worth more than (alpha - S - R U) / p, and beta if less than
+    (beta - S - R L) / p: outside that window ``node``'s value settles the chance node, whatever
+    the rest are worth. Read from the snapshot: the windows, the values of the children done."""
+    parent = tree.parents.get(node)
+    window, above = picture.window.get(node), picture.window.get(parent) if parent is not None else None
+    if (parent is None or tree.players[parent] is not Player.CHANCE or window is None or above is None
+            or None in window or None in above):
+        return ""
+    kids, odds = tree.children[parent], tree.probabilities[parent]
+    before, after = kids[:kids.index(node)], kids[kids.index(node) + 1:]
+    if any(kid not in picture.value for kid in before):
+        return ""
+    alpha, beta = above
+    low, high = tree.value_range
+    p, rest = odds[node], sum((odds[kid] for kid in after), Fraction(0))
+    done = sum(float(odds[kid]) * picture.value[kid] for kid in before)
+    expected = ((alpha - done - float(rest) * high) / float(p), (beta - done - float(rest) * low) / float(p))
+    if not all(_same(a, b) for a, b in zip(expected, window)):  # type: ignore[arg-type]
+        return ""
+    q = f"({p})" if p.denominator != 1 else str(p)
+    return (f"Star1 gives {node} (probability {p}) the window (({_v(alpha)} − {_v(done)} − {rest}×{_v(high)})/{q}, "
+            f"({_v(beta)} − {_v(done)} − {rest}×{_v(low)})/{q}) = ({_v(expected[0])}, {_v(expected[1])}): a value "
+            f"outside it settles {parent} against ({_v(alpha)}, {_v(beta)}), whatever the outcomes after {node} are worth")
+
+
+def _same(a: Value, b: Value) -> bool:
+    return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
 def maxn_node_rule(mover: int) -> str:
@@ -198,13 +241,14 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
         return _maxn_rule(tree, event)
     if isinstance(event, Enter):
         text = node_rule(player, window) if tree.children.get(node) else f"{node} is a leaf: it returns its value"
-        return Rule(node, text)
+        star1 = star1_window_words(tree, picture, node)
+        return Rule(node, f"{star1}; {text}" if star1 else text)
     if isinstance(event, Leaf):
         return Rule(node, f"{node} is a leaf: it returns its value {_v(event.value)}")
     if isinstance(event, BestMove):
         return Rule(node, _best_move(event, player, window))
     if isinstance(event, Cutoff):
-        return _cutoff(event, player)
+        return _cutoff(event, player, tree)
     if isinstance(event, Exit):
         return Rule(node, f"{node} returns {_v(event.value)} to its parent{_EXIT_BOUND[event.bound]}")
     if isinstance(event, NullWindow):
