@@ -1,4 +1,4 @@
-"""Ratings with uncertainty: a Bradley-Terry model on the Elo scale, fitted by maximum likelihood.
+"""Ratings with uncertainty: a Bradley-Terry model on the Elo scale, fitted by penalised maximum likelihood.
 
 The model (Bradley & Terry 1952; on Elo's scale, Elo 1978): entry i scores against entry j with
 expectation p_ij = 1 / (1 + 10^(-(r_i - r_j)/400)). A game's points s (win 1, draw 1/2, loss 0, as
@@ -7,6 +7,9 @@ s log p_ij + (1 - s) log(1 - p_ij), so a draw counts as half a win and half a lo
 quasi-likelihood for draws). :func:`fit_ratings` maximises it with scipy, plus a weak prior: each
 entry is also credited with ``prior_draws`` virtual draws against a virtual entry rated 0, which
 keeps an entry that won (or lost) every game at a finite rating (a penalised maximum likelihood).
+Without it no maximum-likelihood estimate exists whenever some entries never scored against the
+others (the likelihood grows without bound as their ratings fall apart): then those entries'
+ratings and intervals say what the prior says, and shrink without bound with ``prior_draws``.
 The likelihood only knows rating differences, so ratings are reported relative to the field's
 average: they sum to 0.
 

@@ -25,12 +25,12 @@ from typing import Any
 
 from gamelib.play.ratings import fit_ratings
 
-__all__ = ["Standing", "head_to_head", "move_times", "points_of", "standings", "standings_csv", "standings_text"]
+__all__ = ["TIE_ELO", "Standing", "head_to_head", "move_times", "points_of", "standings", "standings_csv", "standings_text"]
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One entry's line: ``rank`` (1 best, by rating), ``name``, ``team``; ``games``, ``wins``,
+    """One entry's line: ``rank`` (1 best, by rating; equal ratings share one), ``name``, ``team``; ``games``, ``wins``,
     ``draws``, ``losses``, ``points`` (win 1, draw 1/2) and ``score`` (points a game); ``rating``
     (Elo points above the field's average) with its 95% interval ``low`` to ``high``; ``timeouts``
     and ``forfeits`` (games lost by any fault, timeouts included) and ``faults``, the reasons of the
@@ -72,15 +72,24 @@ def move_times(records: Sequence[Any], name: str) -> list[float]:
 
 def standings(entries: Sequence[Any], records: Sequence[Any]) -> list[Standing]:
     """The standings of ``entries`` (anything with ``name`` and ``team``) after the games
-    ``records`` (:class:`gamelib.play.records.GameRecord`), best rating first. Entries that played
-    no game are rated from the prior alone (0)."""
+    ``records`` (:class:`gamelib.play.records.GameRecord`), best rating first; entries whose ratings
+    differ by less than :data:`TIE_ELO` share a rank (the next rank skips: 1, 1, 3), listed by name.
+    Entries that played no game are rated from the prior alone (0)."""
     names = [entry.name for entry in entries]
     index = {name: k for k, name in enumerate(names)}
     results = [(index[record.x], index[record.o], points_of(record, record.x)) for record in records]
     ratings = fit_ratings(names, results)
     rows = [_row(entry, rating, records) for entry, rating in zip(entries, ratings)]
     rows.sort(key=lambda row: (-row.rating, row.name))
-    return [_ranked(rank, row) for rank, row in enumerate(rows, start=1)]
+    ranks = [1]
+    for above, row in zip(rows, rows[1:]):  # competition ranking: equal ratings share a rank (1, 1, 3)
+        ranks.append(ranks[-1] if above.rating - row.rating < TIE_ELO else len(ranks) + 1)
+    return [_ranked(rank, row) for rank, row in zip(ranks, rows)]
+
+
+TIE_ELO = 0.01
+"""Ratings closer than this many Elo points count as equal and share a rank: entries with the same
+results against the same opponents get the same rating, up to the fit's rounding (about 1e-6)."""
 
 
 def _row(entry: Any, rating: Any, records: Sequence[Any]) -> Standing:
