@@ -151,3 +151,29 @@ def test_expectiminimax_and_star1_give_the_exact_value_on_any_players(shape: Sha
     exact = float(exact_value(shape))
     assert math.isclose(expectiminimax(tree).value, exact, abs_tol=1e-9)
     assert math.isclose(expectiminimax(tree, star1=True).value, exact, abs_tol=1e-9)
+
+
+def test_star1s_window_for_each_outcome_in_words() -> None:
+    # star1_windows (values 0..10), by hand: after a = 6, b1 (p = 1/2, none before it, 1/2 after) gets
+    # ((6 - 0 - 1/2 x 10)/(1/2), (inf - 0 - 1/2 x 0)/(1/2)) = (2, inf); after b1 = 3, b2 gets ((6 - 1.5)/(1/2), inf) = (9, inf).
+    from gamelib.games.data import load_seed_tree
+    from gamelib.search.tracing import Enter, RecordingTracer
+    from gamelib.view.replay import Replay
+    from gamelib.view.rules_text import rule_at, star1_window_words
+
+    tree, tracer = load_seed_tree("star1_windows"), RecordingTracer()
+    expectiminimax(tree, star1=True, tracer=tracer)
+    replay = Replay(tree, tracer.events)
+    words = {event.node: star1_window_words(tree, replay.snapshot(step), event.node)
+             for step, event in enumerate(tracer.events, start=1) if isinstance(event, Enter)}
+    assert words["b1"].startswith("Star1 gives b1 (probability 1/2) the window ((6 − 0 − 1/2×10)/(1/2), "
+                                  "(∞ − 0 − 1/2×0)/(1/2)) = (2, ∞)")
+    assert words["b2"].startswith("Star1 gives b2 (probability 1/2) the window ((6 − 1.5 − 0×10)/(1/2), "
+                                  "(∞ − 1.5 − 0×0)/(1/2)) = (9, ∞)")
+    assert all(not text for node, text in words.items() if node not in ("b1", "b2"))  # not a chance node's child
+    cut = next(step for step, event in enumerate(tracer.events, start=1) if event.kind == "cutoff")
+    rule = rule_at(tree, replay.snapshot(cut))
+    assert rule is not None and "the bound is Star1's window for b2" in rule.text
+    plain = RecordingTracer()
+    expectiminimax(tree, tracer=plain)  # no windows: nothing to explain
+    assert not star1_window_words(tree, Replay(tree, plain.events).snapshot(len(plain.events)), "b1")

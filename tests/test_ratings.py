@@ -101,7 +101,9 @@ def test_two_entries_worked_by_hand() -> None:
     # 400 log10(30/10) = 190.85 Elo. With the prior (one virtual draw each against an entry rated 0),
     # symmetry gives a = t, b = -t (natural-log units), and the penalised likelihood's derivative in t is zero
     # where 30 - 40 sigma(2t) + (1/2 - sigma(t)) = 0: solved here by bisection.
-    sigma = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+    def sigma(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
     low, high = 0.0, 5.0
     for _ in range(200):
         middle = (low + high) / 2

@@ -165,20 +165,20 @@ def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
     (beta - S - R L) / p: outside that window ``node``'s value settles the chance node, whatever
     the rest are worth. Read from the snapshot: the windows, the values of the children done."""
     parent = tree.parents.get(node)
-    window, above = picture.window.get(node), picture.window.get(parent) if parent is not None else None
-    if (parent is None or tree.players[parent] is not Player.CHANCE or window is None or above is None
-            or None in window or None in above):
+    if parent is None or tree.players[parent] is not Player.CHANCE:
+        return ""
+    (low_in, high_in), (alpha, beta) = picture.window.get(node, (None, None)), picture.window.get(parent, (None, None))
+    if low_in is None or high_in is None or alpha is None or beta is None:
         return ""
     kids, odds = tree.children[parent], tree.probabilities[parent]
     before, after = kids[:kids.index(node)], kids[kids.index(node) + 1:]
     if any(kid not in picture.value for kid in before):
         return ""
-    alpha, beta = above
     low, high = tree.value_range
     p, rest = odds[node], sum((odds[kid] for kid in after), Fraction(0))
     done = sum(float(odds[kid]) * picture.value[kid] for kid in before)
     expected = ((alpha - done - float(rest) * high) / float(p), (beta - done - float(rest) * low) / float(p))
-    if not all(_same(a, b) for a, b in zip(expected, window)):  # type: ignore[arg-type]
+    if not (_same(expected[0], low_in) and _same(expected[1], high_in)):
         return ""
     q = f"({p})" if p.denominator != 1 else str(p)
     return (f"Star1 gives {node} (probability {p}) the window (({_v(alpha)} − {_v(done)} − {rest}×{_v(high)})/{q}, "
