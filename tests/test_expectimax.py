@@ -11,12 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamelib.games.data import load_seed_tree
 from gamelib.games.tictactoe import TicTacToe
 from gamelib.games.trees import GameTree, TreeFormatError, tree_from_dict
 from gamelib.search.expectimax import expectimax, expectiminimax
 from gamelib.search.negamax import SearchError, minimax
 from gamelib.search.random_trees import random_tree
-from gamelib.search.tracing import Cutoff, RecordingTracer, pruned_nodes
+from gamelib.search.tracing import Cutoff, Enter, RecordingTracer, pruned_nodes
+from gamelib.view.replay import Replay
+from gamelib.view.rules_text import rule_at, star1_window_words
 
 
 def chance_root() -> dict[str, object]:
@@ -156,11 +159,6 @@ def test_expectiminimax_and_star1_give_the_exact_value_on_any_players(shape: Sha
 def test_star1s_window_for_each_outcome_in_words() -> None:
     # star1_windows (values 0..10), by hand: after a = 6, b1 (p = 1/2, none before it, 1/2 after) gets
     # ((6 - 0 - 1/2 x 10)/(1/2), (inf - 0 - 1/2 x 0)/(1/2)) = (2, inf); after b1 = 3, b2 gets ((6 - 1.5)/(1/2), inf) = (9, inf).
-    from gamelib.games.data import load_seed_tree
-    from gamelib.search.tracing import Enter, RecordingTracer
-    from gamelib.view.replay import Replay
-    from gamelib.view.rules_text import rule_at, star1_window_words
-
     tree, tracer = load_seed_tree("star1_windows"), RecordingTracer()
     expectiminimax(tree, star1=True, tracer=tracer)
     replay = Replay(tree, tracer.events)
