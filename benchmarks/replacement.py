@@ -18,10 +18,7 @@ positions and writes nothing.
 from __future__ import annotations
 
 import json
-import os
-import platform
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,6 +32,8 @@ from gamelib.play.openings import random_line  # noqa: E402
 from gamelib.search.mtdf import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta  # noqa: E402
 from gamelib.search.ttable import Replacement, TranspositionTable  # noqa: E402
+
+from benchmarks.provenance import provenance  # noqa: E402
 
 DATA = ROOT / "gamelib" / "data" / "benchmarks" / "replacement.json"
 LESSON_LINE = ("c3", "f6", "d4", "e5", "c5", "f4")
@@ -76,15 +75,6 @@ def run(count: int) -> list[dict[str, Any]]:
     return rows
 
 
-def provenance(quick: bool) -> dict[str, Any]:
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    return {"command": "python benchmarks/replacement.py" + (" --quick" if quick else ""),
-            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
-            "python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
-            "load": "load average " + " ".join(f"{load:.1f}" for load in os.getloadavg()) + " at the end (CPU seconds "
-                    "vary with it; node counts do not)"}
-
-
 def main() -> None:
     arguments = sys.argv[1:]
     if any(argument != "--quick" for argument in arguments):
@@ -94,7 +84,9 @@ def main() -> None:
     rows = run(2 if quick else 1 + RANDOM_POSITIONS)
     if not quick:
         DATA.parent.mkdir(parents=True, exist_ok=True)
-        DATA.write_text(json.dumps({"provenance": provenance(quick), "rows": rows}, indent=1) + "\n")
+        made = provenance("python benchmarks/replacement.py", note="the load average at the end; CPU seconds vary with it, "
+                          "node counts do not")
+        DATA.write_text(json.dumps({"provenance": made, "rows": rows}, indent=1) + "\n")
         print(f"\nwritten to {DATA.relative_to(ROOT)}")
 
 

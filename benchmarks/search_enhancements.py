@@ -51,9 +51,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import platform
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -70,6 +67,8 @@ from gamelib.search.heuristics import Heuristics  # noqa: E402
 from gamelib.search.mtdf import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta, negascout  # noqa: E402
 from gamelib.search.ttable import TranspositionTable  # noqa: E402
+
+from benchmarks.provenance import provenance  # noqa: E402
 
 MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
 """The midgame position of ``benchmarks/adjacency_search.py`` (X to move, 32 empty squares)."""
@@ -252,13 +251,6 @@ def ladder(depth: int, quick: bool, seconds: float) -> dict[str, Any]:
     return {"depth": depth, "minimal_tree": minimal, "rows": rows}
 
 
-def provenance(quick: bool) -> dict[str, Any]:
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    return {"command": "python benchmarks/search_enhancements.py" + (" --quick" if quick else ""),
-            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
-            "python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs"}
-
-
 def main() -> None:
     arguments = sys.argv[1:]
     if any(argument != "--quick" for argument in arguments):
@@ -270,7 +262,7 @@ def main() -> None:
     leaves = ladder(8, quick, 5.0)
     if not quick:
         DATA.parent.mkdir(parents=True, exist_ok=True)
-        DATA.write_text(json.dumps({"provenance": provenance(quick), "node_rates": rates, "bot_depths": depths,
+        DATA.write_text(json.dumps({"provenance": provenance("python benchmarks/search_enhancements.py"), "node_rates": rates, "bot_depths": depths,
                                     "leaves": leaves}, indent=1) + "\n")
         print(f"\nwritten to {DATA.relative_to(ROOT)}")
 
