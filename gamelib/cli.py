@@ -251,9 +251,7 @@ def _search_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--star1 is an expectiminimax option, not a {args.algorithm} option")
     if args.algorithm not in _TABLE_SEARCHES and args.table_size is not None:
         raise UsageError(f"--table-size is an option of {' and '.join(_TABLE_SEARCHES)}, not of {args.algorithm}")
-    if args.algorithm == "maxn" and args.depth is not None:
-        raise UsageError("--depth is not a maxn option: max^n searches to the leaves, whose payoffs it backs up")
-    options: dict[str, Any] = {} if args.algorithm == "maxn" else {"depth": args.depth}
+    options: dict[str, Any] = {"depth": args.depth}
     if args.algorithm == "alphabeta":
         options.update(strict=args.strict, fail_soft=args.fail_soft)
     if args.algorithm in _TABLE_SEARCHES:

@@ -122,7 +122,6 @@ def test_the_format_refuses_what_is_wrong() -> None:
              ({"payoffs": {"a": [1, 2], "b": [3, 2, 1]}}, "the payoffs of leaf 'a' are \\[1, 2\\]: give 3 finite numbers"),
              ({"payoffs": {"a": [1, 2, "3"], "b": [3, 2, 1]}}, "give 3 finite numbers"),
              ({"payoffs": {"a": [1, 2, 3]}}, "leaf 'b' has no payoffs"),
-             ({"payoffs": {"a": [1, 2, 3], "b": [3, 2, 1], "r": [0, 0, 0]}}, "'r', which is not a leaf"),
              ({"payoffs": {"a": [1, 2, 3], "b": [3, 2, 1], "z": [0, 0, 0]}}, "'z', which is not in the tree"),
              ({"movers": {"a": 4}}, "the mover of node 'a' is 4: give a player from 1 to 3"),
              ({"movers": {"q": 1}}, "'movers' names node 'q'")]
@@ -133,8 +132,13 @@ def test_the_format_refuses_what_is_wrong() -> None:
         tree_from_dict(good)
     tree = any_tree_from_dict(good)
     assert isinstance(tree, MultiPlayerTree) and tree.payoff("b") == (3, 2, 1)
-    with pytest.raises(TreeFormatError, match="node 'r' is not a leaf"):
+    with pytest.raises(TreeFormatError, match="node 'r' has no payoffs: it is an inner node"):
         tree.payoff("r")
+    with pytest.raises(TreeFormatError, match="node 'r' has no payoffs"):
+        maxn(tree, depth=0)
+    static = multiplayer_tree_from_dict({**good, "payoffs": {**good["payoffs"], "r": [0, 0, 9]}})
+    assert maxn(static, depth=0).payoffs == (0, 0, 9) and not maxn(static, depth=0).complete  # the depth limit's stand-in
+    assert maxn(static).payoffs == (3, 2, 1) and maxn(static).complete
     with pytest.raises(TreeTextError, match="3-player tree: the board notation holds one value a leaf"):
         tree.to_text()
     edited = tree.with_values({"a": 9})  # the two-player reading's values are player 1's payoffs

@@ -18,8 +18,8 @@ The JSON format adds three keys to the tree format (``gamelib/data/trees/README.
     {"name": "two rounds", "root": "a", "player_count": 3,
      "children": {"a": ["b", "c"]}, "payoffs": {"b": [1, 5, 2], "c": [3, 0, 4]}}
 
-``player_count`` (2 to :data:`MAX_PLAYERS`), ``payoffs`` (every leaf: one number a player, player 1
-first) and, optionally, ``movers``: node -> the player (1, 2, ...) who moves there. By default
+``player_count`` (2 to :data:`MAX_PLAYERS`), ``payoffs`` (every leaf, and any inner node a
+depth-limited search may stop at: one number a player, player 1 first) and, optionally, ``movers``: node -> the player (1, 2, ...) who moves there. By default
 player 1 moves at the root and the turn passes round, 1, 2, 3, 1, ...; a node in ``movers``
 overrides that, and the turn passes round from it below.
 
@@ -63,7 +63,8 @@ class MultiPlayerTree(GameTree):
     """A validated tree of ``player_count`` players (build it with :func:`multiplayer_tree_from_dict`).
 
     ``movers`` maps every node to the player (1 to ``player_count``) who moves there (at a leaf:
-    who would); ``payoffs`` maps every leaf to its vector, one number a player, player 1 first.
+    who would); ``payoffs`` maps every leaf (and any inner node given one, for a depth limit) to
+    its vector, one number a player, player 1 first.
     The inherited ``players`` and ``values`` are the paranoid reduction for player 1 (see the
     module): MAX where player 1 moves, MIN elsewhere, each leaf worth player 1's payoff.
     """
@@ -79,12 +80,14 @@ class MultiPlayerTree(GameTree):
         return self.movers[node]
 
     def payoff(self, node: str) -> tuple[Value, ...]:
-        """The leaf ``node``'s payoffs, one a player, player 1 first. Raises KeyError for an unknown
-        node, TreeFormatError for an inner node (it has none: its vector is backed up)."""
+        """The payoffs of ``node``, one a player, player 1 first: a leaf's, or an inner node's own
+        static payoffs for a depth-limited search. Raises KeyError for an unknown node,
+        TreeFormatError for an inner node without payoffs (its vector is its children's, backed up)."""
         if node not in self.payoffs:
             if node not in self.movers:
                 raise self._unknown(node)
-            raise TreeFormatError(f"node {shown(node)} is not a leaf: its payoffs are its children's, backed up")
+            raise TreeFormatError(f"node {shown(node)} has no payoffs: it is an inner node, whose vector is backed up "
+                                  "from its children; give it payoffs for a search stopped there by a depth limit")
         return self.payoffs[node]
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,9 +126,9 @@ def multiplayer_tree_from_dict(data: Any) -> MultiPlayerTree:
 
     Raises TreeFormatError naming the node, as :func:`~gamelib.games.trees.tree_from_dict` does for
     the shape, and for a ``player_count`` that is not a whole number from 2 to
-    :data:`MAX_PLAYERS`, a leaf without payoffs, payoffs on an inner or unknown node, a vector of
+    :data:`MAX_PLAYERS`, a leaf without payoffs, payoffs on an unknown node, a vector of
     the wrong length or with an entry that is not a finite number, and a mover that is not a
-    player of the tree.
+    player of the tree. Payoffs on an inner node are its static payoffs, for a depth limit.
     """
     root, children, parents = read_shape(data)
     count = data.get("player_count")
@@ -180,9 +183,6 @@ def _read_payoffs(raw: Any, children: Mapping[str, tuple[str, ...]], parents: Ma
     for node, vector in raw.items():
         if node != root and node not in parents:
             raise TreeFormatError(f"'payoffs' names node {shown(node)}, which is not in the tree")
-        if node in children:
-            raise TreeFormatError(f"'payoffs' names node {shown(node)}, which is not a leaf: an inner node's payoffs "
-                                  "are backed up from its children")
         if not isinstance(vector, list) or len(vector) != count or not all(map(finite_number, vector)):
             raise TreeFormatError(f"the payoffs of leaf {shown(node)} are {shown(vector)}: give {count} finite numbers, "
                                   "one a player, player 1 first")

@@ -44,7 +44,7 @@ SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
     "alphabeta_with_memory": (alphabeta_with_memory, frozenset({"depth", "window", "table"})),
     "mtdf": (mtdf, frozenset({"depth", "first_guess", "table"})),
     "expectiminimax": (expectiminimax, frozenset({"depth", "star1"})),
-    "maxn": (maxn, frozenset()),
+    "maxn": (maxn, frozenset({"depth"})),
 }
 """The searches by name, for the command line and the stepper: name -> (function, its options).
 ``negascout`` and ``pvs`` are fail-hard, as seed 000 gives NegaScout; ``negascout_soft`` is

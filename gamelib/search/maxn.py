@@ -60,22 +60,26 @@ def payoffs_of(tree: GameTree, leaf: str) -> tuple[Value, ...]:
     return (value, -value)
 
 
-def maxn(tree: GameTree, node: str | None = None, *, tracer: Tracer = NULL_TRACER) -> MaxnResult:
+def maxn(tree: GameTree, node: str | None = None, *, depth: int | None = None,
+         tracer: Tracer = NULL_TRACER) -> MaxnResult:
     """Max^n from ``node`` (default the root) of ``tree``: the backed-up payoff vector, the best
     move for the player moving there and the principal variation, visiting every node once.
 
     ``tree`` is a :class:`~gamelib.games.multiplayer.MultiPlayerTree` or a two-player tree (read as
-    :func:`payoffs_of` says). Ties keep the first best child. Trace: MaxnEnter (an Enter with the
-    player moving, no window) on entering a node, then MaxnLeaf at a leaf, MaxnBest each time a node's best move changes, and MaxnExit on
-    leaving. Raises SearchError for a game that is not an explicit tree, a tree with chance nodes
-    or one deeper than MAX_TREE_DEPTH.
+    :func:`payoffs_of` says). ``depth`` limits the search to that many plies, where a node's own
+    payoffs stand for its subtree (a multi-player tree may give inner nodes payoffs for that).
+    Ties keep the first best child. Trace: MaxnEnter (an Enter with the player moving, no window)
+    on entering a node, then MaxnLeaf where the search stops, MaxnBest each time a node's best
+    move changes, and MaxnExit on leaving. Raises SearchError for a game that is not an explicit
+    tree, a negative depth, a tree with chance nodes or one deeper than MAX_TREE_DEPTH without a
+    depth limit within it; TreeFormatError for a node the depth limit stops at that has no payoffs.
     """
     if not isinstance(tree, GameTree):
         raise SearchError(f"max^n searches explicit trees (a GameTree or MultiPlayerTree), not a {type(tree).__name__}")
-    start = _start(tree, node, None)
+    start = _start(tree, node, depth)
     search = _Maxn(tree, tracer)
-    payoffs, pv = search.back_up(start, 0)
-    return MaxnResult(payoffs[0], pv[0] if pv else None, pv, search.nodes, search.leaves, True, payoffs)
+    payoffs, pv = search.back_up(start, 0, depth)
+    return MaxnResult(payoffs[0], pv[0] if pv else None, pv, search.nodes, search.leaves, search.horizons == 0, payoffs)
 
 
 class _Maxn:
@@ -83,13 +87,15 @@ class _Maxn:
 
     def __init__(self, tree: GameTree, tracer: Tracer) -> None:
         self.tree, self.tracer, self.tracing = tree, tracer, tracer is not NULL_TRACER
-        self.nodes = self.leaves = 0
+        self.nodes = self.leaves = self.horizons = 0
 
-    def back_up(self, node: str, plies: int) -> tuple[tuple[Value, ...], tuple[Any, ...]]:
-        """The payoffs of ``node``, ``plies`` below the root, and its principal variation."""
+    def back_up(self, node: str, plies: int, depth: int | None) -> tuple[tuple[Value, ...], tuple[Any, ...]]:
+        """The payoffs of ``node``, ``plies`` below the root, searched ``depth`` plies (None: to
+        the leaves), and its principal variation."""
         tree, tracer = self.tree, self.tracer
         self.nodes += 1
-        leaf = tree.is_terminal(node)
+        leaf = tree.is_terminal(node) or depth == 0
+        self.horizons += leaf and depth == 0 and not tree.is_terminal(node)
         player = player_at(tree, node)
         if self.tracing:
             tracer.maxn_enter(node, plies, tree.to_move(node), None if leaf else player)
@@ -103,7 +109,7 @@ class _Maxn:
         best: tuple[Value, ...] | None = None
         best_move, pv = None, ()
         for child in tree.children_of(node):
-            payoffs, below = self.back_up(child, plies + 1)
+            payoffs, below = self.back_up(child, plies + 1, None if depth is None else depth - 1)
             if best is None or payoffs[player - 1] > best[player - 1]:
                 best, best_move, pv = payoffs, child, (child, *below)
                 if self.tracing:
