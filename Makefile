@@ -55,7 +55,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e ".[test]"
+	$(PIP) install -e ".[full,test]"
 	touch $@
 
 graphviz:
