@@ -11,11 +11,14 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import shlex
+import subprocess
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NoReturn
@@ -49,7 +52,7 @@ from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEAR
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
-__all__ = ["main"]
+__all__ = ["gamelib_command", "main"]
 
 class UsageError(Exception):
     """Bad command-line input; ``main`` prints it as one line and exits with status 2."""
@@ -310,6 +313,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         return _fail(f"cannot read {error.filename}: {error.strerror}")
     return 0
+
+
+def gamelib_command(arguments: str) -> list[str]:
+    """Run ``python -m gamelib ARGUMENTS`` for a lesson, as a notebook's ``!`` line would: print the
+    command, then what it printed (stdout, then stderr), and return its stdout's lines.
+
+    The command runs in a child process (this Python, ``sys.executable -m gamelib``) where the platform
+    has processes; in a browser (Pyodide, ``sys.platform == "emscripten"``, which has none) :func:`main`
+    runs in this process instead, on the same arguments, its output captured. ``arguments`` is split as
+    a POSIX shell would split it (quotes keep a tree's text together). Raises ValueError for text a
+    shell could not split (an unclosed quote).
+    """
+    argv = shlex.split(arguments)
+    print("$ python -m gamelib", arguments)
+    if sys.platform == "emscripten":
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            main(argv)
+        stdout, stderr = out.getvalue(), err.getvalue()
+    else:
+        done = subprocess.run([sys.executable, "-m", "gamelib", *argv], capture_output=True, text=True,
+                              check=False)
+        stdout, stderr = done.stdout, done.stderr
+    print(stdout + stderr, end="")
+    return stdout.splitlines()
 
 
 def _run_game_command(args: argparse.Namespace) -> int:
