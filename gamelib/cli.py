@@ -52,7 +52,7 @@ from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEAR
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 
-__all__ = ["gamelib_command", "main"]
+__all__ = ["command_line", "main"]
 
 class UsageError(Exception):
     """Bad command-line input; ``main`` prints it as one line and exits with status 2."""
@@ -315,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def gamelib_command(arguments: str) -> list[str]:
+def command_line(arguments: str) -> list[str]:
     """Run ``python -m gamelib ARGUMENTS`` for a lesson, as a notebook's ``!`` line would: print the
     command, then what it printed (stdout, then stderr), and return its stdout's lines.
 
