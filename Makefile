@@ -9,7 +9,11 @@
 #             (CI runs make test, then this)
 # make html   the lessons as self-contained HTML pages in build/html/: executed, every figure
 #             embedded, so a copied or uploaded page still shows them (gamelib/view/lesson_html.py)
-# make clean  remove .venv and caches
+# make lite   the course as a static website that runs in a browser with nothing installed
+#             (JupyterLite and Pyodide): build/lite/, to put on any web server or a USB stick; the
+#             first build downloads Pyodide (npm) and the browser's wheels (PyPI) into .cache/lite,
+#             later builds run offline (lite/build.py)
+# make clean  remove .venv and caches (not .cache/lite, the site's downloads)
 #
 # Every user target first makes sure .venv exists and holds what pyproject.toml
 # asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed);
@@ -22,6 +26,7 @@
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+LITE_STAMP := $(VENV)/.installed-lite
 PIP := $(VENV)/bin/python -m pip --quiet --disable-pip-version-check
 PYTEST_ARGS ?=
 # make test runs the tests on every core (pytest-xdist), a test file per worker at a time, so a
@@ -31,7 +36,7 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test test-slow html clean venv graphviz chromium cairo
+.PHONY: lab app test test-slow html lite clean venv graphviz chromium cairo
 
 lab: $(STAMP) graphviz cairo
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
@@ -42,11 +47,14 @@ app: $(STAMP) cairo
 test: $(STAMP) graphviz chromium cairo
 	$(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-slow: $(STAMP) graphviz chromium cairo
+test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo
 	$(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 
 html: $(STAMP) graphviz
 	$(VENV)/bin/python -m gamelib.view.lesson_html --out build/html
+
+lite: $(LITE_STAMP)
+	$(VENV)/bin/python lite/build.py --out build/lite
 
 # Internal targets.
 
@@ -56,6 +64,11 @@ $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	$(PIP) install -e ".[full,test]"
+	touch $@
+
+# the `lite` extra: jupyterlite-core and the Pyodide kernel, pinned, to build the site
+$(LITE_STAMP): $(STAMP)
+	$(PIP) install -e ".[full,test,lite]"
 	touch $@
 
 graphviz:

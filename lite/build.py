@@ -17,6 +17,9 @@ What goes in, all pinned:
 - The lessons (``notebooks/NN_*.ipynb`` and their committed figures), their kernel set to Pyodide's,
   and a start page, ``index.html``, saying which lessons run in the browser and which need the full
   install, and why.
+- ``lite/overrides.json``: JupyterLab's settings for the site: every cell drawn, not only those in
+  view (so a widget stays live after Run All), and no news or update checks (they would ask another
+  host).
 
 The downloads go to the cache folder (default ``.cache/lite``, outside ``build/``) and are checked
 against their pins; once there, the build runs offline. Needs the ``lite`` extra of pyproject.toml
@@ -311,6 +314,7 @@ def build(out: Path, cache: Path) -> None:
               *(f"--LiteBuildConfig.federated_extensions={path}" for path in extensions)],
              "jupyter lite build", cwd=work)
     (out / "index.html").write_text(start_page(), encoding="utf-8")
+    (out / ".nojekyll").write_text("", encoding="utf-8")  # GitHub Pages: serve the folder as it is
 
 
 def site_size(out: Path) -> int:

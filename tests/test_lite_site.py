@@ -13,6 +13,7 @@ to ``build/browser/lite_timings.json`` (the README's numbers); screenshots go to
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import os
 import re
@@ -41,7 +42,9 @@ STEP_SECONDS = 30      # one click's round trip through the kernel
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
     reason=f"{CHROMIUM} is missing: run 'make test' as root (scripts/ensure_chromium.sh installs it) "
-           "or 'sudo apt-get install chromium'")]
+           "or 'sudo apt-get install chromium'"), pytest.mark.skipif(
+    importlib.util.find_spec("jupyterlite_core") is None,
+    reason="jupyterlite-core is missing: 'make test-slow' installs the lite extra (pip install -e '.[lite]')")]
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -80,10 +83,22 @@ def _record(key: str, value: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def browser(site: str) -> Iterator[tuple[Any, list[str]]]:
-    """A Chromium context that refuses every request not to the site: (context, refused URLs)."""
+def chromium() -> Iterator[Any]:
+    """Headless Chromium (Debian's)."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def context(site: str, chromium: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A fresh browser profile at 1366 x 768 (no cache, no JupyterLab workspace from another lesson) that
+    refuses every request not to the site: (context, the refused URLs)."""
     refused: list[str] = []
 
     def only_the_site(route: Any) -> None:
@@ -93,14 +108,12 @@ def browser(site: str) -> Iterator[tuple[Any, list[str]]]:
             refused.append(route.request.url)
             route.abort()
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            context = chromium.new_context(viewport={"width": 1366, "height": 768})
-            context.route("**/*", only_the_site)
-            yield context, refused
-        finally:
-            chromium.close()
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    context.route("**/*", only_the_site)
+    try:
+        yield context, refused
+    finally:
+        context.close()
 
 
 def open_lesson(context: Any, site: str, lesson: str) -> tuple[Any, float]:
@@ -136,11 +149,11 @@ def errors_shown(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_lesson_runs_every_cell_in_the_browser(site: str, browser: tuple[Any, list[str]], lesson: str) -> None:
+def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, list[str]], lesson: str) -> None:
     from playwright.sync_api import expect
 
-    context, refused = browser
-    page, kernel_seconds = open_lesson(context, site, lesson)
+    browser, refused = context
+    page, kernel_seconds = open_lesson(browser, site, lesson)
     try:
         prompts, run_seconds = run_all(page)
         print(f"{lesson}: kernel idle after {kernel_seconds:.1f} s, run all {run_seconds:.1f} s")

@@ -86,7 +86,7 @@ def show_chart(chart: Chart) -> None:
     if has_matplotlib():
         _draw_with_matplotlib(chart)
     else:
-        display(SVG(chart_svg(chart)))
+        display(SVG(chart_svg(chart)))  # type: ignore[no-untyped-call]
 
 
 def _draw_with_matplotlib(chart: Chart) -> None:
@@ -209,9 +209,12 @@ def _series_svg(series: Series, frame: _Frame, colour: str) -> list[str]:
     width = 3 if series.style == "faint" else 1.5
     stroke = f'fill="none" stroke="{colour}" stroke-width="{width}"{dash.get(series.style, "")}'
     parts: list[str] = []
-    if series.kind == "hline" and series.y and series.y[0] is not None:
-        y = frame.py(series.y[0])
-        return [f'<line x1="{_LEFT}" x2="{frame.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="grey" '
+    if series.kind == "hline":
+        level = series.y[0] if series.y else None
+        if level is None:
+            return []
+        rule = frame.py(level)
+        return [f'<line x1="{_LEFT}" x2="{frame.right:.1f}" y1="{rule:.1f}" y2="{rule:.1f}" stroke="grey" '
                 f'stroke-dasharray="2 3"/>']
     if series.kind == "bar":
         base = frame.py(frame.y_low if frame.log_y else max(frame.y_low, 0.0))
