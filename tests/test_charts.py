@@ -58,7 +58,7 @@ def test_bars_stand_on_zero_with_their_width() -> None:
     assert len(bars) == 4 and len(bottoms) == 1  # one baseline: zero
     assert heights[1] == pytest.approx(2 * heights[0]) == pytest.approx(heights[2])
     assert len({round(float(rect.get("width", "0")), 1) for rect in bars}) == 1
-    assert {"first", "second"} <= {text.text for text in svg.iter(f"{SVG}text")}
+    assert {"first", "second"} <= {"".join(text.itertext()) for text in svg.iter(f"{SVG}text")}
 
 
 def test_every_series_is_in_the_legend_in_order() -> None:
@@ -77,3 +77,29 @@ def test_a_series_that_cannot_be_drawn_is_refused(bad: dict[str, object]) -> Non
 def test_a_log_axis_ignores_nothing_it_can_draw() -> None:
     (points,) = polyline_points(parse(Chart((Series("v", [1, 2], [1, 1000]),), log_y=True)))
     assert math.isfinite(points[0][1]) and points[0][1] > points[1][1]
+
+
+def test_error_bars_span_their_interval_and_a_fixed_range_holds() -> None:
+    svg = parse(Chart((Series("score", [0, 1], [0.5, 0.8], kind="points", errors=[(0.25, 0.75), (0.6, 1.0)]),),
+                      y_range=(0.0, 1.0), yticks=[(0.0, "lost"), (1.0, "won")]))
+    bars = [path.get("d", "") for path in svg.iter(f"{SVG}path") if path.get("stroke") != "black"]
+    assert len(bars) == 2
+    # The first bar reaches from 0.25 to 0.75 of the fixed axis: centred on its point, half the axis tall.
+    bottom, top = (float(v) for v in re.findall(r"M[\d.]+,([\d.]+) V([\d.]+)", bars[0])[0])
+    axis_top, axis_bottom = (float(v) for v in re.findall(r"M[\d.]+,([\d.]+) V([\d.]+)", svg_axes(svg))[0])
+    circle = next(svg.iter(f"{SVG}circle"))
+    assert float(circle.get("cy", "0")) == pytest.approx((top + bottom) / 2, abs=0.11)
+    assert bottom - top == pytest.approx((axis_bottom - axis_top) / 2, abs=0.11)
+    labels = {"".join(text.itertext()) for text in svg.iter(f"{SVG}text")}
+    assert {"lost", "won"} <= labels and "0.5" not in labels  # the named ticks, no others
+
+
+def svg_axes(svg: ET.Element) -> str:
+    """The axes' path: up the y-axis from its top, down to the bottom, along the x-axis."""
+    return next(path.get("d", "") for path in svg.iter(f"{SVG}path") if path.get("stroke") == "black")
+
+
+def test_a_log_x_axis_spaces_powers_of_ten_evenly() -> None:
+    (points,) = polyline_points(parse(Chart((Series("v", [1, 10, 100, 1000], [1, 2, 3, 4]),), log_x=True)))
+    steps = [later[0] - earlier[0] for earlier, later in zip(points, points[1:])]
+    assert steps[0] == pytest.approx(steps[1], abs=0.11) == pytest.approx(steps[2], abs=0.11)

@@ -3,8 +3,8 @@
 The site is built afresh (``lite/build.py``, into a temporary folder, from the downloads kept in
 ``.cache/lite``; the first build needs PyPI and npm), served on 127.0.0.1 by Python's own
 ``http.server``, and opened in headless Chromium at 1366 x 768 with every request to any other host
-refused (and recorded: the test fails if the site even tries one). Lessons 1-4 each run every cell in
-the Pyodide kernel: no cell may show an error, every code cell must have run, and the explorer's Next
+refused (and recorded: the test fails if the site even tries one). Lessons 1-5, 8 and 9 each run
+every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, and the explorer's Next
 (lesson 1), the pruning and window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must
 answer through the kernel. Kernel start and run-all times are printed and written, with the site's size,
 to ``build/browser/lite_timings.json`` (the README's numbers); screenshots go to ``build/browser/``.
@@ -34,7 +34,9 @@ from gamelib.teach.quiz import grade_pruning
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "browser"
-LESSONS = ("01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb")
+LESSONS = ("01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb",
+           "05_adjacency_game.ipynb", "08_chance_and_many_players.ipynb", "09_monte_carlo_tree_search.ipynb")
+"""The lessons the site's start page says run in the browser."""
 KERNEL_SECONDS = 300   # Pyodide and IPython starting in a page, on a busy 2-core machine
 RUN_SECONDS = 600      # every cell of one lesson in Pyodide
 STEP_SECONDS = 30      # one click's round trip through the kernel
