@@ -75,12 +75,14 @@ LESSONS: dict[str, str] = {
     "03_negascout.ipynb": "",
     "04_transpositions_and_mtdf.ipynb": "",
     "05_adjacency_game.ipynb": "",
-    "06_adjacency_bots.ipynb": "scipy (its error bars and tests) and time limits measured on a real machine's clock",
-    "07_tournament.ipynb": "numpy and scipy (intervals and a permutation test) and tournaments of bots in child processes",
+    "06_adjacency_bots.ipynb": "scipy, for the Elo and margin intervals of its strength tests, which Pyodide's core "
+                               "does not have",
+    "07_tournament.ipynb": "numpy and scipy, for its binomial and permutation tests of the scores, which Pyodide's "
+                           "core does not have",
     "08_chance_and_many_players.ipynb": "",
     "09_monte_carlo_tree_search.ipynb": "",
-    "10_class_tournament.ipynb": "a tournament: every submission plays in a child process of its own, "
-                                 "and a browser has no processes",
+    "10_class_tournament.ipynb": "child processes: every submission plays in a process of its own, with a time and "
+                                 "memory limit, and a browser tab cannot start one",
 }
 """Every lesson in the site; for those that need the full install (``make lab``), why."""
 
@@ -272,7 +274,10 @@ notebook to keep it).</p>
 </table>
 <p>What the browser lacks: child processes (tournaments, the command line as a separate program),
 numpy, scipy and matplotlib. The lessons that run here draw their plots with gamelib's own SVG where
-matplotlib is missing, and run <code>python -m gamelib</code> commands inside the kernel. The full
+matplotlib is missing, and run <code>python -m gamelib</code> commands inside the kernel. The
+exercises' checker, <code>check_function</code>, runs your function in a child process with time and
+memory limits, so here it says it cannot check yet; <code>check_exercise</code> checks the same function
+inside the kernel, with no time limit (an endless loop stops only with Kernel &rarr; Restart). The full
 install (Python 3.11, <code>make lab</code>) runs every lesson: see the course's README.</p>
 <p><a href="lab/index.html">Open JupyterLab</a> with all the lessons.</p>
 </body></html>
