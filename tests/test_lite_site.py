@@ -6,7 +6,7 @@ The site is built afresh (``lite/build.py``, into a temporary folder, from the d
 refused (and recorded: the test fails if the site even tries one). Lessons 1-5, 8 and 9 each run
 every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, and the explorer's Next
 (lesson 1), the pruning and window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must
-answer through the kernel. Kernel start and run-all times are printed and written, with the site's size,
+answer through the kernel, and every plot must be drawn (as SVG: there is no matplotlib). Kernel start and run-all times are printed and written, with the site's size,
 to ``build/browser/lite_timings.json`` (the README's numbers); screenshots go to ``build/browser/``.
 """
 
@@ -37,6 +37,9 @@ SCREENSHOTS = ROOT / "build" / "browser"
 LESSONS = ("01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb",
            "05_adjacency_game.ipynb", "08_chance_and_many_players.ipynb", "09_monte_carlo_tree_search.ipynb")
 """The lessons the site's start page says run in the browser."""
+PLOTS = {"02_alpha_beta.ipynb": 1, "03_negascout.ipynb": 1, "04_transpositions_and_mtdf.ipynb": 2,
+         "09_monte_carlo_tree_search.ipynb": 3}
+"""How many plots each lesson draws (show_chart calls)."""
 KERNEL_SECONDS = 300   # Pyodide and IPython starting in a page, on a busy 2-core machine
 RUN_SECONDS = 600      # every cell of one lesson in Pyodide
 STEP_SECONDS = 30      # one click's round trip through the kernel
@@ -165,6 +168,11 @@ def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, li
         not_run = [index for index, prompt in enumerate(prompts) if not re.fullmatch(r"\[\d+\]:", prompt)]
         assert not not_run, f"{lesson}: code cells {not_run} of {len(prompts)} did not run"
 
+        charts = page.locator("svg.gamelib-chart")
+        assert charts.count() == PLOTS.get(lesson, 0), f"{lesson}: its plots should be drawn as SVG"
+        if charts.count():  # drawn by gamelib.view.charts: this Python has no matplotlib
+            charts.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOTS / f"lite_{lesson[:2]}_chart.png"))
         if lesson.startswith("01"):  # the explorer's Next draws the next step
             explorer = page.locator(".gamelib-explorer").first
             picture = explorer.locator("svg.gamelib-tree").first
