@@ -4,10 +4,11 @@ The site is built afresh (``lite/build.py``, into a temporary folder, from the d
 ``.cache/lite``; the first build needs PyPI and npm), served on 127.0.0.1 by Python's own
 ``http.server``, and opened in headless Chromium at 1366 x 768 with every request to any other host
 refused (and recorded: the test fails if the site even tries one). Lessons 1-5, 8 and 9 each run
-every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, and the explorer's Next
-(lesson 1), the pruning and window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must
-answer through the kernel, and every plot must be drawn (as SVG: there is no matplotlib). Kernel start and run-all times are printed and written, with the site's size,
-to ``build/browser/lite_timings.json`` (the README's numbers); screenshots go to ``build/browser/``.
+every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, every plot
+must be drawn (as SVG: there is no matplotlib), and the explorer's Next (lesson 1), the pruning and
+window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must answer through the kernel.
+Kernel start and run-all times are printed and written, with the site's size, to
+``build/browser/lite_timings.json`` (the README's numbers); screenshots go to ``build/browser/``.
 """
 
 from __future__ import annotations
