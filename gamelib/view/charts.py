@@ -131,7 +131,7 @@ def _draw_with_matplotlib(chart: Chart) -> None:
     if chart.y_range:
         axes.set_ylim(*chart.y_range)
     axes.set(title=chart.title, xlabel=chart.xlabel, ylabel=chart.ylabel)
-    axes.legend()
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the plot, as in the SVG: never over the data
     plt.show()
 
 
