@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any
 
-from gamelib.play.limits import lower_limits
+from gamelib.play.limits import die_with_parent, lower_limits
 
 __all__ = ["BOX_PROCESSES", "Channel", "child_main", "echo"]
 
@@ -92,10 +92,12 @@ def error_data(error: BaseException) -> dict[str, Any]:
 
 def _limit_self(limits: dict[str, int]) -> None:
     """Set the child's CPU, address-space, file-size, core-file and process limits (never above a
-    hard limit already in force), and an alarm that ends it 2 s after its wall-clock limit should
-    the parent die before it can kill it."""
+    hard limit already in force), an alarm that ends it 2 s after its wall-clock limit, and death
+    with its parent (:func:`~gamelib.play.limits.die_with_parent`), should the parent die before it
+    can kill it."""
     import resource
 
+    die_with_parent()
     signal.alarm(math.ceil(limits["seconds"]) + 2)
     cpu = limits["cpu"]
     wanted = {resource.RLIMIT_CPU: (cpu, cpu + 1), resource.RLIMIT_AS: (limits["memory_bytes"],) * 2,
