@@ -176,7 +176,7 @@ class EngineSession:
             self.clock_left -= time.perf_counter() - start
         move = getattr(decision, "move", None)
         if type(move) is not int or not 0 <= move < _SQUARES:
-            raise ProtocolError(f"the bot chose {shown(move)}, not a square (a Decision's move is a square "
+            raise ProtocolError(f"not a square: the bot chose {shown(move)} (a Decision's move is a square "
                                 f"number, 0 to {_SQUARES - 1}, one of game.legal_moves(state))")
         self.last = decision
         return f"move {square_name(move)}"
@@ -357,7 +357,7 @@ class ExternalBot:
         if answer is None:
             raise self._exited(command)
         if answer.startswith("error"):
-            raise EngineError(f"engine {self.name} answered {command!r} with {shown(answer)}")
+            raise EngineError(f"engine {self.name} answered {command!r} with {answer!r}")  # at most a line's 257 characters
         return answer
 
     def _exited(self, command: str) -> EngineError:
