@@ -177,9 +177,10 @@ def _read_submission(path: Path) -> bytes:
         if path.is_symlink():
             raise ValueError(_odd_file(path)) from None
         raise error
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError(_odd_file(path))
     with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError(_odd_file(path))
         return file.read(MAX_FILE_BYTES + 1)
 
 
