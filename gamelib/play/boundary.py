@@ -169,8 +169,21 @@ def _cgroup_root() -> Path | None:
             probe.rmdir()
         except OSError:
             continue
+        _sweep(root)
         return root
     return None
+
+
+def _sweep(root: Path) -> None:
+    """Remove the empty cgroups left by runs whose process was killed before it could (``gamelib-PID-N``
+    of a PID that is gone)."""
+    for group in root.glob("gamelib-*-*"):
+        try:
+            os.kill(int(group.name.split("-")[1]), 0)
+        except (ValueError, PermissionError):
+            continue
+        except ProcessLookupError:
+            _empty(group)
 
 
 def _read(path: Path) -> str:
