@@ -73,7 +73,7 @@ class CodeChecker:
         self.check_button = touch_button("Check", f"run your function on the exercise's trees (at most "
                                                   f"{limits.seconds:g} s)", self.start)
         self.stop_button = touch_button("Stop", "stop the check that is running", self.stop, disabled=True)
-        self.status = widgets.HTML(boundary_status())
+        self.status = widgets.HTML(boundary_status(), layout=widgets.Layout(margin="0 0 0 12px", align_self="center"))
         self.status.add_class("gamelib-boundary")
         self.widget = widgets.VBox([style_sheet(), widgets.HBox([self.exercise, self.examples]), self.code,
                                     widgets.HBox([self.check_button, self.stop_button, self.status]), self.report])
