@@ -6,14 +6,16 @@ for ever. Here three GETs against a cap of two get two pages and a 503 saying wh
 the culler, set to a few seconds for the test, shuts a kernel down.
 
 Every wait is on an event, never a fixed sleep, so the tests hold on a loaded machine: the cap is
-checked on a server whose culler is off (no kernel can go away between the requests), and culling
-on another, by waiting (up to a deadline) until the kernel is gone."""
+checked on a server whose culler is off (no kernel can go away between the requests); culling is
+checked in this process by one pass of the culler over a kernel whose last activity is set back, and
+on a server of its own (slow) by waiting, up to a deadline, until the kernel is gone."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from datetime import datetime, timedelta, timezone
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -81,6 +83,25 @@ def test_the_kernel_manager_refuses_a_kernel_over_its_cap() -> None:
     assert reason.endswith("try again in 60 seconds.")  # no culler: a minute
 
 
+def test_the_culler_frees_an_idle_kernels_room() -> None:
+    # jupyter_server's culler with this manager, in this process: the kernel's last activity is set
+    # back past the idle timeout (nothing waits), one culling pass shuts it down, and a new kernel fits.
+    async def culled() -> list[str]:
+        manager = CappedKernelManager(max_kernels=1, cull_idle_timeout=60)  # type: ignore[no-untyped-call]
+        first = await manager.start_kernel()
+        try:
+            with pytest.raises(HTTPError):
+                await manager.start_kernel()
+            manager.get_kernel(first).last_activity = datetime.now(timezone.utc) - timedelta(seconds=61)
+            await manager.cull_kernels()
+            assert manager.list_kernel_ids() == []
+            return [await manager.start_kernel()]
+        finally:
+            await manager.shutdown_all(now=True)
+
+    assert len(asyncio.run(culled())) == 1
+
+
 def test_the_token_is_taken_out_of_a_kernels_environment() -> None:
     env = {"QUERY_STRING": "token=abc123&theme=dark", "VOILA_REQUEST_URL": "http://127.0.0.1:8866/?token=abc123",
            "JUPYTER_TOKEN": "abc123", "HOME": "/home/ada"}
@@ -145,6 +166,7 @@ def test_plain_requests_get_kernels_up_to_the_cap_and_are_told_when_to_retry(cap
         assert all(capped_app.token not in value for value in kernel.environ().values())
 
 
+@pytest.mark.slow
 def test_an_idle_kernel_is_culled_and_its_room_given_again(quick_culling_app: Server) -> None:
     page = f"{quick_culling_app.url}?token={quick_culling_app.token}"
     assert get(page)[0] == 200
