@@ -25,6 +25,7 @@ from gamelib.games.game import format_value
 from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
+from gamelib.play.boundary import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
 from gamelib.play.records import Turn
@@ -200,6 +201,10 @@ def run_tournament_command(args: argparse.Namespace,
     if page is not None:
         page(result, out / "leaderboard.html")
     print(standings_text(result.table))
+    if any(entry.kind != "bot" for entry in entries):
+        problem = bwrap_problem()
+        print("submissions ran isolated (bubblewrap)" if problem is None else f"submissions ran under the guard only "
+              f"({problem})")
     print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}" + (f", {out / 'leaderboard.html'}" if page else ""))
     return 0
 
