@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 
 from gamelib import Event, GameTree, load_reference, load_seed_tree
+from gamelib.search.timer import using_clock
 from gamelib.search.tracing import (
     BestMove,
     ChanceSum,
@@ -20,6 +22,17 @@ from gamelib.search.tracing import (
     Research,
     TableHit,
 )
+
+
+SetClock = Callable[[Callable[[], float]], None]
+
+
+@pytest.fixture
+def set_clock() -> Iterator[SetClock]:
+    """``set_clock(read)`` makes the clock every search and bot reads (gamelib.search.timer.now)
+    return ``read()`` until the test ends: time moves only when the test says."""
+    with ExitStack() as stack:
+        yield lambda read: stack.enter_context(using_clock(read))
 
 
 @pytest.fixture(scope="session")

@@ -10,16 +10,12 @@ clock instead.
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gamelib.play.bots.alphabeta as bot_module
-import gamelib.search.clock as clock_module
-import gamelib.search.mtdf as mtdf_module
-import gamelib.search.negamax as search_module
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask, parse_square, square_name
 from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
@@ -32,6 +28,7 @@ from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
+from tests.conftest import SetClock
 
 
 @st.composite
@@ -258,10 +255,9 @@ class FakeClock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+def clock(set_clock: SetClock) -> FakeClock:
     fake = FakeClock(step=0.01)
-    for module in (search_module, mtdf_module, bot_module, clock_module):
-        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
+    set_clock(fake.perf_counter)
     return fake
 
 

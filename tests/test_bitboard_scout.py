@@ -25,7 +25,7 @@ from gamelib.search.negamax import SearchResult, SearchTimeout, negascout
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
 from gamelib.search.tracing import Research
-from tests.test_bitboard_search import SEEDS
+from tests.test_bitboard_search import SEEDS, cases
 from tests.test_bitboard_search import random_cases as plain_cases
 from tests.test_bitboard_search import traced_path, watched
 
@@ -84,7 +84,7 @@ def traced(game: LookaheadGame, state: AdjacencyState, depth: int, window: tuple
 def test_the_loop_enters_the_skeletons_nodes_and_leaves_its_table(seed: int) -> None:
     """Each case searches depth - 1 first, then depth, on a table each side keeps, so the second
     search meets table moves, bounds that narrow its windows and entries that settle nodes."""
-    for game, state, depth, window, pvs in random_cases(400, seed):
+    for game, state, depth, window, pvs in random_cases(cases(400, seed), seed):
         ours, theirs = TranspositionTable(1 << 10), TranspositionTable(1 << 10)
         for searched in sorted({max(depth - 1, 0), depth}):
             reference, tracer = traced(game, state, searched, window, pvs, theirs)
@@ -104,7 +104,7 @@ def test_the_loop_enters_the_skeletons_nodes_and_leaves_its_table(seed: int) -> 
 
 @pytest.mark.parametrize("seed", SEEDS[:2])
 def test_negascout_takes_the_loop_and_returns_the_skeletons_result(seed: int) -> None:
-    for game, state, depth, window, pvs in random_cases(300, 100 + seed):
+    for game, state, depth, window, pvs in random_cases(cases(300, seed), 100 + seed):
         ours, theirs = TranspositionTable(1 << 10), TranspositionTable(1 << 10)
         found = negascout(game, state, depth, window=window, pvs=pvs, table=ours)
         assert found == traced(game, state, depth, window, pvs, theirs)[0]
@@ -116,7 +116,7 @@ def test_a_deadline_hears_the_same_and_stops_the_search_at_the_same_node(seed: i
     """A node limit inside the search: the same clock readings and root moves, the same node
     count in the timeout, the same table left behind; a limit past the end: the same result."""
     rng = random.Random(200 + seed)
-    for game, state, depth, window, pvs in random_cases(150, 200 + seed):
+    for game, state, depth, window, pvs in random_cases(cases(150, seed), 200 + seed):
         limit = rng.choice([256, 512, 1024, 1 << 20])
         outcomes = []
         for searched in (game, SkeletonLookahead(game.rounds, game.rule, game.first)):

@@ -9,14 +9,12 @@ limits) or its readings are faked.
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gamelib.search.clock as clock_module
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
 from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.game import Player, Value
@@ -27,6 +25,7 @@ from gamelib.search.negamax import SearchError, alphabeta, negascout
 from gamelib.search.tracing import Bound
 from gamelib.search.random_trees import random_tree
 from gamelib.search.ttable import TranspositionTable
+from tests.conftest import SetClock
 from tests.test_alphabeta_bot import positions
 
 
@@ -208,8 +207,8 @@ def test_the_prediction_uses_the_step_of_the_same_parity() -> None:
     assert predict_seconds([0.001, 0.016, 0.170], [500, 1200, 12000]) == pytest.approx(0.408)  # times do not matter
 
 
-def test_a_depth_predicted_past_the_deadline_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=lambda: 100.6))
+def test_a_depth_predicted_past_the_deadline_is_skipped(set_clock: SetClock) -> None:
+    set_clock(lambda: 100.6)
     clock = MoveClock(1.0, None, TimeRules(extension=0.2), Player.MAX, 100.0)  # normal deadline 100.8
     skip = clock.skip(9, [0.016, 0.016, 0.170, 0.423], NODES)
     assert skip is not None and skip.depth == 9 and skip.left == pytest.approx(0.2)
@@ -218,18 +217,18 @@ def test_a_depth_predicted_past_the_deadline_is_skipped(monkeypatch: pytest.Monk
     assert MoveClock(1.0, None, PLAIN_RULES, Player.MAX, 100.0).skip(9, [0.016, 0.016, 0.170, 0.423], NODES) is None
 
 
-def test_the_longest_gap_between_readings_is_kept_back(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_longest_gap_between_readings_is_kept_back(set_clock: SetClock) -> None:
     # normal deadline 100.9 (a tenth held back); readings at 100.1 and 100.2 (gaps 0.1), then a
     # stall of 0.3 s (the process had no core): 100.5 + 0.3 = 100.8 still fits, but at 100.65 the
     # next reading may come 0.3 s later, at 100.95, past the deadline: the search stops now
     readings = iter([100.0, 100.1, 100.2, 100.5, 100.65])
-    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=lambda: next(readings)))
+    set_clock(lambda: next(readings))
     clock = MoveClock(1.0, None, TimeRules(extension=0.1), Player.MAX, 100.0)
     assert [clock.passed(256 * k) for k in range(1, 5)] == [False, False, False, True]
     assert clock.gap == pytest.approx(0.3)
 
 
-def test_without_stalls_the_stop_is_within_one_gap_of_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_stalls_the_stop_is_within_one_gap_of_the_deadline(set_clock: SetClock) -> None:
     # readings every millisecond: at 100.899 the next reading, one gap later, is 100.9, which is not
     # past the deadline 100.9; at 100.9 the next would be: the search stops at 100.9 (without the
     # gap kept back it would stop at 100.901, a millisecond late)
@@ -239,7 +238,7 @@ def test_without_stalls_the_stop_is_within_one_gap_of_the_deadline(monkeypatch: 
         now[0] = round(now[0] + 0.001, 6)
         return now[0]
 
-    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=tick))
+    set_clock(tick)
     clock = MoveClock(1.0, None, TimeRules(extension=0.1), Player.MAX, 100.0)
     readings = 0
     while not clock.passed(readings):
@@ -285,7 +284,7 @@ def test_extension_shares_out_of_range_are_refused() -> None:
 
 # Rule 4: finish a depth whose first move is back -------------------------------------------------------
 
-def test_a_depth_runs_on_to_the_hard_limit_only_with_its_first_move_back(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_depth_runs_on_to_the_hard_limit_only_with_its_first_move_back(set_clock: SetClock) -> None:
     """A 1 s move from 100.0 (normal deadline 100.9, hard 101.0), the clock read every millisecond:
     the search stops at the normal deadline unless the depth's first move is back and rule 4 is on."""
     now = [100.0]
@@ -294,7 +293,7 @@ def test_a_depth_runs_on_to_the_hard_limit_only_with_its_first_move_back(monkeyp
         now[0] = round(now[0] + 0.001, 6)
         return now[0]
 
-    monkeypatch.setattr(clock_module, "time", SimpleNamespace(perf_counter=tick))
+    set_clock(tick)
     for rules, first_back, stop in [(TimeRules(extension=0.1), False, 100.9), (TimeRules(extension=0.1), True, 101.0),
                                     (TimeRules(extension=0.1, finish=False), True, 100.9)]:
         now[0] = 100.0 - 0.001

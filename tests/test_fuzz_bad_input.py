@@ -5,15 +5,15 @@ Two properties, run in-process through :func:`gamelib.cli.main` with stdout and 
 * a tree file broken in one of many ways (each way sure to break it: a missing root, a bad value,
   a second parent, a cycle, NaN, 1e400, a key given twice, a cut-off file, a byte that is not
   UTF-8, a tree too deep, ...) always gives exit status 2, nothing on stdout, exactly one line on
-  stderr and no traceback, within a few seconds; the loader raises TreeFormatError and nothing
-  else;
+  stderr and no traceback; the loader raises TreeFormatError and nothing else;
 * any file and any option values (random bytes, random JSON, tree-shaped objects with random
   parts, valid trees; random text after ``--depth``, ``--table-size`` and ``--first-guess``) give
   either status 0 with JSON (or the text printout) on stdout and nothing on stderr, or status 2
   and one line.
 
-1,200 + 800 examples run by default; the ``slow`` runs (``pytest -m slow
-tests/test_fuzz_bad_input.py``, deselected otherwise) draw ten times as many. A few malformed files
+300 + 200 examples run in ``make test``; the ``slow`` runs (``pytest -m slow
+tests/test_fuzz_bad_input.py``, deselected otherwise) draw 12,000 + 8,000. No check reads a clock:
+a file that took long to refuse would show as a slow test, not a failure on a busy machine. A few malformed files
 also go through a real ``python -m gamelib`` process.
 """
 
@@ -25,7 +25,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,14 +41,11 @@ from tests.bad_inputs import chain
 
 
 def examples(count: int) -> settings:
-    """Hypothesis settings for ``count`` examples, without a per-example deadline (the tests bound
-    time themselves) and without health checks about slow generation."""
+    """Hypothesis settings for ``count`` examples, without a per-example deadline (no check may
+    depend on the machine's speed) and without health checks about slow generation."""
     return settings(max_examples=count, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-
-SECONDS = 10.0
-"""The time one in-process run may take (a malformed tree is refused in milliseconds)."""
 
 Data = dict[str, Any]
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -60,13 +56,12 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
-def run_cli(args: list[str]) -> tuple[int, str, str, float]:
-    """``main(args)`` in this process: (status, stdout, stderr, seconds)."""
+def run_cli(args: list[str]) -> tuple[int, str, str]:
+    """``main(args)`` in this process: (status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main(args)
-    return status, out.getvalue(), err.getvalue(), time.perf_counter() - start
+    return status, out.getvalue(), err.getvalue()
 
 
 def assert_one_line_error(status: int, out: str, err: str) -> None:
@@ -262,14 +257,14 @@ def malformed_files(draw: Draw) -> bytes:
 def check_malformed(folder: Path, content: bytes, algorithm: str) -> None:
     path = folder / "malformed.json"
     path.write_bytes(content)
-    status, out, err, seconds = run_cli(["trace", algorithm, str(path)])
+    status, out, err = run_cli(["trace", algorithm, str(path)])
     assert_one_line_error(status, out, err)
-    assert str(path) in err and seconds < SECONDS
+    assert str(path) in err
     with pytest.raises(TreeFormatError):
         load_tree(path)
 
 
-@examples(1200)
+@examples(300)
 @given(content=malformed_files(), algorithm=st.sampled_from(sorted(SEARCHES)))
 def test_malformed_trees_are_one_line_and_status_2(folder: Path, content: bytes, algorithm: str) -> None:
     check_malformed(folder, content, algorithm)
@@ -331,8 +326,7 @@ def any_run(draw: Draw) -> tuple[bytes, list[str]]:
 def check_any(folder: Path, content: bytes, args: list[str]) -> None:
     path = folder / "any.json"
     path.write_bytes(content)
-    status, out, err, seconds = run_cli(["trace", args[0], str(path), *args[1:]])
-    assert seconds < SECONDS
+    status, out, err = run_cli(["trace", args[0], str(path), *args[1:]])
     event(f"status {status}")
     if status == 0:
         assert err == "" and out.endswith("\n")
@@ -342,7 +336,7 @@ def check_any(folder: Path, content: bytes, args: list[str]) -> None:
         assert_one_line_error(status, out, err)
 
 
-@examples(800)
+@examples(200)
 @given(run=any_run())
 def test_any_file_and_options_give_output_or_one_line(folder: Path, run: tuple[bytes, list[str]]) -> None:
     check_any(folder, *run)

@@ -1,12 +1,14 @@
-"""Every lesson holds wherever it is opened: from a copy of one notebook in a folder of its own.
+"""Every lesson holds wherever it is opened, and says which of its claims failed when one does.
 
 A lesson reads the course's data through the package (``gamelib.games.data``, importlib.resources),
-never by a path relative to the notebook or the repository. The fast checks read the lessons'
-code; the slow one runs every lesson, copied alone into an empty folder, and expects no error.
+never by a path relative to the notebook or the repository, and every ``assert`` in it carries a
+message in words a student understands. The fast checks read the lessons' code; the slow one runs
+every lesson, copied alone into an empty folder, and expects no error.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -16,6 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 RELATIVE = re.compile(r"""\.\./|["'](?:\./)?(?:data|notebooks|solutions|tests|gamelib)/""")
 """A path a lesson would resolve against its own folder or the repository's."""
 
@@ -23,6 +26,12 @@ RELATIVE = re.compile(r"""\.\./|["'](?:\./)?(?:data|notebooks|solutions|tests|ga
 def code_cells(notebook: Path) -> list[str]:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def python_of(cell: str) -> str:
+    """A code cell as plain Python: IPython's ``%magic`` and ``!shell`` lines, and ``x = !shell``
+    captures, blanked out (kept as empty lines, so line numbers stay)."""
+    return "\n".join("" if re.match(r"\s*(%|!|\w+\s*=\s*!)", line) else line for line in cell.splitlines())
 
 
 def test_the_lessons_are_found() -> None:
@@ -35,6 +44,15 @@ def test_no_lesson_reads_a_file_by_a_relative_path(lesson: Path) -> None:
         found = RELATIVE.search(cell)
         assert found is None, f"{lesson.name}, code cell {number}: {found and found.group()!r} is a path relative to " \
                               "the notebook; read the course's data through gamelib.games.data"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)
+def test_every_assert_says_which_claim_failed(notebook: Path) -> None:
+    for number, cell in enumerate(code_cells(notebook)):
+        for node in ast.walk(ast.parse(python_of(cell))):
+            if isinstance(node, ast.Assert):
+                assert node.msg is not None, (f"{notebook.name}, code cell {number}, line {node.lineno}: "
+                                              "this assert needs a message saying which claim of the lesson failed")
 
 
 @pytest.mark.slow

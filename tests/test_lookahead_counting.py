@@ -20,14 +20,20 @@ from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
 
 POSITIONS = 3000
-"""Random positions per rule."""
+"""Random positions per rule in ``make test-slow``; ``make test`` checks the first :data:`FAST`."""
+
+FAST = 600
+
+SIZES = [FAST, pytest.param(POSITIONS, marks=pytest.mark.slow)]
+"""How many of the random positions a test checks: the first 600 in ``make test``, all 3,000 in
+``make test-slow`` (the same seed, so the slow run checks the fast one's positions and more)."""
 
 
-def random_positions(rule: int, seed: int) -> Iterator[tuple[int, int, int]]:
-    """``POSITIONS`` seeded (mine, theirs, plies left): disjoint bitboards, each square taken with
+def random_positions(rule: int, seed: int, count: int = POSITIONS) -> Iterator[tuple[int, int, int]]:
+    """``count`` seeded (mine, theirs, plies left): disjoint bitboards, each square taken with
     a probability drawn per position, and 0 to 56 plies left."""
     chooser = random.Random(seed * 10 + rule)
-    for _ in range(POSITIONS):
+    for _ in range(count):
         full, share = chooser.random(), chooser.random()
         mine = theirs = 0
         for square in range(64):
@@ -50,9 +56,10 @@ def empty_squares(mine: int, theirs: int) -> list[int]:
     return [square for square in range(64) if not (mine | theirs) >> square & 1]
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("rule", [8, 4])
-def test_the_bit_sliced_counts_are_the_per_square_counts(rule: int) -> None:
-    for mine, theirs, _ in random_positions(rule, 1):
+def test_the_bit_sliced_counts_are_the_per_square_counts(rule: int, size: int) -> None:
+    for mine, theirs, _ in random_positions(rule, 1, size):
         for marks in (mine, theirs, mine | theirs):
             planes = gain_counts(marks, rule)
             for square in range(64):
@@ -60,10 +67,11 @@ def test_the_bit_sliced_counts_are_the_per_square_counts(rule: int) -> None:
                 assert count == brute_count(marks, square, rule), (hex(marks), square)
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("rule", [8, 4])
-def test_the_frontier_value_is_material_plus_the_best_brute_gain(rule: int) -> None:
+def test_the_frontier_value_is_material_plus_the_best_brute_gain(rule: int, size: int) -> None:
     game = LookaheadGame(rule=rule)
-    for mine, theirs, plies in random_positions(rule, 2):
+    for mine, theirs, plies in random_positions(rule, 2, size):
         empty = empty_squares(mine, theirs)
         expected = None
         if plies >= 2 and len(empty) >= 2:  # the opponent's marks next to a square, two points each, plus the mark
@@ -72,23 +80,25 @@ def test_the_frontier_value_is_material_plus_the_best_brute_gain(rule: int) -> N
         assert game.frontier(mine, theirs, plies) == expected, (hex(mine), hex(theirs), plies)
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("rule", [8, 4])
-def test_unbounded_groups_are_the_empty_squares_by_brute_gain(rule: int) -> None:
+def test_unbounded_groups_are_the_empty_squares_by_brute_gain(rule: int, size: int) -> None:
     game = LookaheadGame(rule=rule)
-    for mine, theirs, plies in random_positions(rule, 3):
+    for mine, theirs, plies in random_positions(rule, 3, size):
         gains = {square: (theirs & neighbour_mask(square, rule)).bit_count() for square in empty_squares(mine, theirs)}
         levels = sorted(set(gains.values()), reverse=True) if plies > 0 else []
         expected = [(INF, sum(1 << square for square, gain in gains.items() if gain == level)) for level in levels]
         assert list(game.groups(mine, theirs, plies, None)) == expected, (hex(mine), hex(theirs), plies)
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("rule", [8, 4])
-def test_depth_2_bounds_are_the_brute_force_bounds(rule: int) -> None:
+def test_depth_2_bounds_are_the_brute_force_bounds(rule: int, size: int) -> None:
     """At depth 2 move m's bound is material + 2 * (m's gain - the opponent's best gain on the
     other empty squares), per :meth:`LookaheadGame._two_ply`; each move comes once, bounds never
     increase, and a group's moves share one gain."""
     game = LookaheadGame(rule=rule)
-    for mine, theirs, _ in random_positions(rule, 4):
+    for mine, theirs, _ in random_positions(rule, 4, size):
         empty = empty_squares(mine, theirs)
         if len(empty) <= 2:
             continue

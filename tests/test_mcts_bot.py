@@ -12,12 +12,9 @@ import random
 import sys
 import time
 from collections import Counter
-from types import SimpleNamespace
 
 import pytest
 
-import gamelib.play.bots.mcts as bot_mcts
-import gamelib.search.mcts as search_mcts
 from gamelib.cli import main
 from gamelib.games.adjacency import AdjacencyGame, Mark
 from gamelib.play.arena import build_bot, play_game
@@ -27,6 +24,7 @@ from gamelib.play.bots.mcts import MctsBot, adjacency_playout
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.games.trees import tree_from_dict
 from gamelib.search.negamax import SearchError
+from tests.conftest import SetClock
 
 LIMIT = 0.05
 """Seconds a move in the clock test."""
@@ -43,28 +41,26 @@ def test_it_is_the_mcts_bot_by_name() -> None:
 def test_the_bot_keeps_its_time_limit() -> None:
     # 30 moves at 0.05 s: the bot as X for 15 rounds, then as O for 15 rounds, against the random bot.
     # Its search has 0.05 * (1 - 0.04) - 0.01 = 0.038 s, 0.76 of the limit, and stops at the first
-    # clock reading after that: its own (thread) CPU time stays under 0.043 s, whatever the machine
-    # does, and its wall time is mostly spent (median at least 0.7 of the limit). Measured in this
-    # process on the shared machine: wall times at most 0.86-0.94 of the limit. Wall time past the
-    # limit can only come from the machine not running the process (the bot pauses the garbage
-    # collector, whose full collections put 0.1-0.16 s into moves here before), so it is reported,
-    # not asserted beyond the CPU bound.
+    # clock reading after that: its own (thread) CPU time, which cannot exceed its wall time, stays
+    # under 0.043 s whatever else the machine runs. The wall time itself is not asserted (a busy
+    # machine changes it; test_the_bot_stops_at_its_deadline_on_a_fake_clock checks the deadline
+    # exactly): measured in this process on the shared machine, at most 0.86-0.94 of the limit.
     budget = LIMIT * (1 - MARGIN_SHARE) - MARGIN_SECONDS
-    walls = []
+    moves = 0
     for side in (Mark.X, Mark.O):
         game, bot, other = AdjacencyGame(rounds=15), MctsBot(seed=1), RandomBot(seed=2)
         state = game.root
         while not game.is_terminal(state):
             player = bot if state.to_move is side else other
-            wall, cpu = time.perf_counter(), time.thread_time()
+            cpu = time.thread_time()
             decision = player.choose(game, state, LIMIT)
-            wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+            cpu = time.thread_time() - cpu
             if player is bot:
-                assert cpu < budget + 0.005, f"{cpu:.3f} s of CPU time, {wall:.3f} s of wall time"
+                assert cpu < budget + 0.005, f"{cpu:.3f} s of CPU time for a {budget:.3f} s search"
                 assert decision.move in game.legal_moves(state)
-                walls.append(wall / LIMIT)
+                moves += 1
             state = game.result(state, decision.move)
-    assert len(walls) == 30 and 0.7 <= sorted(walls)[15] < 1.0, f"wall time shares {sorted(walls)}"
+    assert moves == 30
 
 
 class FakeClock:
@@ -79,7 +75,7 @@ class FakeClock:
         return self.now
 
 
-def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bot_stops_at_its_deadline_on_a_fake_clock(set_clock: SetClock) -> None:
     # A reading every s = 1/1024 s (exact in binary), limit 0.05 s, clock at t before the bot. The bot
     # reads the clock at its start (t + s) and for its budget (t + 2s): 0.05 * (1 - 0.04) - 0.01 - s =
     # 0.0370234375 s. The search starts at t + 3s = t + 0.0029296875, so its deadline is t + 0.0399531250;
@@ -87,8 +83,7 @@ def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.Monke
     # k <= 40, so 37 iterations, and reading 41 stops it. It reads once more for its wall time (42),
     # the bot once more (43): 42 s after the bot's start, 43 s = 0.042 s after t, within the limit.
     fake = FakeClock(step=1 / 1024)
-    for module in (search_mcts, bot_mcts):
-        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
+    set_clock(fake.perf_counter)
     game = AdjacencyGame()
     start = fake.now
     decision = MctsBot(seed=0).choose(game, game.root, LIMIT)
@@ -96,12 +91,11 @@ def test_the_bot_stops_at_its_deadline_on_a_fake_clock(monkeypatch: pytest.Monke
     assert decision.seconds == 42 / 1024 and fake.now - start == 43 / 1024 < LIMIT
 
 
-def test_a_limit_too_short_for_the_margins_plays_the_first_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_limit_too_short_for_the_margins_plays_the_first_move(set_clock: SetClock) -> None:
     # 0.01 s less 4% and 10 ms is below zero: the search gets a microsecond, and the fake clock's
     # first reading inside it (1/1024 s later) is past its deadline, so no iteration runs.
     fake = FakeClock(step=1 / 1024)
-    for module in (search_mcts, bot_mcts):
-        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=fake.perf_counter))
+    set_clock(fake.perf_counter)
     game = AdjacencyGame()
     decision = MctsBot().choose(game, game.root, 0.01)
     assert (decision.move, decision.value, decision.nodes) == (game.legal_moves(game.root)[0], None, 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamelib import Exit, GameTree, Player, RecordingTracer, minimax
+from gamelib import Exit, GameTree, Player, RecordingTracer, minimax, tree_from_dict
 from gamelib.search.random_trees import random_tree
 
 
@@ -15,6 +15,18 @@ def test_same_seed_same_tree_and_shape() -> None:
     assert len(tree.nodes()) == (3**5 - 1) // 2 and len(leaves) == 3**4  # sum of 3^k, k = 0..4
     assert all(-5 <= tree.evaluate(leaf) <= 5 and tree.depth(leaf) == 4 for leaf in leaves)
     assert tree.nodes() == [str(i) for i in range(len(tree.nodes()))]
+
+
+@pytest.mark.parametrize(("branching", "depth", "order", "to_move"), [
+    (2, 0, "random", "max"), (3, 4, "random", "min"), ((1, 4), 5, "random", "max"), (5, 3, "best_first", "max"),
+    (4, 3, "worst_first", "min"), (3, 5, "mostly_best_first", "max")])
+def test_a_random_tree_is_the_tree_its_file_would_load_as(branching: int | tuple[int, int], depth: int, order: str,
+                                                          to_move: str) -> None:
+    """random_tree builds its trees without tree_from_dict's checks (they hold by construction):
+    the tree its own dictionary validates into is equal to it, parents and players included."""
+    tree = random_tree(branching, depth, seed=5, order=order, to_move=to_move)  # type: ignore[arg-type]
+    loaded = tree_from_dict(tree.to_dict())
+    assert loaded == tree and loaded.parents == tree.parents and dict(loaded.players) == dict(tree.players)
 
 
 @pytest.mark.parametrize("order", ["best_first", "worst_first"])

@@ -246,6 +246,7 @@ def dask_games() -> None:
     print(json.dumps(games_of(result.records)))
 
 
+@pytest.mark.slow  # starts a dask LocalCluster in a child process: seconds
 def test_dask_plays_the_same_games_as_the_process_pool() -> None:
     pytest.importorskip("distributed")
     pooled = run_tournament(DASK_ENTRIES, workers=2, **DASK_OPTIONS)

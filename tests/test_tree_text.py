@@ -163,8 +163,8 @@ def test_cli_traces_a_text_tree(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["trace", "alphabeta", "--tree", "(1 2"], "--tree: column 5: expected ')'"),
-    (["trace", "alphabeta"], "give a tree file or --tree TEXT"),
-    (["trace", "alphabeta", "x.json", "--tree", "(1 2)"], "give a tree file or --tree TEXT"),
+    (["trace", "alphabeta"], "trace needs one tree: a tree file, --tree TEXT or --course-tree NAME"),
+    (["trace", "alphabeta", "x.json", "--tree", "(1 2)"], "--tree TEXT or --course-tree NAME, not several"),
 ])
 def test_cli_bad_text_is_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     assert main(args) == 2

@@ -3,7 +3,7 @@
 Two calls, one per folder, so a failure says which one broke. They share mypy's cache (.mypy_cache at
 the project's root): the second reads gamelib from it and checks only the tests, so the two cost what
 one call on both folders costs (measured cold: 9.1 s + 3.2 s, against 12.7 s for one call; under a
-second each warm). `make test` runs this file's tests on one worker (--dist loadfile), in order.
+second each warm). They run in `make test-slow` (CI runs it after `make test`), in order.
 """
 
 from __future__ import annotations
@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow  # about 30 s of CPU in a fresh clone (mypy's cache is cold): `make test-slow`
 
 
 def mypy_strict(folder: str) -> subprocess.CompletedProcess[str]:

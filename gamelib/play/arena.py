@@ -25,7 +25,6 @@ import json
 import random
 import shlex
 import signal
-import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import ExitStack, contextmanager
@@ -42,6 +41,7 @@ from gamelib.play.limits import die_with_parent
 from gamelib.play.match_stats import MatchSummary, summarise
 from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
 from gamelib.search.game_clock import move_budget
+from gamelib.search.timer import now
 from gamelib.search.tracing import to_jsonable
 
 __all__ = ["GameTask", "MoveTimeout", "build_bot", "completed", "fault_reason", "game_seed", "match_tasks",
@@ -68,6 +68,7 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
     (``timeout``), an illegal move, or an error of the bot (an external engine's EngineError
     carries its own reason).
 
+    >>> import time
     >>> from gamelib.play.bots.random_bot import RandomBot
     >>> class Sleepy(RandomBot):
     ...     def choose(self, game, state, seconds):
@@ -83,10 +84,10 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
         side = state.to_move
         bot = x_bot if side is Mark.X else o_bot
         limit = clock.limit(state)
-        start = time.perf_counter()
+        start = now()
         try:
             decision = bot.choose(game, state, limit)
-            elapsed = time.perf_counter() - start
+            elapsed = now() - start
             clock.spend(side, elapsed, grace, bot.name)
             if grace is not None and elapsed > limit + grace:
                 raise MoveTimeout(f"bot {bot.name} took {elapsed:.2f} s, more than {limit:g} s + {grace:g} s")

@@ -42,12 +42,12 @@ root moves to; it applies the four rules for one move.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gamelib.games.game import Player, Value
+from gamelib.search.timer import now
 from gamelib.search.tracing import Bound
 
 __all__ = ["ENGINE_RULES", "MIN_NODES", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "RunOn", "Skip",
@@ -171,7 +171,7 @@ class RunOn:
 class MoveClock:
     """The deadline of one move's iterative deepening, applying ``rules`` (see the module).
 
-    ``seconds`` of wall time from ``start`` (a ``time.perf_counter()`` time) is the hard limit
+    ``seconds`` of wall time from ``start`` (a :func:`~gamelib.search.timer.now` time) is the hard limit
     (None: no time limit); ``nodes`` stops the search once all its depths together entered more
     than that many nodes (None: no limit; checked every 256 nodes, as engines' "go nodes").
     ``player`` is the side to move at the root. Implements
@@ -194,7 +194,7 @@ class MoveClock:
         self.proven: tuple[Any, Value, Bound] | None = None
         self.first_back = False  # whether the depth under way has its first root move's value
         self.run_on: RunOn | None = None
-        self.read_at = time.perf_counter()  # the last reading of the clock
+        self.read_at = now()  # the last reading of the clock
         self.gap = 0.0  # the longest time between two readings so far
 
     def passed(self, nodes: int) -> bool:
@@ -208,17 +208,17 @@ class MoveClock:
             return True
         if self.at == math.inf:
             return False
-        now = time.perf_counter()
-        self.gap = max(self.gap, now - self.read_at)
-        self.read_at = now
-        if now + self.gap > self.at and self.at == self.normal < self.hard and self.rules.finish and self.first_back:
+        reading = now()
+        self.gap = max(self.gap, reading - self.read_at)
+        self.read_at = reading
+        if reading + self.gap > self.at and self.at == self.normal < self.hard and self.rules.finish and self.first_back:
             self.run_on = RunOn(self.depth, self.hard - self.normal)
             self.at = self.hard
-        return now + self.gap > self.at
+        return reading + self.gap > self.at
 
     def left(self) -> float:
         """Seconds to the deadline (negative once passed; inf without a time limit)."""
-        return self.at - time.perf_counter() if self.at < math.inf else math.inf
+        return self.at - now() if self.at < math.inf else math.inf
 
     def skip(self, depth: int, times: Sequence[float], nodes: Sequence[int], end: int | None = None) -> Skip | None:
         """A Skip if ``depth`` should not start, its time predicted from ``times`` and ``nodes``
@@ -242,7 +242,7 @@ class MoveClock:
         goes back to normal: an extension is for the depth that failed low, and ``fail_low`` is
         kept only if that depth used it (ran past the normal deadline)."""
         self.depth, self.previous, self.anchor, self.nodes_before = depth, move, move, nodes_before
-        if self.fail_low is not None and time.perf_counter() <= self.normal:
+        if self.fail_low is not None and now() <= self.normal:
             self.fail_low = None
         self.at = self.normal
         self.reference = self.sign * values[-2] if len(values) > 1 else None

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -50,6 +49,7 @@ from typing import Any, Literal
 from gamelib.games.game import Game, Player, Value
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import SearchError
+from gamelib.search.timer import now
 from gamelib.search.tracing import NULL_TRACER, Tracer
 
 __all__ = ["DEFAULT_C", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS", "MctsResult", "Playout", "Reward",
@@ -247,7 +247,7 @@ def mcts(game: Game[Any, Any], state: Any = None, *, iterations: int | None = No
     range, a terminal root, or a rollout value outside the bounds; and whatever the game raises for
     a missing static value (a tree's inner node reached by ``rollout_plies``).
     """
-    start = time.perf_counter()
+    start = now()
     limit = check_options(iterations=iterations, seconds=seconds, c=c, rollout_plies=rollout_plies, reward=reward)
     root_state = _root(game, state)
     limits = _bounds(game, bounds) if reward == "value" else (-1, 1)
@@ -256,10 +256,10 @@ def mcts(game: Game[Any, Any], state: Any = None, *, iterations: int | None = No
     root = _Node(game, root_state, None, game.node_id(root_state) if search.tracing else "")
     deadline = None if seconds is None else start + seconds
     done = 0
-    while done < limit and (deadline is None or time.perf_counter() < deadline):
+    while done < limit and (deadline is None or now() < deadline):
         done += 1
         search.iterate(root, done)
-    return _result(game, root, reward, limits, search.nodes, time.perf_counter() - start)
+    return _result(game, root, reward, limits, search.nodes, now() - start)
 
 
 def check_options(*, iterations: int | None = None, seconds: float | None = None, c: float = DEFAULT_C,

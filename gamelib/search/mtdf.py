@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,6 +39,7 @@ from gamelib.search.negamax import (
     _Search,
     _start,
 )
+from gamelib.search.timer import now
 from gamelib.search.tracing import NULL_TRACER, Tracer
 from gamelib.search.ttable import TranspositionTable
 
@@ -69,7 +69,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     trace event with its window, result and the bounds after it. ``table`` defaults to a new
     65,536-slot depth-preferred table. Raises SearchError for a negative depth, a first guess or
     a value that is not a whole number, or too many passes; SearchTimeout when ``deadline`` (a
-    ``time.perf_counter()`` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
+    :func:`~gamelib.search.timer.now` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
     """
     _check_whole(first_guess, "the first guess", infinite=False)
     state = _start(game, state, depth)
@@ -214,7 +214,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
                           f"window (alpha-beta, NegaScout; MTD(f) makes its own windows)")
     if nodes is not None and nodes < 1:
         raise SearchError(f"nodes is {nodes}: give a node limit of at least 1, or None")
-    start = time.perf_counter()
+    start = now()
     table = TranspositionTable() if table is None else table
     if heuristics is not None:
         heuristics.new_search()
@@ -236,7 +236,7 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         skipped = clock.skip(depth, times, [result.nodes for result in iterations], end)
         if skipped is not None:
             break
-        began = time.perf_counter()
+        began = now()
         guess = _guess(iterations, same_parity)
         options: dict[str, Any] = {"first_guess": guess} if guess is not None and guesses else {}
         if heuristics is not None:
@@ -254,13 +254,13 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
         except SearchTimeout as timeout:
             timed_out, unfinished, kept = True, timeout.nodes, clock.partial()
             break
-        times.append(time.perf_counter() - began)
+        times.append(now() - began)
         iterations.append(result)
         tracer.iteration(depth, result.value, None if result.move is None else str(result.move), result.nodes)
         if result.complete:
             break
     best = iterations[-1] if iterations else None
-    seconds_taken = time.perf_counter() - start
+    seconds_taken = now() - start
     return Deepening(best, len(iterations), tuple(iterations), timed_out, seconds_taken, unfinished,
                      tuple(failed), failed_nodes, tuple(times), kept, skipped, clock.fail_low, clock.run_on)
 

@@ -40,7 +40,6 @@ the alpha-beta bot's fail-hard NegaScout with a table on the lookahead game
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -53,6 +52,7 @@ from gamelib.search.bitboard import bitboard_alphabeta, fits
 from gamelib.search.bitboard_scout import CLOCK_MASK, bitboard_negascout
 from gamelib.search.bitboard_scout import fits as fits_scout
 from gamelib.search.heuristics import Heuristics
+from gamelib.search.timer import now
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
@@ -173,7 +173,7 @@ class _Search:
     def check_clock(self) -> None:
         """Raise SearchTimeout if the deadline has passed (the skeleton asks every 256 nodes)."""
         if self.watch is not None and self.watch.passed(self.nodes) or (
-                self.deadline is not None and time.perf_counter() > self.deadline):
+                self.deadline is not None and now() > self.deadline):
             raise SearchTimeout(f"the deadline passed after {self.nodes} nodes", self.nodes)
 
     def enter(self, state: Hashable, plies: int, alpha: Value | None, beta: Value | None) -> Player:
@@ -467,7 +467,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     first and stored last, as seed 004's AlphaBetaWithMemory does (see
     :func:`alphabeta_with_memory`); the root takes a stored bound's move but not its bound, so a
     root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
-    move still goes first). ``deadline`` is a ``time.perf_counter()`` time after which the search
+    move still goes first). ``deadline`` is a :func:`~gamelib.search.timer.now` time after which the search
     raises SearchTimeout, or a :class:`Deadline` that decides when to stop and hears what each root
     move was found worth. ``heuristics`` (a :class:`~gamelib.search.heuristics.Heuristics`) adds
     killer moves, the history heuristic and enhanced transposition cut-offs; off by default. The

@@ -33,7 +33,6 @@ is no random tie-break, and the seed only names the bot.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -47,10 +46,12 @@ from gamelib.play.bots.endgame import solved_text
 from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
+from gamelib.search.timer import now
 from gamelib.search.tracing import Bound
 from gamelib.search.ttable import TranspositionTable
 
-__all__ = ["CLOCKS", "EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES", "AlphaBetaBot", "WeightedGame"]
+__all__ = ["CLOCKS", "EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES", "AlphaBetaBot", "WeightedGame",
+           "searched_game"]
 
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
     "negascout": negascout,
@@ -157,17 +158,17 @@ class AlphaBetaBot:
 
         Raises SearchError if ``seconds`` is not positive or ``state`` is terminal.
         """
-        start = time.perf_counter()
+        start = now()
         running = pause_collector()
         try:
             check_request(game, state, seconds)
             searched, table = self._prepare(game)
-            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
+            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (now() - start)
             self.last_search = iterative_deepening(
                 searched, state, self.depth or self.max_depth, search=SEARCHES[self.search],
                 seconds=None if self.depth else max(budget, 0.0), table=table, rules=CLOCKS[self.clock],
                 end=getattr(state, "plies_left", None))
-            return _decision(game, state, self.last_search, time.perf_counter() - start, self.search,
+            return _decision(game, state, self.last_search, now() - start, self.search,
                              exact=self.evaluation == "material")
         finally:
             resume_collector(running)
@@ -178,7 +179,7 @@ class AlphaBetaBot:
         rules = (game.rounds, game.rule, game.first) if isinstance(game, AdjacencyGame) else game
         if self._table is None or self._game is None or rules != self._rules:
             self._rules, self._table = rules, TranspositionTable(self.table_size)
-            self._game = _search_game(game, self.evaluation)
+            self._game = searched_game(game, self.evaluation)
         return self._game, self._table
 
     def __repr__(self) -> str:
@@ -186,9 +187,11 @@ class AlphaBetaBot:
                 f"table_size={self.table_size}, depth={self.depth}, max_depth={self.max_depth}, clock={self.clock!r})")
 
 
-def _search_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
-    """``game`` as the bot searches it: an Adjacency game with lookahead (material) or the weighted
-    evaluation; any other game as it is (the weighted evaluation is the Adjacency game's)."""
+def searched_game(game: Game[Any, Any], evaluation: str) -> Game[Any, Any]:
+    """``game`` as the bot with ``evaluation`` ("material" or "weighted") searches it: an Adjacency
+    game becomes the lookahead game (material, whose depth-1 values come from the gains) or the
+    weighted game; any other game is searched as it is. Raises SearchError for the weighted
+    evaluation of a game other than Adjacency (the weighted evaluation is the Adjacency game's)."""
     if not isinstance(game, AdjacencyGame):
         if evaluation != "material":
             raise SearchError(f"the {evaluation} evaluation is for the Adjacency game only")

@@ -33,7 +33,6 @@ True
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -42,6 +41,7 @@ from gamelib.games.game import Game, format_value
 from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.search.negamax import SearchError
+from gamelib.search.timer import now
 
 __all__ = ["ANSWER_SECONDS", "TIME_SHARE", "Chromosome", "Evolution", "GeneticBot"]
 
@@ -86,7 +86,7 @@ class GeneticBot:
         ``seconds`` (``benchmarks/genetic_bot.py`` measures it). Raises SearchError if ``seconds``
         is not positive or ``state`` is terminal.
         """
-        start = time.perf_counter()
+        start = now()
         running = pause_collector()
         try:
             check_request(game, state, seconds)
@@ -94,7 +94,7 @@ class GeneticBot:
             generations = run.evolve(self.generations)
             decision = _decision(game, run.tree, generations, self.depth)
             del run  # freed here by reference counting, before the collector is back
-            return replace(decision, seconds=time.perf_counter() - start)
+            return replace(decision, seconds=now() - start)
         finally:
             resume_collector(running)
 
@@ -108,7 +108,7 @@ class Evolution:
 
     :meth:`GeneticBot.choose` makes one per move; build one yourself to watch a search, e.g.
     ``run = Evolution(bot, game, state, deadline=math.inf); run.evolve(10); run.tree.value()``.
-    ``deadline`` is a ``time.perf_counter()`` reading after which no new chromosome is made.
+    ``deadline`` is a :func:`~gamelib.search.timer.now` reading after which no new chromosome is made.
     ``population`` is the current population, fittest first after each generation.
     """
 
@@ -133,7 +133,7 @@ class Evolution:
         return done
 
     def _late(self) -> bool:
-        return time.perf_counter() >= self.deadline
+        return now() >= self.deadline
 
     def _initial(self) -> list[Chromosome]:
         """Up to ``population`` distinct random legal sequences (stops early at the deadline)."""

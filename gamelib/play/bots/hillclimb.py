@@ -27,12 +27,12 @@ ranks moves exactly as the seed's ``addSymbol`` values do.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from gamelib.games.game import Game, Value
 from gamelib.play.bots.base import Decision
 from gamelib.search.negamax import SearchError
+from gamelib.search.timer import now
 
 __all__ = ["HillClimbBot"]
 
@@ -59,7 +59,7 @@ class HillClimbBot:
 
         Raises SearchError (a ValueError) if ``state`` is terminal or has no legal move.
         """
-        start = time.perf_counter()
+        start = now()
         moves = list(game.legal_moves(state))
         if game.is_terminal(state) or not moves:
             raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
@@ -68,7 +68,7 @@ class HillClimbBot:
         best = max(scores)
         ties = [move for move, score in zip(moves, scores) if score == best]
         move = self._rng.choice(ties)
-        return Decision(move=move, value=sign * best, depth=1, seconds=time.perf_counter() - start,
+        return Decision(move=move, value=sign * best, depth=1, seconds=now() - start,
                         nodes=len(moves), note=_note(best, len(ties), len(moves)))
 
     def __repr__(self) -> str:

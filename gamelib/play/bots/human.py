@@ -20,12 +20,12 @@ a1 is occupied by X
 from __future__ import annotations
 
 import sys
-import time
 from typing import TextIO
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square, parse_square, square_name
 from gamelib.games.game import IllegalMoveError
 from gamelib.play.bots.base import Decision
+from gamelib.search.timer import now
 
 __all__ = ["HumanPlayer"]
 
@@ -48,12 +48,12 @@ class HumanPlayer:
         ValueError if the game is over."""
         if game.is_terminal(state):
             raise ValueError("the game is over: there is no move to make")
-        start = time.perf_counter()
+        start = now()
         prompt = f"{state.to_move.value} to move, a square like c3 (? lists them): "
         while True:
             reason, move = self._read_move(game, state, self._ask(prompt))
             if move is not None:
-                return Decision(move=move, seconds=time.perf_counter() - start, note="typed")
+                return Decision(move=move, seconds=now() - start, note="typed")
             self._say(reason)
 
     def _read_move(self, game: AdjacencyGame, state: AdjacencyState, text: str) -> tuple[str, Square | None]:

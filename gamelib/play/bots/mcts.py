@@ -28,7 +28,6 @@ game: the same distribution as drawing a legal move at every ply, and a third fa
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square, square_name
@@ -37,6 +36,7 @@ from gamelib.play.bots.alphabeta import MARGIN_SECONDS, MARGIN_SHARE
 from gamelib.play.bots.base import Decision, pause_collector, resume_collector
 from gamelib.search.mcts import DEFAULT_C, MAX_SECONDS, MctsResult, Playout, check_options, mcts
 from gamelib.search.negamax import SearchError
+from gamelib.search.timer import now
 
 __all__ = ["MctsBot", "adjacency_playout"]
 
@@ -85,14 +85,14 @@ class MctsBot:
 
         Raises SearchError if ``seconds`` is not positive or ``state`` is terminal.
         """
-        start = time.perf_counter()
+        start = now()
         if not seconds > 0:
             raise SearchError(f"seconds is {seconds}: give a positive time limit")
         running = pause_collector()  # resumed after the Decision is made, as the other bots do
         try:
-            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (time.perf_counter() - start)
+            budget = seconds * (1 - MARGIN_SHARE) - MARGIN_SECONDS - (now() - start)
             found = self._search(game, state, None if self.iterations else min(max(budget, 1e-6), MAX_SECONDS))
-            return _decision(game, found, time.perf_counter() - start)
+            return _decision(game, found, now() - start)
         finally:
             resume_collector(running)
 

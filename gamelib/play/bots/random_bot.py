@@ -13,11 +13,11 @@ True
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from gamelib.games.game import Game
 from gamelib.play.bots.base import Decision
+from gamelib.search.timer import now
 
 __all__ = ["RandomBot"]
 
@@ -40,12 +40,12 @@ class RandomBot:
 
         Raises ValueError if ``state`` has no legal move (it is terminal).
         """
-        start = time.perf_counter()
+        start = now()
         moves = list(game.legal_moves(state))
         if not moves:
             raise ValueError(f"no legal move in {game.node_id(state)}: the game is over")
         move = self._rng.choice(moves)
-        return Decision(move=move, seconds=time.perf_counter() - start, note=f"random of {len(moves)}")
+        return Decision(move=move, seconds=now() - start, note=f"random of {len(moves)}")
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
