@@ -38,13 +38,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["BOX_UID", "GUARD_ONLY", "ISOLATED", "SCRATCH", "boundary", "boxed_command", "bwrap_problem",
-           "interpreter_binds", "process_cap"]
+           "interpreter_binds", "process_cap", "site_packages"]
 
 ISOLATED = "isolated"
 """The boundary's name when bubblewrap boxes the code."""
@@ -90,6 +91,14 @@ def interpreter_binds(*, site_packages: bool) -> list[tuple[str, str]]:
     folders = [sys.base_prefix] + ([sys.prefix] if site_packages and sys.prefix != sys.base_prefix else [])
     return [(folder, folder) for folder in dict.fromkeys(os.path.realpath(each) for each in folders)
             if not any(folder == system or folder.startswith(system + "/") for system in _SYSTEM)]
+
+
+def site_packages() -> list[str]:
+    """The site-packages folders of this Python's installation (``sys.base_prefix``) that exist: a box
+    that needs none covers them (``hide``), so nothing installed there, gamelib included, is in it."""
+    base = sys.base_prefix
+    folders = {sysconfig.get_path(name, vars={"base": base, "platbase": base}) for name in ("purelib", "platlib")}
+    return sorted(folder for folder in folders if os.path.isdir(folder))
 
 
 def boxed_command(command: Sequence[str], *, binds: Sequence[tuple[str, str]] = (),

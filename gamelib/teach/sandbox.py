@@ -58,7 +58,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Final
 
-from gamelib.play.boundary import GUARD_ONLY, ISOLATED, boundary, boxed_command, interpreter_binds, process_cap
+from gamelib.play.boundary import (GUARD_ONLY, ISOLATED, boundary, boxed_command, interpreter_binds, process_cap,
+                                   site_packages)
 from gamelib.play.limits import kill_group, minimal_environment
 from gamelib.teach.box_child import BOX_PROCESSES
 
@@ -291,7 +292,7 @@ def _spawn(entry: str, limits: Limits, scratch: str, cap: list[str],
     if isolated:
         child = [python, "-I", "-S", "-u", "-c", _BOOTSTRAP, _BOX, entry, str(write_end), limits.for_child()]
         command = boxed_command(child, binds=[*interpreter_binds(site_packages=False), (str(library), _BOX)],
-                                scratch_bytes=limits.file_bytes)
+                                scratch_bytes=limits.file_bytes, hide=site_packages())
         env: dict[str, str] = {}
         cwd = "/"
     else:
