@@ -23,6 +23,9 @@
 # there for PNG pictures of search steps (scripts/ensure_cairo.sh).
 # `make test` also makes sure Debian's Chromium is there for the real-browser
 # test (scripts/ensure_chromium.sh; the test is skipped, saying why, without it).
+# lab, app and test make sure bubblewrap's `bwrap` is there, the box student code
+# runs in (scripts/ensure_bubblewrap.sh); without it student code runs under the
+# guard only, and the app, the grader and the tests say so.
 
 PYTHON ?= python3
 VENV := .venv
@@ -37,21 +40,21 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test test-slow html lite clean venv graphviz chromium cairo
+.PHONY: lab app test test-slow html lite clean venv graphviz chromium cairo bubblewrap
 
-lab: $(STAMP) graphviz cairo
+lab: $(STAMP) graphviz cairo bubblewrap
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
 
-app: $(STAMP) cairo
+app: $(STAMP) cairo bubblewrap
 	PYTHON=$(VENV)/bin/python PORT=$(PORT) bash scripts/app.sh
 
 # The tests start many Python processes (xdist workers, notebook kernels, sandboxes, engines): with
 # PYTHONDONTWRITEBYTECODE set, each would compile gamelib and rewrite the tests' asserts again
 # (collection 11.5 s instead of 5.8 s a process), so the test targets let Python keep its caches.
-test: $(STAMP) graphviz chromium cairo
+test: $(STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo
+test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 
 html: $(STAMP) graphviz
@@ -80,6 +83,9 @@ graphviz:
 
 chromium:
 	@bash scripts/ensure_chromium.sh
+
+bubblewrap:
+	@bash scripts/ensure_bubblewrap.sh
 
 cairo: $(STAMP)
 	@PYTHON=$(VENV)/bin/python bash scripts/ensure_cairo.sh

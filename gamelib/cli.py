@@ -45,7 +45,9 @@ from gamelib.search.tracing import (
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
-from gamelib.teach.grading import MAX_GRADING_WORKERS, OUTCOMES, grade_file, grade_folder, gradescope_results
+from gamelib.play.boundary import ISOLATED, boundary, bwrap_problem
+from gamelib.teach.grading import (MAX_GRADING_WORKERS, OUTCOMES, default_out, grade_file, grade_folder,
+                                   gradescope_results)
 from gamelib.teach.sandbox import Limits
 from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEARCHES, Difficulty, WorksheetError,
                                      make_worksheet, write_worksheet)
@@ -155,7 +157,8 @@ def _add_grade_command(commands: Any) -> None:
     grade.add_argument("submissions", metavar="SUBMISSIONS",
                        help="a folder with one .py or .ipynb file per student, or one such file")
     grade.add_argument("--out", default=None, metavar="CSV",
-                       help="the grades CSV, for a folder (default grades.csv); rerunning skips unchanged files")
+                       help="the grades CSV, for a folder (default grades-FOLDER.csv); rerunning skips unchanged "
+                       "files, and another folder's grades are never replaced")
     grade.add_argument("--results", default=None, metavar="PATH",
                        help="Gradescope results.json: for one file, the file (default results.json); for a "
                        "folder, a folder of STUDENT.json files (default: none)")
@@ -181,9 +184,10 @@ def run_grade(args: argparse.Namespace) -> int:
         grade = grade_file(args.exercise, path, limits)
         results = Path(args.results or "results.json")
         results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
-        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; wrote {results}")
+        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; student code ran "
+              f"{_boundary_words(grade.boundary)}; wrote {results}")
         return 0
-    out = args.out or "grades.csv"
+    out = args.out or str(default_out(path))
     try:
         grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
                               progress=not args.quiet)
@@ -191,8 +195,17 @@ def run_grade(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
     said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
-    print(f"graded {len(grades)} students ({said or 'no files'}); wrote {out}")
+    boxes = sorted({grade.boundary for grade in grades}) or [boundary()]
+    print(f"graded {len(grades)} students ({said or 'no files'}); student code ran "
+          f"{' and '.join(_boundary_words(box) for box in boxes)}; wrote {out}")
     return 0
+
+
+def _boundary_words(box: str) -> str:
+    """How the summary names a boundary: "isolated (bubblewrap)" or "guard only (no bubblewrap: why)"."""
+    if box == ISOLATED:
+        return "isolated (bubblewrap)"
+    return f"{box} ({bwrap_problem() or 'not isolated'})"
 
 
 def run_trace(args: argparse.Namespace) -> str:

@@ -17,6 +17,7 @@ import pytest
 
 from gamelib.teach.code_check import SourceVerdict, check_source
 from gamelib.teach.exercises import EXERCISES
+from gamelib.play.boundary import ISOLATED, SCRATCH
 from gamelib.teach.sandbox import Limits, Outcome, run_in_sandbox
 
 LIMITS = Limits()
@@ -36,17 +37,27 @@ def timed_check(source: str, limits: Limits = LIMITS, **options: object) -> tupl
     return verdict, time.monotonic() - started
 
 
-def gone(pid: int) -> bool:
-    """True once process ``pid`` has ended (it may linger as a zombie until init reaps it)."""
+MARKER = "4711.25"
+"""What a process the submission starts sleeps for: a number no other process on the machine uses."""
+
+
+def marked_processes_gone() -> bool:
+    """True once no process on the machine is a ``sleep MARKER`` the submission started (an exited
+    one may linger as a zombie until init reaps it), within 2 s."""
     deadline = time.monotonic() + 2
     while time.monotonic() < deadline:
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
+        if not marked_processes():
             return True
         time.sleep(0.05)
     return False
+
+
+def marked_processes() -> list[psutil.Process]:
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        if process.info["cmdline"] == ["sleep", MARKER] and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
+    return found
 
 
 def test_an_endless_loop_is_stopped_after_5_s_naming_the_tree() -> None:
@@ -109,7 +120,7 @@ def test_os_system_runs_in_the_scratch_directory_without_the_servers_environment
     monkeypatch.setenv(SECRET, "hush-4711")
     monkeypatch.chdir(tmp_path)
     source = ("import os\n"
-              f"os.system('echo \"shell sees [${SECRET}] in $PWD\"; sleep 60 & echo \"background $!\"')\n"
+              f"os.system('echo \"shell sees [${SECRET}] in $PWD\"; sleep {MARKER} &')\n"
               "open('written.txt', 'w').write('x')\n"
               "print('python', os.getpid(), os.getcwd())\n"
               "def my_minimax(tree, node):\n"
@@ -118,12 +129,16 @@ def test_os_system_runs_in_the_scratch_directory_without_the_servers_environment
     assert verdict.report is not None and not verdict.ok  # the verdict comes back as usual
     assert seconds < 5 + 1
     lines = dict(line.split(" ", 1) for line in verdict.output.splitlines())
-    pid, cwd = lines["python"].split()
-    assert int(pid) != os.getpid() and lines["shell"] == f"sees [] in {cwd}"
+    _, cwd = lines["python"].split()
+    assert lines["shell"] == f"sees [] in {cwd}"
     assert "hush-4711" not in verdict.output
-    assert Path(cwd).parent == Path(tempfile.gettempdir()) and Path(cwd).name.startswith("gamelib-sandbox-")
-    assert not Path(cwd).exists() and not (tmp_path / "written.txt").exists()
-    assert gone(int(lines["background"])), "the background process outlived the check"
+    if verdict.boundary == ISOLATED:  # bubblewrap's box: its own tmpfs, gone with the box
+        assert cwd == SCRATCH
+    else:
+        assert Path(cwd).parent == Path(tempfile.gettempdir()) and Path(cwd).name.startswith("gamelib-sandbox-")
+        assert not Path(cwd).exists()
+    assert not (tmp_path / "written.txt").exists()
+    assert marked_processes_gone(), "the background process outlived the check"
 
 
 def test_a_crash_says_how_the_process_ended() -> None:
@@ -148,15 +163,14 @@ def test_huge_output_is_cut_and_stops_the_check() -> None:
 
 
 def test_a_forked_process_is_killed_with_the_check() -> None:
-    source = ("import os, time\n"
-              "child = os.fork()\n"
-              "if child == 0:\n"
-              "    time.sleep(60)\n"
-              "print('forked', child, flush=True)\n"
+    source = ("import os\n"
+              "if os.fork() == 0:\n"
+              f"    os.execv('/bin/sleep', ['sleep', '{MARKER}'])\n"
               "def my_minimax(tree, node):\n"
               "    return 0\n")
     verdict, _ = timed_check(source)
-    assert gone(int(verdict.output.split()[1]))
+    assert verdict.report is not None
+    assert marked_processes_gone()
 
 
 def test_stop_ends_a_check_at_once() -> None:
@@ -190,7 +204,7 @@ def test_without_the_resource_module_the_verdict_says_so(monkeypatch: pytest.Mon
 
 
 def test_the_child_reports_json_on_its_own_channel() -> None:
-    result = run_in_sandbox("gamelib.teach.sandbox:echo", {"say": "über"})
+    result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "über"})
     assert result.outcome is Outcome.FINISHED and result.returncode == 0
     assert result.messages == ({"said": "über"},) and result.stdout == "über\n" and result.stderr == ""
 

@@ -17,6 +17,7 @@ from typing import Any
 import psutil
 import pytest
 
+from gamelib.play.boundary import bwrap_problem
 from gamelib.play.entries import Entry, EntryError, EntryLimits, course_entry, load_entries
 from gamelib.play.records import GameRecord, read_records
 from gamelib.play.standings import head_to_head, standings_csv
@@ -195,6 +196,9 @@ def test_kill_9_then_resume_plays_every_game_once(tmp_path: Path) -> None:
     assert 4 <= killed_with < 24
     finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
+    problem = bwrap_problem()  # the summary says where the submission ran
+    assert ("submissions ran isolated (bubblewrap)" if problem is None
+            else f"submissions ran under the guard only ({problem})") in finished.stdout.splitlines()
     indices = [record.index for record in read_records(games)]
     assert sorted(indices) == list(range(3 * 8))  # every game exactly once
     assert (out / "leaderboard.html").exists() and (out / "standings.csv").exists()

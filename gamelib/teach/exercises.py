@@ -17,38 +17,58 @@ the repository's ``solutions/`` folder.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, Protocol
 
 from gamelib.games.data import load_seed_tree
-from gamelib.games.game import Value
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import random_tree
-from gamelib.teach.checker import CheckReport, check_alphabeta, check_expectimax, check_minimax
-from gamelib.teach.mcts_checker import check_mcts
+from gamelib.teach.answers import Answers, run_student
+from gamelib.teach.checker import CheckReport, SearchReferee
+from gamelib.teach.mcts_checker import MctsReferee
 
-__all__ = ["EXERCISES", "Exercise", "ExerciseReport", "UnknownExerciseError", "check_exercise"]
+__all__ = ["EXERCISES", "Exercise", "ExerciseReport", "Referee", "UnknownExerciseError", "check_exercise"]
 
 
 class UnknownExerciseError(ValueError):
     """No exercise has that name; the message lists the names."""
 
 
+class Referee(Protocol):
+    """The trusted side of an exercise on one tree: ``call`` says how the student's function is
+    called (:func:`gamelib.teach.answers.run_student`), :meth:`answer` answers the questions the
+    student's side asks while it runs (the MCTS exercise's rollouts), :meth:`judge` judges its raw
+    answers against the reference."""
+
+    @property
+    def call(self) -> Mapping[str, Any]: ...
+
+    def answer(self, question: Any) -> Any: ...
+
+    def judge(self, answers: Answers) -> CheckReport: ...
+
+
 @dataclass(frozen=True)
 class Exercise:
     """A programming exercise: ``function`` is the student's function's name and signature,
-    ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``check(student, tree)``
-    compares the student's search with the reference on one tree. ``api`` is the part of the
-    tree API the starter code names in a comment ("" for the minimax and alpha-beta one)."""
+    ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``referee(tree)`` makes the
+    trusted side of a check on one tree (:class:`Referee`). ``api`` is the part of the tree API the
+    starter code names in a comment ("" for the minimax and alpha-beta one)."""
 
     name: str
     lesson: str
     function: str
     trees: Callable[[], tuple[GameTree, ...]]
-    check: Callable[[Any, GameTree], CheckReport]
+    referee: Callable[[GameTree], Referee]
     api: str = ""
+
+    def check(self, student: Any, tree: GameTree) -> CheckReport:
+        """Run ``student`` on ``tree`` in this process and judge it (for a trusted function, such as
+        a lesson's mistakes; a student's typed code goes through :mod:`gamelib.teach.code_check`)."""
+        referee = self.referee(tree)
+        return referee.judge(run_student(student, tree, referee.call, referee.answer))
 
 
 def _minimax_trees() -> tuple[GameTree, ...]:
@@ -62,10 +82,14 @@ def _alphabeta_trees() -> tuple[GameTree, ...]:
             random_tree((1, 3), 4, seed=2), random_tree(2, 4, seed=4, to_move="min"))
 
 
-def _check_negamax(student: Callable[[Any, str], Value], tree: GameTree) -> CheckReport:
-    """Negamax returns the value for the side to move; the checker turns it into MAX's view and
-    compares with minimax (Rich & Knight's MINIMAX, seed 001)."""
-    return check_minimax(student, tree, negamax=True)
+def _searched(algorithm: str) -> Callable[[GameTree], Referee]:
+    """The referee of a search exercise judged against ``algorithm``'s trace."""
+    return lambda tree: SearchReferee(tree, algorithm)
+
+
+def _rolled_out(tree: GameTree) -> Referee:
+    """The MCTS exercise's referee (its iterations, constant and seed)."""
+    return MctsReferee(tree)
 
 
 # Lesson 8: expectiminimax.
@@ -86,15 +110,16 @@ _CHANCE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tre
 
 EXERCISES: dict[str, Exercise] = {
     "minimax": Exercise("minimax", "01_minimax.ipynb", "my_minimax(tree, node) -> value for MAX",
-                        _minimax_trees, check_minimax),
+                        _minimax_trees, _searched("minimax")),
     "negamax": Exercise("negamax", "01_minimax.ipynb", "my_negamax(tree, node) -> value for the side to move",
-                        _minimax_trees, _check_negamax),
+                        _minimax_trees, _searched("negamax")),  # MAX's view, then minimax
     "alphabeta": Exercise("alphabeta", "02_alpha_beta.ipynb",
                           "my_alphabeta(tree, node, alpha, beta) -> value for MAX, fail-hard, window MAX's view",
-                          _alphabeta_trees, check_alphabeta),
+                          _alphabeta_trees, _searched("alpha-beta")),
     "expectimax": Exercise("expectimax", "08_chance_and_many_players.ipynb",
                            "my_expectimax(tree, node) -> value for MAX: the largest at MAX, the smallest at MIN, "
-                           "the probability-weighted sum at a chance node", _expectimax_trees, check_expectimax,
+                           "the probability-weighted sum at a chance node", _expectimax_trees,
+                           _searched("expectiminimax"),
                            _CHANCE_API),
 }
 """The exercises by name."""
@@ -111,7 +136,7 @@ def _mcts_trees() -> tuple[GameTree, ...]:
 
 EXERCISES["mcts"] = Exercise("mcts", "09_monte_carlo_tree_search.ipynb",
                              "my_mcts(tree, root, iterations, c, rollout) -> root's most visited move",
-                             _mcts_trees, check_mcts)
+                             _mcts_trees, _rolled_out)
 
 
 @dataclass(frozen=True)
