@@ -154,11 +154,9 @@ def test_the_grader_grades_every_file_and_no_hostile_one_is_right(scene: Scene, 
         (scene.folder / f"{name}.py").write_text(scene.fill(text), encoding="utf-8")
     right_before = (scene.folder / "right.py").read_bytes()
     out = tmp_path / "grades.csv"
-    started = time.monotonic()
     grades = {grade.student: grade for grade in grade_folder("minimax", scene.folder, out, limits=LIMITS, workers=2,
                                                              progress=False)}
     assert sorted(grades) == sorted(files)  # every file graded, whatever the others did
-    assert time.monotonic() - started < len(files) * (LIMITS.seconds + 2) / 2
     assert grades["right"].outcome == "right" and grades["wrong"].outcome == "wrong"
     assert {name: grades[name].outcome for name in hostile if grades[name].ok} == {}
     box = ISOLATED if WHY_NOT is None else GUARD_ONLY
