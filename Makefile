@@ -10,7 +10,11 @@
 #             (CI runs make test, then this)
 # make html   the lessons as self-contained HTML pages in build/html/: executed, every figure
 #             embedded, so a copied or uploaded page still shows them (gamelib/view/lesson_html.py)
-# make clean  remove .venv and caches
+# make lite   the course as a static website that runs in a browser with nothing installed
+#             (JupyterLite and Pyodide): build/lite/, to put on any web server or a USB stick; the
+#             first build downloads Pyodide (npm) and the browser's wheels (PyPI) into .cache/lite,
+#             later builds run offline (lite/build.py)
+# make clean  remove .venv and caches (not .cache/lite, the site's downloads)
 #
 # Every user target first makes sure .venv exists and holds what pyproject.toml
 # asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed);
@@ -19,10 +23,14 @@
 # there for PNG pictures of search steps (scripts/ensure_cairo.sh).
 # `make test` also makes sure Debian's Chromium is there for the real-browser
 # test (scripts/ensure_chromium.sh; the test is skipped, saying why, without it).
+# lab, app and test make sure bubblewrap's `bwrap` is there, the box student code
+# runs in (scripts/ensure_bubblewrap.sh); without it student code runs under the
+# guard only, and the app, the grader and the tests say so.
 
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+LITE_STAMP := $(VENV)/.installed-lite
 PIP := $(VENV)/bin/python -m pip --quiet --disable-pip-version-check
 PYTEST_ARGS ?=
 # make test runs the tests on every core (pytest-xdist), a test file per worker at a time, so a
@@ -32,25 +40,28 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test test-slow html clean venv graphviz chromium cairo
+.PHONY: lab app test test-slow html lite clean venv graphviz chromium cairo bubblewrap
 
-lab: $(STAMP) graphviz cairo
+lab: $(STAMP) graphviz cairo bubblewrap
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
 
-app: $(STAMP) cairo
+app: $(STAMP) cairo bubblewrap
 	PYTHON=$(VENV)/bin/python PORT=$(PORT) bash scripts/app.sh
 
 # The tests start many Python processes (xdist workers, notebook kernels, sandboxes, engines): with
 # PYTHONDONTWRITEBYTECODE set, each would compile gamelib and rewrite the tests' asserts again
 # (collection 11.5 s instead of 5.8 s a process), so the test targets let Python keep its caches.
-test: $(STAMP) graphviz chromium cairo
+test: $(STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
-test-slow: $(STAMP) graphviz chromium cairo
+test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 
 html: $(STAMP) graphviz
 	$(VENV)/bin/python -m gamelib.view.lesson_html --out build/html
+
+lite: $(LITE_STAMP)
+	$(VENV)/bin/python lite/build.py --out build/lite
 
 # Internal targets.
 
@@ -59,7 +70,12 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e ".[test]"
+	$(PIP) install -e ".[full,test]"
+	touch $@
+
+# the `lite` extra: jupyterlite-core and the Pyodide kernel, pinned, to build the site
+$(LITE_STAMP): $(STAMP)
+	$(PIP) install -e ".[full,test,lite]"
 	touch $@
 
 graphviz:
@@ -67,6 +83,9 @@ graphviz:
 
 chromium:
 	@bash scripts/ensure_chromium.sh
+
+bubblewrap:
+	@bash scripts/ensure_bubblewrap.sh
 
 cairo: $(STAMP)
 	@PYTHON=$(VENV)/bin/python bash scripts/ensure_cairo.sh

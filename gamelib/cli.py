@@ -11,11 +11,14 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import shlex
+import subprocess
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NoReturn
@@ -44,7 +47,9 @@ from gamelib.search.tracing import (
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
-from gamelib.teach.grading import MAX_GRADING_WORKERS, OUTCOMES, grade_file, grade_folder, gradescope_results
+from gamelib.play.boundary import ISOLATED, boundary, bwrap_problem
+from gamelib.teach.grading import (MAX_GRADING_WORKERS, OUTCOMES, default_out, grade_file, grade_folder,
+                                   gradescope_results)
 from gamelib.teach.sandbox import Limits
 from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEARCHES, Difficulty, WorksheetError,
                                      make_worksheet, write_worksheet)
@@ -52,7 +57,7 @@ from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 from gamelib.view.replay import describe, payoff_text
 
-__all__ = ["main"]
+__all__ = ["command_line", "main"]
 
 class UsageError(Exception):
     """Bad command-line input; ``main`` prints it as one line and exits with status 2."""
@@ -155,7 +160,8 @@ def _add_grade_command(commands: Any) -> None:
     grade.add_argument("submissions", metavar="SUBMISSIONS",
                        help="a folder with one .py or .ipynb file per student, or one such file")
     grade.add_argument("--out", default=None, metavar="CSV",
-                       help="the grades CSV, for a folder (default grades.csv); rerunning skips unchanged files")
+                       help="the grades CSV, for a folder (default grades-FOLDER.csv); rerunning skips unchanged "
+                       "files, and another folder's grades are never replaced")
     grade.add_argument("--results", default=None, metavar="PATH",
                        help="Gradescope results.json: for one file, the file (default results.json); for a "
                        "folder, a folder of STUDENT.json files (default: none)")
@@ -181,9 +187,10 @@ def run_grade(args: argparse.Namespace) -> int:
         grade = grade_file(args.exercise, path, limits)
         results = Path(args.results or "results.json")
         results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
-        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; wrote {results}")
+        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; student code ran "
+              f"{_boundary_words(grade.boundary)}; wrote {results}")
         return 0
-    out = args.out or "grades.csv"
+    out = args.out or str(default_out(path))
     try:
         grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
                               progress=not args.quiet)
@@ -191,8 +198,17 @@ def run_grade(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
     said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
-    print(f"graded {len(grades)} students ({said or 'no files'}); wrote {out}")
+    boxes = sorted({grade.boundary for grade in grades}) or [boundary()]
+    print(f"graded {len(grades)} students ({said or 'no files'}); student code ran "
+          f"{' and '.join(_boundary_words(box) for box in boxes)}; wrote {out}")
     return 0
+
+
+def _boundary_words(box: str) -> str:
+    """How the summary names a boundary: "isolated (bubblewrap)" or "guard only (no bubblewrap: why)"."""
+    if box == ISOLATED:
+        return "isolated (bubblewrap)"
+    return f"{box} ({bwrap_problem() or 'not isolated'})"
 
 
 def run_trace(args: argparse.Namespace) -> str:
@@ -316,6 +332,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         return _fail(f"cannot read {error.filename}: {error.strerror}")
     return 0
+
+
+def command_line(arguments: str) -> list[str]:
+    """Run ``python -m gamelib ARGUMENTS`` for a lesson, as a notebook's ``!`` line would: print the
+    command, then what it printed (stdout, then stderr), and return its stdout's lines.
+
+    The command runs in a child process (this Python, ``sys.executable -m gamelib``) where the platform
+    has processes; in a browser (Pyodide, ``sys.platform == "emscripten"``, which has none) :func:`main`
+    runs in this process instead, on the same arguments, its output captured. ``arguments`` is split as
+    a POSIX shell would split it (quotes keep a tree's text together). Raises ValueError for text a
+    shell could not split (an unclosed quote).
+    """
+    argv = shlex.split(arguments)
+    print("$ python -m gamelib", arguments)
+    if sys.platform == "emscripten":
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            main(argv)
+        stdout, stderr = out.getvalue(), err.getvalue()
+    else:
+        done = subprocess.run([sys.executable, "-m", "gamelib", *argv], capture_output=True, text=True,
+                              check=False)
+        stdout, stderr = done.stdout, done.stderr
+    print(stdout + stderr, end="")
+    return stdout.splitlines()
 
 
 def _run_game_command(args: argparse.Namespace) -> int:

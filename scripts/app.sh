@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 host=${APP_HOST:-127.0.0.1}
 if [[ $host != 127.0.0.1 && $host != localhost ]]; then
     echo "WARNING: serving the app on $host: anyone who can reach this machine and has the token runs" \
-         "code as $(id -un) through the checker (its sandbox is a teaching guard, not a security boundary)." >&2
+         "code through the checker: in bubblewrap's box where it runs, else as $(id -un) (see the README's" \
+         "Security section)." >&2
 fi
 unset JUPYTER_TOKEN JUPYTER_TOKEN_FILE   # the token is a fresh random one, unless --token=... is given
 exec "${PYTHON:-.venv/bin/python}" -m voila notebooks/explorer_app.ipynb --no-browser \

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gamelib.cli import UsageError, build_parser, main
+from gamelib.cli import UsageError, build_parser, command_line, main
 from gamelib.games.data import DATA_DIR
 from tests.bad_inputs import NON_INTEGER, chain, write_tree
 from tests.conftest import words
@@ -266,3 +266,24 @@ def test_game_command_numbers_in_bounds_parse() -> None:
     args = build_parser().parse_args(["match", "a", "b", "--games", "10000", "--workers", "32", "--rounds", "2",
                                       "--time", "0.25", "--rule", "4", "--seed", "4294967295"])
     assert (args.games, args.workers, args.rounds, args.time, args.rule, args.seed) == (10000, 32, 2, 0.25, 4, 2**32 - 1)
+
+
+@pytest.mark.parametrize("platform", ["linux", "emscripten"])
+def test_command_line_for_lessons(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                     broeders_printed: dict[str, Any], platform: str) -> None:
+    """Lesson 2's command line: a child process where there are processes, main() in this process in a
+    browser (Pyodide); either way the command, then AlphaBeta0.cpp's printout, and its lines returned."""
+    monkeypatch.setattr(sys, "platform", platform)
+    lines = command_line("trace alphabeta --course-tree broeders31 --text")
+    out = capsys.readouterr().out
+    assert out.startswith("$ python -m gamelib trace alphabeta --course-tree broeders31 --text\n")
+    assert words("\n".join(lines)) == broeders_printed["AlphaBeta0.cpp"]
+    assert lines[-1] == "Pos: 0 Value:  4"  # AlphaBeta0.cpp's last line: the root's value
+
+
+def test_command_line_in_a_browser_shows_the_one_line_error(capsys: pytest.CaptureFixture[str],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert command_line("trace alphabeta --course-tree nope") == []
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and "invalid choice: 'nope'" in out[1]

@@ -138,10 +138,9 @@ def test_the_app_shows_it_is_checking_and_stop_ends_the_check() -> None:
     checker.start()
     assert CodeChecker.CHECKING in checker.report.value
     assert checker.check_button.disabled and not checker.stop_button.disabled
-    started = time.monotonic()
     checker.stop()
     wait_until_idle(checker)
-    assert time.monotonic() - started < 1
+    # Stop's verdict, not the 5 s limit's ("ran longer than 5 s"): the stop ended the check
     assert "Stopped: the check was stopped after" in checker.report.value and checker.stop_button.disabled
     assert psutil.Process().children(recursive=True) == []
 

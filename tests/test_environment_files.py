@@ -48,10 +48,11 @@ def normalise(requirement: str) -> str:
 
 
 def pyproject_requirements() -> list[str]:
-    """Runtime dependencies and the `test` extra of pyproject.toml, as written."""
+    """Runtime dependencies and the `full` and `test` extras of pyproject.toml, as written: what
+    `make lab` and `make test` install (the browser site, `make lite`, installs only the first)."""
     project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
     extras: dict[str, list[str]] = project.get("optional-dependencies", {})
-    return [*project["dependencies"], *extras.get("test", [])]
+    return [*project["dependencies"], *extras.get("full", []), *extras.get("test", [])]
 
 
 def environment_requirements() -> list[str]:

@@ -231,3 +231,18 @@ def test_the_exercise_as_typed_text() -> None:
     assert "tree.payoff(node)" in starter_code("maxn") and starter_code("maxn").startswith("def my_maxn(tree, node):")
     verdict = check_source("maxn", source_as_exercise(maxn_paranoid, "maxn"))
     assert verdict.report is not None and verdict.report.failure is not None and verdict.report.failure.node == "d"
+
+
+def test_vectors_travel_from_the_box_as_data(three: MultiPlayerTree) -> None:
+    from gamelib.teach.answers import Answers, DataTree, run_student, value_data, value_from_data
+    from gamelib.teach.code_check import _tree_data
+
+    assert value_from_data(value_data((7, 5, 3))) == (7, 5, 3) and value_data([1.5, 2]) == [1.5, 2]
+    assert str(value_from_data(value_data(tuple(range(17))))).startswith("(0, 1, 2")  # too long: shown as text
+    boxed = DataTree(_tree_data(three))  # what the box rebuilds from the data it is sent
+    assert (boxed.payoff("g2"), boxed.mover("d"), boxed.player_count) == ((4, 1, 6), 3, 3)
+    answers = run_student(my_maxn, boxed, {"kind": "vector"})
+    again = Answers.from_data(answers.to_data(), set(three.players))
+    assert again == answers and again.value == (7, 5, 3) and dict(again.returned)["g"] == (4, 1, 6)
+    with pytest.raises(AttributeError, match="two sides, MAX and MIN"):
+        run_student(my_maxn, load_seed_tree("broeders31"), {"kind": "vector"})

@@ -41,28 +41,26 @@ def test_it_is_the_mcts_bot_by_name() -> None:
 def test_the_bot_keeps_its_time_limit() -> None:
     # 30 moves at 0.05 s: the bot as X for 15 rounds, then as O for 15 rounds, against the random bot.
     # Its search has 0.05 * (1 - 0.04) - 0.01 = 0.038 s, 0.76 of the limit, and stops at the first
-    # clock reading after that: its own (thread) CPU time stays under 0.043 s, whatever the machine
-    # does, and its wall time is mostly spent (median at least 0.7 of the limit). Measured in this
-    # process on the shared machine: wall times at most 0.86-0.94 of the limit. Wall time past the
-    # limit can only come from the machine not running the process (the bot pauses the garbage
-    # collector, whose full collections put 0.1-0.16 s into moves here before), so it is reported,
-    # not asserted beyond the CPU bound.
+    # clock reading after that: its own (thread) CPU time, which cannot exceed its wall time, stays
+    # under 0.043 s whatever else the machine runs. The wall time itself is not asserted (a busy
+    # machine changes it; test_the_bot_stops_at_its_deadline_on_a_fake_clock checks the deadline
+    # exactly): measured in this process on the shared machine, at most 0.86-0.94 of the limit.
     budget = LIMIT * (1 - MARGIN_SHARE) - MARGIN_SECONDS
-    walls = []
+    moves = 0
     for side in (Mark.X, Mark.O):
         game, bot, other = AdjacencyGame(rounds=15), MctsBot(seed=1), RandomBot(seed=2)
         state = game.root
         while not game.is_terminal(state):
             player = bot if state.to_move is side else other
-            wall, cpu = time.perf_counter(), time.thread_time()
+            cpu = time.thread_time()
             decision = player.choose(game, state, LIMIT)
-            wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+            cpu = time.thread_time() - cpu
             if player is bot:
-                assert cpu < budget + 0.005, f"{cpu:.3f} s of CPU time, {wall:.3f} s of wall time"
+                assert cpu < budget + 0.005, f"{cpu:.3f} s of CPU time for a {budget:.3f} s search"
                 assert decision.move in game.legal_moves(state)
-                walls.append(wall / LIMIT)
+                moves += 1
             state = game.result(state, decision.move)
-    assert len(walls) == 30 and 0.7 <= sorted(walls)[15] < 1.0, f"wall time shares {sorted(walls)}"
+    assert moves == 30
 
 
 class FakeClock:

@@ -50,7 +50,7 @@ from gamelib.games.trees import (
 )
 from gamelib.games.user_input import shown
 
-__all__ = ["MAX_PLAYERS", "MultiPlayerTree", "any_tree_from_dict", "load_any_tree", "multiplayer_tree_from_dict",
+__all__ = ["MAX_PLAYERS", "MultiPlayerTree", "any_tree_from_dict", "as_players_tree", "load_any_tree", "multiplayer_tree_from_dict",
            "paranoid_tree"]
 
 MAX_PLAYERS = 4
@@ -159,6 +159,25 @@ def load_any_tree(path: str | Path) -> GameTree:
     if Path(path).suffix == ".test":
         return load_tree(path)
     return read_tree_file(path, any_tree_from_dict)
+
+
+def as_players_tree(tree: GameTree) -> MultiPlayerTree:
+    """A two-player tree (no chance nodes) as a tree of two players, as max^n reads it: MAX is
+    player 1, MIN player 2, a leaf worth v pays (v, -v) (zero-sum). Its two-player reading is
+    ``tree`` again. Raises TreeFormatError for a tree with chance nodes.
+
+    >>> from gamelib.games.trees import tree_from_dict
+    >>> two = as_players_tree(tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}}))
+    >>> two.mover("a"), two.payoff("c")
+    (1, (2, -2))
+    """
+    if Player.CHANCE in tree.players.values():
+        raise TreeFormatError(f"{tree.name!r} has chance nodes: a tree of players has none")
+    return multiplayer_tree_from_dict({
+        "name": tree.name, "source": tree.source, "root": tree.root, "player_count": 2,
+        "children": {node: list(kids) for node, kids in tree.children.items()},
+        "payoffs": {node: [value, -value] for node, value in tree.values.items()},
+        "movers": {node: 1 if player is Player.MAX else 2 for node, player in tree.players.items()}})
 
 
 def paranoid_tree(tree: MultiPlayerTree, player: int = 1) -> GameTree:

@@ -47,7 +47,8 @@ from gamelib.games.user_input import shown
 
 __all__ = ["TreeTextError", "parse_tree_text", "write_tree_text"]
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A number in ASCII digits only: ``int`` and ``float`` would read other scripts' digits too."""
 _PUNCTUATION = "(),=:"
 _TOKEN = re.compile(r"[()=:]|[^\s(),=:]+")
 _RANGE = re.compile(r"\s*\[\s*([^\s,\]]+)\s*[\s,]\s*([^\s,\]]+)\s*\]")
@@ -221,6 +222,9 @@ def _number(text: str, token: _Token) -> Value:
     """The token's number: an int if it has no point or exponent, else a float; TreeTextError if it
     is no number or is infinite."""
     if not _NUMBER.fullmatch(token.text):
+        if any(character.isdigit() and not character.isascii() for character in token.text):
+            raise TreeTextError(text, token.offset, f"{shown(token.text)} is not a number: write its digits as "
+                                                    "ASCII digits 0-9")
         raise TreeTextError(text, token.offset, f"{shown(token.text)} is not a number: a leaf is a value "
                                                 "such as 3, -2 or 0.5 (name a leaf as b1=3)")
     try:

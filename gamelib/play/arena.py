@@ -37,6 +37,7 @@ from tqdm.auto import tqdm  # type: ignore[import-untyped]
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
 from gamelib.games.game import IllegalMoveError, Value
 from gamelib.play.bots.base import Bot, Decision, make_bot
+from gamelib.play.limits import die_with_parent
 from gamelib.play.match_stats import MatchSummary, summarise
 from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
 from gamelib.search.game_clock import move_budget
@@ -353,14 +354,21 @@ def pool_executor(given: Executor | None, workers: int) -> Iterator[Executor]:
     if given is not None:
         yield given
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=signal.signal,
-                               initargs=(signal.SIGINT, signal.SIG_IGN))
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started)
     try:
         yield pool
     except BaseException:
         _stop(pool)
         raise
     pool.shutdown()
+
+
+def _worker_started() -> None:
+    """A pool worker ignores Ctrl-C (the parent handles it and stops the workers) and dies with the
+    parent: a runner killed with ``kill -9`` leaves no worker (nor, through their own
+    ``die_with_parent``, the entries it started)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -12,18 +12,20 @@ message and status 130 or 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from gamelib.games.adjacency import MAX_ROUNDS, MIN_ROUNDS, RULES, AdjacencyGame, square_name
 from gamelib.games.game import format_value
 from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
+from gamelib.play.boundary import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
 from gamelib.play.records import Turn
@@ -199,6 +201,10 @@ def run_tournament_command(args: argparse.Namespace,
     if page is not None:
         page(result, out / "leaderboard.html")
     print(standings_text(result.table))
+    if any(entry.kind != "bot" for entry in entries):
+        problem = bwrap_problem()
+        print("submissions ran isolated (bubblewrap)" if problem is None else f"submissions ran under the guard only "
+              f"({problem})")
     print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}" + (f", {out / 'leaderboard.html'}" if page else ""))
     return 0
 
@@ -223,14 +229,24 @@ def run_engine(args: argparse.Namespace) -> int:
     named = args.bot is not None and args.bot != "human" and args.bot_class is None
     if not named and (args.bot_file is None or args.bot_class is None):
         raise ValueError("engine: give --bot NAME (not human), or --bot-file FILE.py with --bot-class NAME")
+    answers: TextIO = sys.stdout if args.bot else _own_channel()
     bot = build_bot(args.bot, args.seed) if args.bot else load_file_bot(args.bot_file, args.bot_class, args.seed)
     try:
-        serve(bot, sys.stdin, sys.stdout, game_time=args.game_time)
+        serve(bot, sys.stdin, answers, game_time=args.game_time)
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:  # the client went away: nobody is left to answer
         return 0
     return 0
+
+
+def _own_channel() -> TextIO:
+    """The protocol's answers on a stream of their own (a copy of stdout), and stdout itself pointed
+    at stderr, the entry's log: a submission's ``print`` goes to its log, never into the protocol."""
+    sys.stdout.flush()
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    return answers
 
 
 def run_play(args: argparse.Namespace) -> int:

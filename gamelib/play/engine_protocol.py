@@ -36,7 +36,9 @@ engine --bot NAME``), and :class:`ExternalBot` runs a program speaking the proto
 
 from __future__ import annotations
 
+import os
 import queue
+import selectors
 import shlex
 import signal
 import subprocess
@@ -65,6 +67,9 @@ MAX_LINE_CHARS = 256
 """The longest line either side reads, in characters without the line end. The longest command,
 ``position`` with a board, takes 78; of a longer line only this much is kept (the rest is read in
 pieces and dropped), and the engine answers it with an error."""
+
+_SQUARES = 64
+"""The board's squares, numbered 0 (a1) to 63 (h8): what a bot's move must be."""
 
 MAX_MOVE_SECONDS = 600
 """The longest time ``go`` may ask for: 600 s, so ``go 600000`` at most. A longer ``go`` is an
@@ -126,7 +131,7 @@ class EngineSession:
         try:
             return self._dispatch(line.split())
         except ValueError as error:  # ProtocolError, NotationError, IllegalMoveError, a bot's ValueError
-            return "error " + " ".join(str(error).split())
+            return "error " + " ".join(str(error).split())[:MAX_LINE_CHARS]
 
     def _dispatch(self, words: list[str]) -> str:
         """Run the command ``words[0]`` with arguments ``words[1:]``."""
@@ -169,8 +174,12 @@ class EngineSession:
         decision = self.bot.choose(self.game, self.state, self._limit(milliseconds / 1000))
         if self.game_time is not None:
             self.clock_left -= time.perf_counter() - start
+        move = getattr(decision, "move", None)
+        if type(move) is not int or not 0 <= move < _SQUARES:
+            raise ProtocolError(f"not a square: the bot chose {shown(move)} (a Decision's move is a square "
+                                f"number, 0 to {_SQUARES - 1}, one of game.legal_moves(state))")
         self.last = decision
-        return f"move {square_name(decision.move)}"
+        return f"move {square_name(move)}"
 
     def _limit(self, seconds: float) -> float:
         """The time limit of the move asked for with ``seconds``: those seconds, or under a game
@@ -187,7 +196,10 @@ class EngineSession:
         _arguments("info", args, "")
         if self.last is None:
             return "info none: no go yet"
-        return info_line(self.last)
+        try:
+            return info_line(self.last)
+        except (TypeError, AttributeError) as error:  # a bot's Decision-like object without the numbers
+            raise ProtocolError(f"the bot's decision cannot be reported: {error}") from None
 
     def _quit(self, args: list[str]) -> str:
         _arguments("quit", args, "")
@@ -291,9 +303,11 @@ class ExternalBot:
         self._rule: int | None = None
         self._process = _start(self.command, cwd, env, stderr, own_group)
         self._lines: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines), daemon=True)
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=_read_lines, args=(self._process.stdout, self._lines, self._stop),
+                                        daemon=True)
         self._reader.start()
-        self._finalizer = weakref.finalize(self, _end, self._process, self._reader, own_group=own_group)
+        self._finalizer = weakref.finalize(self, _end, self._process, self._reader, self._stop, own_group=own_group)
         self._own_group = own_group
         self._wait_until_ready()
 
@@ -343,7 +357,7 @@ class ExternalBot:
         if answer is None:
             raise self._exited(command)
         if answer.startswith("error"):
-            raise EngineError(f"engine {self.name} answered {command!r} with {shown(answer)}")
+            raise EngineError(f"engine {self.name} answered {command!r} with {answer!r}")  # at most a line's 257 characters
         return answer
 
     def _exited(self, command: str) -> EngineError:
@@ -356,7 +370,8 @@ class ExternalBot:
             status = None
         tail = _tail(self.stderr)
         last = tail.strip().splitlines()[-1:] or [""]
-        reason = "cpu" if status == -signal.SIGXCPU else "memory" if "MemoryError" in tail else "crash"
+        cpu = status in (-signal.SIGXCPU, 128 + signal.SIGXCPU)  # as a boxed engine's bwrap reports the signal
+        reason = "cpu" if cpu else "memory" if "MemoryError" in tail else "crash"
         return EngineError(f"engine {self.name} exited (status {status}) at {command!r}"
                            + (f": {last[0][:200]}" if last[0] else ""), reason)
 
@@ -364,7 +379,8 @@ class ExternalBot:
         """Send ``quit``, wait up to ``wait`` seconds (default ``grace``) for the engine to exit,
         then kill it (its whole group if it has its own). Safe to call twice."""
         if self._finalizer.detach() is not None:
-            _end(self._process, self._reader, self.grace if wait is None else wait, own_group=self._own_group)
+            _end(self._process, self._reader, self._stop, self.grace if wait is None else wait,
+                 own_group=self._own_group)
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -400,21 +416,47 @@ def _tail(path: Path | None, size: int = 2000) -> str:
         return file.read().decode("utf-8", "replace")
 
 
-def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
-    """Put each line of ``stream`` (without its newline) on ``lines``, then None at its end."""
+_READ_POLL_SECONDS = 0.1
+"""How often the reader of an engine's answers looks whether it has been told to stop."""
+
+
+def _read_lines(stream: IO[str] | None, lines: queue.Queue[str | None], stop: threading.Event) -> None:
+    """Put each line of ``stream`` (without its line end, cut to :data:`MAX_LINE_CHARS` + 1
+    characters) on ``lines``, then None at its end or once ``stop`` is set. It reads the pipe's
+    file descriptor itself, never blocking longer than :data:`_READ_POLL_SECONDS`, so a process the
+    engine left behind that keeps the pipe open cannot hold the reader (or whoever waits for it)."""
     assert stream is not None
     try:
-        while (line := read_line(stream)) is not None:
-            lines.put(line)
+        fd = stream.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            pending, dropping = b"", False
+            while not stop.is_set():
+                if not selector.select(_READ_POLL_SECONDS):
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                pending += chunk
+                *complete, pending = pending.split(b"\n")
+                for raw in complete:
+                    if not dropping:
+                        lines.put(raw.decode("utf-8", "replace").rstrip("\r")[:MAX_LINE_CHARS + 1])
+                    dropping = False
+                if len(pending) > MAX_LINE_CHARS + 2:  # a line too long: keep its start, drop the rest
+                    if not dropping:
+                        lines.put(pending.decode("utf-8", "replace")[:MAX_LINE_CHARS + 1])
+                    pending, dropping = b"", True
     except (OSError, ValueError):  # the stream was closed under us
         pass
     lines.put(None)
 
 
-def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float = 5.0, *,
+def _end(process: subprocess.Popen[str], reader: threading.Thread, stop: threading.Event, wait: float = 5.0, *,
          own_group: bool = False) -> None:
     """Ask ``process`` to quit, kill it if it has not exited within ``wait`` seconds (and then,
-    with ``own_group``, every process of its group), and close its pipes."""
+    with ``own_group``, every process of its group), stop the reader of its answers and close its
+    pipes, whoever else still holds them."""
     try:
         assert process.stdin is not None
         process.stdin.write("quit\n")
@@ -428,6 +470,7 @@ def _end(process: subprocess.Popen[str], reader: threading.Thread, wait: float =
     if own_group:
         kill_group(process.pid)  # what it started, too: a group's id is not reused while a member lives
     process.wait()
+    stop.set()
     reader.join(timeout=5)
     if process.stdout is not None:
         process.stdout.close()

@@ -9,11 +9,16 @@ Each ``[[entry]]`` of the manifest (``docs/tournament.md``) is one of
 - one of the course's bots by its spec (``bot = "alphabeta:evaluation=weighted"``).
 
 Submissions run as child processes (:func:`start_entry`): a Python file is served by ``python -m
-gamelib engine --bot-file PATH --bot-class NAME``, which loads the file in that child only. Each child
-has its own empty scratch folder as working folder, a minimal environment, a process group of its own
-(killed whole when its game ends) and an address-space limit; the arena enforces the move time from
-outside. The course's bots are trusted and play inside the worker. This is a fairness guard, not a
-security boundary: a submission can still read the user's files (see ``docs/tournament.md``).
+gamelib engine --bot-file PATH --bot-class NAME``, which loads the file in that child only (its
+``print`` goes to its log: the protocol has a channel of its own). Where bubblewrap runs
+(:mod:`gamelib.play.boundary`), each child starts in a box: its own user, PID, network and IPC
+namespaces, an unprivileged uid, an empty environment, read-only binds of only the interpreter, its
+site-packages, gamelib and the entry's own folder, a size-capped tmpfs as its working folder; it dies
+with the worker. Elsewhere it runs under the guard only: its own empty scratch folder as working
+folder, a minimal environment, a process group of its own. Either way it has address-space, file-size
+and CPU limits, dies with its parent, and its whole process group (and box, and cgroup where one can
+be made) is killed when its game ends; the arena enforces the move time from outside. The course's
+bots are trusted and play inside the worker. ``docs/tournament.md`` says what is guaranteed.
 
 >>> entry = Entry(name="greedy", team="Team 3", file="/sub/greedy.py", class_name="GreedyBot")
 >>> entry.kind, entry_command(entry, seed=4)[-6:]
@@ -24,15 +29,18 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import re
 import sys
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gamelib.play.arena import build_bot
 from gamelib.play.bots.base import Bot
+from gamelib.play.boundary import ISOLATED, boundary, boxed_command, interpreter_binds
 from gamelib.play.engine_protocol import ExternalBot
 from gamelib.play.limits import limited_command, minimal_environment
 
@@ -42,8 +50,12 @@ __all__ = ["MANIFEST", "Entry", "EntryError", "EntryLimits", "course_entry", "en
 MANIFEST = "entries.toml"
 """The manifest's file name in a submissions folder."""
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+_PACKAGE = Path(__file__).resolve().parent.parent
+_PACKAGE_ROOT = str(_PACKAGE.parent)
 """The folder holding this gamelib, the children's PYTHONPATH, so they run the same code."""
+
+_BOX_LIBRARY = "/box"
+"""Where this gamelib is bound in an entry's box (its PYTHONPATH there)."""
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
@@ -77,12 +89,16 @@ class EntryLimits:
     beyond the move's time limit before a move is a timeout; ``start_seconds`` to start up and
     answer its first command; ``cpu_seconds`` of CPU time for its whole game (all its threads and
     children together), or None for :meth:`cpu_budget`'s share. A process over it is ended by the
-    kernel and loses with the reason ``cpu``."""
+    kernel and loses with the reason ``cpu``. ``file_bytes`` caps each file it writes (its log
+    included) and, in bubblewrap's box, its working folder; ``processes`` the processes and threads
+    it may have (see :func:`gamelib.play.limits.limited_command`)."""
 
     memory_bytes: int = 2**30
     grace: float = 0.5
     start_seconds: float = 10.0
     cpu_seconds: int | None = None
+    file_bytes: int = 64 * 2**20
+    processes: int = 64
 
     def cpu_budget(self, rounds: int, time_limit: float) -> int:
         """The CPU seconds an entry may use in a game of ``rounds`` moves a side at ``time_limit``
@@ -181,18 +197,37 @@ def entry_command(entry: Entry, seed: int) -> list[str]:
 
 
 def start_entry(entry: Entry, seed: int, scratch: str, limits: EntryLimits = EntryLimits(),
-                cpu_seconds: int | None = None) -> Bot:
+                cpu_seconds: int | None = None, cap: Sequence[str] = ()) -> Bot:
     """``entry`` ready to play, built with ``seed``: a course bot in this process, any other in a
-    child process in the folder ``scratch`` (its stderr logged to ``stderr.log`` there) with
-    ``limits`` and at most ``cpu_seconds`` of CPU time (None: no CPU limit). Raises EngineError
-    (with its reason) if the child cannot start or does not answer."""
+    child process (in bubblewrap's box where it runs, else in the folder ``scratch``; its stderr,
+    and a Python file's stdout, logged to ``stderr.log`` in ``scratch``) with ``limits`` and at most
+    ``cpu_seconds`` of CPU time (None: no CPU limit), behind the cgroup's ``cap`` words
+    (:func:`gamelib.play.boundary.process_cap`). Raises EngineError (with its reason) if the child
+    cannot start or does not answer."""
     if entry.kind == "bot":
         bot = build_bot(entry.bot, seed)
         return bot
-    command = limited_command(entry_command(entry, seed), limits.memory_bytes, cpu_seconds)
-    return ExternalBot(command, name=entry.name, grace=limits.start_seconds, move_grace=limits.grace, cwd=scratch,
-                       env=minimal_environment(scratch, PYTHONPATH=_PACKAGE_ROOT), stderr=Path(scratch) / "stderr.log",
-                       own_group=True)
+    command = limited_command(entry_command(entry, seed), limits.memory_bytes, cpu_seconds,
+                              file_bytes=limits.file_bytes, processes=limits.processes)
+    if boundary() == ISOLATED:
+        command = boxed_command(command, binds=_entry_binds(entry), env={"PYTHONPATH": _BOX_LIBRARY},
+                                scratch_bytes=limits.file_bytes)
+        env, cwd = {}, "/"
+    else:
+        env, cwd = minimal_environment(scratch, PYTHONPATH=_PACKAGE_ROOT), scratch
+    return ExternalBot([*cap, *command], name=entry.name, grace=limits.start_seconds, move_grace=limits.grace,
+                       cwd=cwd, env=env, stderr=Path(scratch) / "stderr.log", own_group=True)
+
+
+def _entry_binds(entry: Entry) -> list[tuple[str, str]]:
+    """What an entry's box holds, read-only: the interpreter and its site-packages, this gamelib (at
+    :data:`_BOX_LIBRARY`), and the folder of the entry's file or of each file its command names, at
+    the same path."""
+    files = [entry.file] if entry.kind == "file" else [word for word in entry.command if os.path.isabs(word)
+                                                       and os.path.isfile(word)]
+    folders = dict.fromkeys(str(Path(file).resolve().parent) for file in files)
+    return [*interpreter_binds(site_packages=True), (str(_PACKAGE), f"{_BOX_LIBRARY}/gamelib"),
+            *((folder, folder) for folder in folders)]
 
 
 def load_file_bot(path: str, class_name: str, seed: int = 0) -> Bot:

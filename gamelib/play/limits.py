@@ -19,7 +19,7 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 
-__all__ = ["CPU_HARD_EXTRA", "kill_group", "limited_command", "lower_limits", "minimal_environment"]
+__all__ = ["CPU_HARD_EXTRA", "die_with_parent", "kill_group", "limited_command", "lower_limits", "minimal_environment"]
 
 
 def minimal_environment(scratch: str, **extra: str) -> dict[str, str]:
@@ -51,23 +51,45 @@ def lower_limits(wanted: Mapping[int, tuple[int, int]]) -> None:
         resource.setrlimit(kind, (soft, hard))
 
 
+def die_with_parent() -> None:
+    """Have the kernel SIGKILL this process when its parent dies (Linux's ``PR_SET_PDEATHSIG``; it
+    outlives ``exec``), and end it now if the parent is gone already. Elsewhere, nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 CPU_HARD_EXTRA = 5
 """Seconds of CPU time between the soft limit (SIGXCPU, which ends the process and says why) and
 the hard one (SIGKILL, for a process that catches SIGXCPU)."""
 
-_TRAMPOLINE = ("import os, resource, sys; from gamelib.play.limits import lower_limits; n, c = map(int, sys.argv[1:3]); "
+_TRAMPOLINE = ("import os, resource, sys; from gamelib.play.limits import die_with_parent, lower_limits; "
+               "n, c, f, p = map(int, sys.argv[1:5]); die_with_parent(); "
                "lower_limits({resource.RLIMIT_AS: (n, n), resource.RLIMIT_CORE: (0, 0), "
+               "**({resource.RLIMIT_FSIZE: (f, f)} if f else {}), **({resource.RLIMIT_NPROC: (p, p)} if p else {}), "
                f"**({{resource.RLIMIT_CPU: (c, c + {CPU_HARD_EXTRA})}} if c else {{}})}}); "
-               "os.execvp(sys.argv[4], sys.argv[4:])")
+               "os.execvp(sys.argv[6], sys.argv[6:])")
 
 
-def limited_command(command: Sequence[str], memory_bytes: int, cpu_seconds: int | None = None) -> list[str]:
+def limited_command(command: Sequence[str], memory_bytes: int, cpu_seconds: int | None = None, *,
+                    file_bytes: int | None = None, processes: int | None = None) -> list[str]:
     """``command`` run with at most ``memory_bytes`` of address space, no core files and, if
     ``cpu_seconds`` is given, that much CPU time (all its threads together; past it the kernel
-    sends SIGXCPU, which ends the process, and SIGKILL :data:`CPU_HARD_EXTRA` seconds later): this
-    Python sets the limits, then replaces itself with ``command`` (the child needs this gamelib on
-    its ``PYTHONPATH``). Raises ValueError for an empty command or a limit that is not positive."""
-    if not command or memory_bytes < 1 or (cpu_seconds is not None and cpu_seconds < 1):
-        raise ValueError(f"need a command and positive limits, not {list(command)!r}, {memory_bytes} bytes and "
-                         f"{cpu_seconds} CPU seconds")
-    return [sys.executable, "-c", _TRAMPOLINE, str(memory_bytes), str(cpu_seconds or 0), "--", *command]
+    sends SIGXCPU, which ends the process, and SIGKILL :data:`CPU_HARD_EXTRA` seconds later), files
+    (its logs included) of at most ``file_bytes`` and at most ``processes`` processes and threads
+    (where the kernel counts them for its user: not root's), dying with its parent
+    (:func:`die_with_parent`): this Python sets the limits, then replaces itself with ``command``
+    (the child needs this gamelib on its ``PYTHONPATH``). Raises ValueError for an empty command or
+    a limit that is not positive."""
+    limits = (memory_bytes, cpu_seconds, file_bytes, processes)
+    if not command or memory_bytes < 1 or any(limit is not None and limit < 1 for limit in limits):
+        raise ValueError(f"need a command and positive limits, not {list(command)!r} and {limits}")
+    return [sys.executable, "-c", _TRAMPOLINE, *(str(limit or 0) for limit in limits), "--", *command]

@@ -34,8 +34,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where ratings are fitted: the browser's course (make lite) has none
+    import numpy as np
 
 __all__ = ["ELO_SCALE", "Rating", "expected_score", "fit_ratings"]
 
@@ -76,6 +78,8 @@ def fit_ratings(names: Sequence[str], results: Sequence[tuple[int, int, float]],
     for i, j, points in results:
         if not (0 <= i < n and 0 <= j < n and i != j and 0 <= points <= 1):
             raise ValueError(f"result ({i}, {j}, {points}): need two different entries of {n} and points in [0, 1]")
+    import numpy as np
+
     first = np.array([i for i, _, _ in results], dtype=int)
     second = np.array([j for _, j, _ in results], dtype=int)
     scores = np.array([s for _, _, s in results], dtype=float)
@@ -107,6 +111,8 @@ def fit_ratings(names: Sequence[str], results: Sequence[tuple[int, int, float]],
 
 def _log_sigmoid(x: np.ndarray) -> np.ndarray:
     """log(1 / (1 + e^-x)), without overflow."""
+    import numpy as np
+
     result: np.ndarray = -np.logaddexp(0, -x)
     return result
 
@@ -115,6 +121,8 @@ def _information(theta: np.ndarray, first: np.ndarray, second: np.ndarray, prior
     """The observed information (minus the Hessian of the penalised log-likelihood) at ``theta``:
     each game adds p(1-p) to [i,i] and [j,j] and subtracts it from [i,j] and [j,i]; the prior adds
     prior_draws·q(1-q) to each [k,k], q the expectation against the virtual entry."""
+    import numpy as np
+
     n = len(theta)
     p = 1 / (1 + np.exp(-(theta[first] - theta[second])))
     weight = p * (1 - p)

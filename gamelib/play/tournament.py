@@ -34,6 +34,7 @@ from tqdm.auto import tqdm  # type: ignore[import-untyped]
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import completed, game_seed, play_game, pool_executor
 from gamelib.play.bots.base import Bot, Decision
+from gamelib.play.boundary import process_cap
 from gamelib.play.entries import Entry, EntryLimits, start_entry
 from gamelib.play.records import SETTINGS, GameRecord, MatchFileError, append_record, check_settings, recover_records
 from gamelib.play.standings import Standing, standings
@@ -146,8 +147,9 @@ def _started(stack: ExitStack, entry: Entry, seed: int, limits: EntryLimits, cpu
     """``entry`` started, with at most ``cpu_seconds`` of CPU time, in a scratch folder kept (and
     the entry closed) until ``stack`` closes."""
     scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gamelib-entry-", ignore_cleanup_errors=True))
+    cap = stack.enter_context(process_cap(limits.processes)) if entry.kind != "bot" else []
     try:
-        bot = start_entry(entry, seed, scratch, limits, cpu_seconds)
+        bot = start_entry(entry, seed, scratch, limits, cpu_seconds, cap)
     except Exception as error:  # noqa: BLE001 - any failure to start is the entry's fault
         return _Unstarted(entry.name, error)
     close = getattr(bot, "close", None)

@@ -72,8 +72,11 @@ def counted_time(step: float = 0.001) -> Iterator[CountingClock]:
     """Within the block, time moves on ``step`` seconds (default a millisecond) at every reading
     of the clock, and not otherwise: a search's progress, not the machine, decides when its time
     is up. The search core reads the clock once every 256 nodes, so with the default step a bot
-    given one second searches about 256,000 nodes, on any machine. Raises ValueError for a step
-    that is not a positive number of seconds up to :data:`MAX_STEP`."""
+    given one second searches about 256,000 nodes, on any machine. Keep the step near the real time
+    between readings: every reading costs a step, the ones a bot cannot see too (the arena reads
+    the clock before and after each move), and a step far above the real pace turns them into a
+    cost real readings never have. Raises ValueError for a step that is not a positive number of
+    seconds up to :data:`MAX_STEP`."""
     clock = CountingClock(step)
     with using_clock(clock):
         yield clock

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from html import escape
 
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree
+from gamelib.play.boundary import bwrap_problem
 from gamelib.teach.code_check import (
     SourceVerdict,
     check_source,
@@ -32,7 +34,7 @@ from gamelib.teach.sandbox import Limits
 from gamelib.view.explorer import Explorer
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 
-__all__ = ["CodeChecker", "CourseApp", "course_app"]
+__all__ = ["CodeChecker", "CourseApp", "boundary_status", "course_app"]
 
 
 class CodeChecker:
@@ -46,7 +48,8 @@ class CodeChecker:
     free: while it runs the report says "checking…", Check is disabled and Stop ends the check. The
     verdict then shows in ``report``, with the tree drawn up to the first departure from the
     reference, or what went wrong and where. A verdict is never left under code it was not given:
-    changing the code clears the report and stops a check that is running.
+    changing the code clears the report and stops a check that is running. ``status`` says which
+    boundary the code runs in: "isolated" (bubblewrap's box) or "guard only" and why.
     """
 
     STARTER = "starter code"
@@ -70,8 +73,10 @@ class CodeChecker:
         self.check_button = touch_button("Check", f"run your function on the exercise's trees (at most "
                                                   f"{limits.seconds:g} s)", self.start)
         self.stop_button = touch_button("Stop", "stop the check that is running", self.stop, disabled=True)
+        self.status = widgets.HTML(boundary_status(), layout=widgets.Layout(margin="0 0 0 12px", align_self="center"))
+        self.status.add_class("gamelib-boundary")
         self.widget = widgets.VBox([style_sheet(), widgets.HBox([self.exercise, self.examples]), self.code,
-                                    widgets.HBox([self.check_button, self.stop_button]), self.report])
+                                    widgets.HBox([self.check_button, self.stop_button, self.status]), self.report])
         self.widget.add_class("gamelib-checker")
         self._offer_examples()
 
@@ -153,6 +158,16 @@ class CodeChecker:
         running.thread.join()
         assert running.verdict is not None, "a check ended without a verdict"
         return running.verdict
+
+
+def boundary_status() -> str:
+    """The checker's status line, HTML: the boundary the code runs in, "isolated" (bubblewrap's box:
+    no network, no files of ours, its own processes) or "guard only" and why."""
+    problem = bwrap_problem()
+    if problem is None:
+        return ('<span title="bubblewrap: its own namespaces, no network, none of our files">'
+                'Your code runs <b>isolated</b>.</span>')
+    return f'<span title="{escape(problem)}">Your code runs under the <b>guard only</b>: {escape(problem)}</span>'
 
 
 @dataclass

@@ -15,6 +15,11 @@ whose value the student's function gets wrong, and says what that position shoul
 it sees those values by watching, with a profile hook, every function called with the watched tree
 and a node.
 
+Running the student's function and judging it are apart: :func:`gamelib.teach.answers.run_student`
+records what the function did (its visits, its value, what its helpers returned) wherever it runs,
+and a :class:`SearchReferee`, here in the trusted process, computes the reference and judges those
+raw answers. The sandbox runs only the first half (:mod:`gamelib.teach.code_check`).
+
 >>> from gamelib import load_seed_tree
 >>> from gamelib.teach.mistakes import alphabeta_value_starts_at_minimum
 >>> report = check_alphabeta(alphabeta_value_starts_at_minimum, load_seed_tree("broeders31"))
@@ -25,13 +30,10 @@ and a node.
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from numbers import Real
-from types import FrameType
 from typing import Any
 
 from gamelib.games.game import Player, Value, format_value
@@ -39,10 +41,12 @@ from gamelib.games.trees import GameTree
 from gamelib.search.expectimax import expectiminimax
 from gamelib.search.negamax import alphabeta, minimax
 from gamelib.search.tracing import Cutoff, Enter, Event, Exit, RecordingTracer, visited_nodes
+from gamelib.teach.answers import Answers, WatchedTree, run_student
 from gamelib.view.painter import Mark, SvgPainter
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 
-__all__ = ["TOLERANCE", "CheckReport", "WatchedTree", "check_alphabeta", "check_expectimax", "check_minimax"]
+__all__ = ["TOLERANCE", "CheckReport", "SearchReferee", "WatchedTree", "check_alphabeta", "check_expectimax",
+           "check_minimax"]
 
 StudentMinimax = Callable[[Any, str], Value]
 StudentAlphaBeta = Callable[[Any, str, Value, Value], Value]
@@ -50,53 +54,6 @@ StudentAlphaBeta = Callable[[Any, str, Value, Value], Value]
 
 ENTERING = "a position counts as entered when your search asks for its moves or evaluates it"
 """What the checker counts as entering a node, in the words its messages use."""
-
-
-class WatchedTree:
-    """A read-only view of a :class:`GameTree` that notes the order in which nodes are entered.
-
-    A node counts as entered the first time ``children_of`` (or ``legal_moves``) or ``evaluate``
-    is called with it: the search expands it or evaluates it. ``is_terminal`` and ``to_move`` only
-    look, so a search that asks them about its children before recursing is entering nothing yet.
-    ``value_range``, ``root`` and ``name`` are the tree's.
-    """
-
-    def __init__(self, tree: GameTree) -> None:
-        self._tree = tree
-        self.entered: list[str] = []
-        self._seen: set[str] = set()
-        self.root, self.name, self.value_range = tree.root, tree.name, tree.value_range
-
-    def _touch(self, node: str) -> None:
-        if node not in self._seen:
-            self._seen.add(node)
-            self.entered.append(node)
-
-    def is_terminal(self, node: str) -> bool:
-        """True if ``node`` is a leaf (looking: not entering)."""
-        return self._tree.is_terminal(node)
-
-    def evaluate(self, node: str) -> Value:
-        """The static value of ``node`` for MAX."""
-        self._touch(node)
-        return self._tree.evaluate(node)
-
-    def to_move(self, node: str) -> Player:
-        """The side to move at ``node`` (looking: not entering)."""
-        return self._tree.to_move(node)
-
-    def children_of(self, node: str) -> tuple[str, ...]:
-        """The children of ``node`` in search order."""
-        self._touch(node)
-        return self._tree.children_of(node)
-
-    legal_moves = children_of
-
-    def chance_outcomes(self, node: str) -> tuple[tuple[str, float], ...]:
-        """Each child of the chance node ``node`` with its probability (a float), in search order.
-        Raises ValueError if ``node`` is not a chance node."""
-        self._touch(node)
-        return self._tree.chance_outcomes(node)
 
 
 @dataclass(frozen=True)
@@ -170,15 +127,8 @@ def check_minimax(student: StudentMinimax, tree: GameTree, *, negamax: bool = Fa
 
     ``negamax``: the student returns values for the side to move (Rich & Knight's MINIMAX, seed
     001), turned into MAX's view (times ``to_move(node).sign``) before they are compared."""
-    watched = WatchedTree(tree)
-    with _returns_of(watched) as returned:
-        value = student(watched, tree.root)
-    sign: Callable[[str], int] = (lambda node: tree.to_move(node).sign) if negamax else (lambda node: 1)
-    tracer = RecordingTracer()
-    reference = minimax(tree, tracer=tracer)
-    seen = _Returned({node: sign(node) * reply for node, reply in returned.items()}, returned)
-    return _compare(tree, watched.entered, sign(tree.root) * value, tracer.events, reference.value,
-                    "negamax" if negamax else "minimax", seen)
+    referee = SearchReferee(tree, "negamax" if negamax else "minimax")
+    return referee.judge(run_student(student, tree, referee.call))
 
 
 def check_alphabeta(student: StudentAlphaBeta, tree: GameTree, *, strict: bool = False) -> CheckReport:
@@ -187,14 +137,8 @@ def check_alphabeta(student: StudentAlphaBeta, tree: GameTree, *, strict: bool =
 
     ``strict`` compares with the variant that cuts only on strict inequality.
     """
-    alpha, beta = tree.value_range
-    watched = WatchedTree(tree)
-    with _returns_of(watched) as returned:
-        value = student(watched, tree.root, alpha, beta)
-    tracer = RecordingTracer()
-    reference = alphabeta(tree, strict=strict, tracer=tracer)
-    return _compare(tree, watched.entered, value, tracer.events, reference.value, "alpha-beta",
-                    _Returned(dict(returned), returned))
+    referee = SearchReferee(tree, "alpha-beta", strict=strict)
+    return referee.judge(run_student(student, tree, referee.call))
 
 
 def check_expectimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
@@ -209,13 +153,51 @@ def check_expectimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
     >>> print(check_expectimax(expectimax_plain_average, load_seed_tree("textbook_aima_fig5_12")))  # doctest: +ELLIPSIS
     Your search visits the same 15 nodes as expectiminimax, ... is a1, a chance node: you return 2.5; ...
     """
-    watched = WatchedTree(tree)
-    with _returns_of(watched) as returned:
-        value = student(watched, tree.root)
-    tracer = RecordingTracer()
-    reference = expectiminimax(tree, tracer=tracer)
-    return _compare(tree, watched.entered, value, tracer.events, reference.value, "expectiminimax",
-                    _Returned(dict(returned), returned))
+    referee = SearchReferee(tree, "expectiminimax")
+    return referee.judge(run_student(student, tree, referee.call))
+
+
+class SearchReferee:
+    """The trusted side of a check on one tree: it computes the reference search's trace (minimax,
+    negamax's view of it, fail-hard alpha-beta, or expectiminimax) and judges a student's raw
+    :class:`~gamelib.teach.answers.Answers`, wherever they were recorded (in this process, or in the
+    sandbox's box). ``call`` says how the student's function is called (``"window"``: with the
+    tree's value range as alpha and beta). It answers no questions (:meth:`answer`: None)."""
+
+    ALGORITHMS = ("minimax", "negamax", "alpha-beta", "expectiminimax")
+
+    def __init__(self, tree: GameTree, algorithm: str, *, strict: bool = False) -> None:
+        if algorithm not in self.ALGORITHMS:
+            raise ValueError(f"no reference search {algorithm!r}: use one of {', '.join(self.ALGORITHMS)}")
+        self.tree, self.algorithm, self.strict = tree, algorithm, strict
+        self.call = {"kind": "window" if algorithm == "alpha-beta" else "plain"}
+
+    def answer(self, question: Any) -> Any:
+        """A search exercise asks nothing: None."""
+        return None
+
+    def judge(self, answers: Answers) -> CheckReport:
+        """The verdict on ``answers``: the first departure from the reference's visit order, or a
+        wrong root value (with a hint at the first node whose value is wrong), or agreement."""
+        tree, tracer = self.tree, RecordingTracer()
+        if self.algorithm == "alpha-beta":
+            reference = alphabeta(tree, strict=self.strict, tracer=tracer)
+        elif self.algorithm == "expectiminimax":
+            reference = expectiminimax(tree, tracer=tracer)
+        else:
+            reference = minimax(tree, tracer=tracer)
+        as_given = {node: value for node, value in answers.returned if not isinstance(value, tuple)}  # numbers here
+        value: Any = answers.value
+        for_max = as_given
+        if self.algorithm == "negamax":
+            for_max = {node: tree.to_move(node).sign * reply for node, reply in as_given.items()}
+            value = tree.to_move(tree.root).sign * value if _is_number(value) else value
+        return _compare(tree, answers.visits, value, tracer.events, reference.value, self.algorithm,
+                        _Returned(for_max, as_given))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
 
 
 TOLERANCE = 1e-9
@@ -224,7 +206,7 @@ TOLERANCE = 1e-9
 
 def _same(value: Any, expected: Value) -> bool:
     """True if ``value`` is ``expected``: within :data:`TOLERANCE` for numbers (not bools), equal otherwise."""
-    if all(isinstance(each, Real) and not isinstance(each, bool) for each in (value, expected)):
+    if _is_number(value) and _is_number(expected):
         return math.isclose(value, expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
     return bool(value == expected)
 
@@ -236,32 +218,6 @@ class _Returned:
 
     for_max: Mapping[str, Value]
     as_given: Mapping[str, Value]
-
-
-@contextmanager
-def _returns_of(watched: WatchedTree, kinds: tuple[type, ...] = (int, float)) -> Iterator[dict[str, Any]]:
-    """While active, the value returned for each node by any function (outside this module) whose
-    first two arguments are ``watched`` and a node id: the student's function, its helpers and
-    wrappers, the outermost's value kept, nodes in the order they first return; only values of
-    ``kinds`` (numbers; max^n's checker asks for tuples and lists). A profile hook
-    (``sys.setprofile``), restored afterwards."""
-    returned: dict[str, Any] = {}
-
-    def hook(frame: FrameType, event: str, arg: Any) -> None:
-        if event != "return" or frame.f_code.co_filename == __file__:
-            return
-        names = frame.f_code.co_varnames[:frame.f_code.co_argcount]
-        if len(names) >= 2 and frame.f_locals.get(names[0]) is watched:
-            node = frame.f_locals.get(names[1])
-            if isinstance(node, str) and isinstance(arg, kinds):
-                returned[node] = arg
-
-    previous = sys.getprofile()
-    sys.setprofile(hook)
-    try:
-        yield returned
-    finally:
-        sys.setprofile(previous)
 
 
 def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Sequence[Event], reference_value: Value,

@@ -1,15 +1,20 @@
 """Check an exercise from source text: what the app's code box does with what a student types.
 
-:func:`check_source` runs the text in a sandbox (:mod:`gamelib.teach.sandbox`: a short-lived child
-process with a 5 s wall-clock limit, CPU and memory limits, a scratch directory and none of the
-server's environment), finds the exercise's function (``my_minimax``, ``my_negamax``,
-``my_alphabeta`` or ``my_expectimax``) there and checks it with :func:`gamelib.teach.exercises.check_exercise`; the
-verdict comes back as JSON data and is rebuilt here, the reference's half recomputed in this
-process. Anything that goes wrong before a verdict (a syntax error, an error while the code runs, no
-function of that name, an error inside the function while it is checked, an endless loop, a memory
-bomb, a flood of output, a crash) becomes a :class:`SourceVerdict` whose message says what, and
-where (the line of the student's code, or the tree it was on), never a traceback. The sandbox is a
-teaching guard, not a security boundary (see :mod:`gamelib.teach.sandbox`).
+:func:`check_source` runs the text in the sandbox's box (:mod:`gamelib.teach.sandbox`: a short-lived
+child process with a 5 s wall-clock limit, CPU, memory and process limits and, where bubblewrap runs,
+namespaces of its own), which holds only the game-tree API: no search, checker, exercise or
+solution. There :func:`gamelib.teach.answers.answer_in_box` runs the exercise's function
+(``my_minimax``, ``my_negamax``, ``my_alphabeta``, ``my_expectimax`` or ``my_mcts``) on each of the
+exercise's trees, given as data, and sends back only its raw answers: the nodes it entered, the
+value it returned, what its helpers returned. The verdict is decided here, in the trusted process:
+each tree's answers are judged against the reference as they arrive (:class:`_Judge`, with the
+exercise's :class:`~gamelib.teach.exercises.Referee`), the run is ended at the first tree that
+departs, and the MCTS exercise's rollouts are answered from here. No message from the box can say a
+tree passed. Anything that goes wrong before a verdict (a syntax error, an error while the code
+runs, no function of that name, an error inside the function while it is checked, an endless loop,
+a memory bomb, a flood of output, a crash) becomes a :class:`SourceVerdict` whose message, written
+here, says what, and where (the line of the student's code, or the tree it was on), never a
+traceback. ``boundary`` says whether the box was bubblewrap's (``"isolated"``) or the guard only.
 
 >>> always_max = ("def my_minimax(tree, node):\\n"
 ...               "    if tree.is_terminal(node):\\n"
@@ -27,33 +32,24 @@ your code ran longer than 1 s before my_minimax was called; an endless loop?
 
 from __future__ import annotations
 
-import itertools
-import math
 import threading
-import traceback
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from html import escape
 from inspect import getsource
 from typing import Any
 
-from gamelib.games.game import Player, Value
+from gamelib.games.game import Value
+from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
+from gamelib.play.boundary import GUARD_ONLY
+from gamelib.teach.answers import FILENAME, Answers
 from gamelib.teach.checker import CheckReport
-from gamelib.teach.exercises import (
-    EXERCISES,
-    Exercise,
-    ExerciseReport,
-    UnknownExerciseError,
-    check_exercise,
-)
-from gamelib.teach.sandbox import Channel, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
+from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
+from gamelib.teach.sandbox import END, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
 
 __all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_function",
            "check_source", "function_name", "function_source", "source_as_exercise", "starter_code"]
-
-FILENAME = "<your code>"
-"""The file name the student's code is compiled under; tracebacks are cut down to its lines."""
 
 _TREE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX or\n"
              "    # Player.MIN, with .sign +1 or -1), tree.children_of(node) (in search order)\n")
@@ -88,12 +84,14 @@ class SourceVerdict:
     """What became of the student's code: ``report`` the checker's verdict if the code ran, else
     None and ``message`` what went wrong (with the line of the student's code). ``ok`` only if the
     report says the function agrees with the reference on every tree. ``output`` is what the code
-    printed (stdout, then stderr), shown under the verdict in Jupyter."""
+    printed (stdout, then stderr), shown under the verdict in Jupyter. ``boundary`` is the box the
+    code ran in: ``"isolated"`` (bubblewrap's) or ``"guard only"``."""
 
     exercise: str
     report: ExerciseReport | None
     message: str = ""
     output: str = ""
+    boundary: str = GUARD_ONLY
 
     @property
     def ok(self) -> bool:
@@ -144,11 +142,12 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     if len(source) > MAX_SOURCE_CHARACTERS:
         return SourceVerdict(exercise, None, f"your code has {len(source):,} characters; the checker takes at most "
                                              f"{MAX_SOURCE_CHARACTERS:,}")
+    judge = _Judge(exercise, source)
     try:
-        result = run_in_sandbox(_ENTRY, {"exercise": exercise, "source": source}, limits, cancel=cancel)
+        result = run_in_sandbox(_ENTRY, judge.payload(), limits, cancel=cancel, listen=judge.hear)
     except SandboxUnavailableError as error:
         return SourceVerdict(exercise, None, str(error))
-    return _verdict(exercise, source, result)
+    return judge.verdict(result)
 
 
 def check_function(exercise: str, function: Callable[..., Any], limits: Limits = Limits(), *,
@@ -199,59 +198,157 @@ def function_source(function: Callable[..., Any], name: str) -> str:
 MAX_SOURCE_CHARACTERS = 100_000
 """The longest text :func:`check_source` takes."""
 
-_ENTRY = "gamelib.teach.code_check:_check_in_sandbox"
+_ENTRY = "gamelib.teach.answers:answer_in_box"
+
+_MAX_QUESTIONS = 10_000
+"""The most questions (MCTS rollouts) one check answers; past them the run is ended."""
 
 
-def _check_in_sandbox(payload: dict[str, Any], channel: Channel) -> None:
-    """The sandbox's side (run in the child): check the payload's source and send the result as
-    data, ``{"report": [...]}`` or ``{"message": text}``, after a ``{"tree": index}`` each time the
-    student's function is called on a tree. A MemoryError is left to the sandbox to report."""
-    exercise, source = str(payload["exercise"]), str(payload["source"])
-    channel.send(_check_here(exercise, source, channel))
+class _Judge:
+    """The trusted side of one check: the payload for the box, and the verdict on what the box
+    sends, decided here as each tree's answers arrive. It builds the exercise's trees and a
+    :class:`~gamelib.teach.exercises.Referee` for each (the reference is computed here, never in the
+    box), answers the MCTS exercise's rollouts, ends the run at the first tree that departs, and
+    writes every message itself: nothing the box sends is shown as a verdict."""
+
+    def __init__(self, exercise: str, source: str) -> None:
+        self.exercise, self.source = exercise, source
+        self.trees = _exercise(exercise).trees()
+        self.referees = [_exercise(exercise).referee(tree) for tree in self.trees]
+        self.nodes = [set(tree.players) for tree in self.trees]
+        self.reports: list[CheckReport] = []
+        self.started = -1
+        self.problem: dict[str, Any] | None = None
+        self.unreadable: str | None = None
+        self.questions = 0
+
+    def payload(self) -> dict[str, Any]:
+        """What the box is given: the function's name, the student's text, how to call it, the trees."""
+        return {"function": function_name(self.exercise), "source": self.source, "call": self.referees[0].call,
+                "trees": [_tree_data(tree) for tree in self.trees]}
+
+    def hear(self, message: Any) -> Any:
+        """Take one message from the box (see :func:`gamelib.teach.answers.answer_in_box`): judge a
+        tree's answers, answer a question, note a problem; END once the verdict is decided."""
+        if not isinstance(message, dict) or self.unreadable is not None:
+            return None
+        if isinstance(message.get("ask"), dict):
+            return self._answer(message["ask"])
+        index = message.get("answers")
+        if type(index) is int:
+            return self._judge(index, message)
+        tree = message.get("tree")
+        if type(tree) is int and 0 <= tree < len(self.trees):
+            self.started = max(self.started, tree)
+        for kind in ("syntax", "error", "missing"):
+            if kind in message and self.problem is None:
+                self.problem = {"kind": kind, "data": message[kind]}
+        return None
+
+    def _answer(self, question: dict[str, Any]) -> Any:
+        index = question.get("tree")
+        self.questions += 1
+        if type(index) is not int or index != len(self.reports) or index >= len(self.trees):
+            return {"departed": True}
+        if self.questions > _MAX_QUESTIONS:
+            return END
+        referee = self.referees[index]
+        reply = referee.answer(question)
+        if getattr(referee, "departed", False):  # the MCTS search has left the reference: judged now
+            return self._judge(index, {"visits": [], "value": None, "returned": []}) or {"departed": True}
+        return reply
+
+    def _judge(self, index: int, data: dict[str, Any]) -> Any:
+        """Judge tree ``index``'s answers (the next tree to judge, else ignored); END on a departure
+        or after the last tree."""
+        if index != len(self.reports) or index >= len(self.trees):
+            return None
+        try:
+            answers = Answers.from_data(data, self.nodes[index])
+        except ValueError as error:
+            self.unreadable = f"the checking process sent back answers the checker cannot read ({error})"
+            return END
+        self.reports.append(self.referees[index].judge(answers))
+        if not self.reports[-1].ok or len(self.reports) == len(self.trees):
+            return END
+        return None
+
+    def verdict(self, result: SandboxResult) -> SourceVerdict:
+        """The verdict: the report on the trees judged if one departed or all passed, else what
+        stopped the check, in words."""
+        output = result.stdout + result.stderr
+        decided = self.reports and (not self.reports[-1].ok or len(self.reports) == len(self.trees))
+        if decided:
+            return SourceVerdict(self.exercise, self._report(), "", output, result.boundary)
+        if self.unreadable is not None:
+            return SourceVerdict(self.exercise, None, self.unreadable, output, result.boundary)
+        if self.problem is not None and result.outcome in (Outcome.FINISHED, Outcome.ENDED):
+            return SourceVerdict(self.exercise, None, self._problem_message(), output, result.boundary)
+        return SourceVerdict(self.exercise, None, self._stopped_message(result), output, result.boundary)
+
+    def _report(self) -> ExerciseReport:
+        return ExerciseReport(self.exercise, tuple(self.reports),
+                              tuple(tree.name for tree in self.trees[:len(self.reports)]), len(self.trees))
+
+    def _problem_message(self) -> str:
+        """The message for a syntax error, an error while the code or its function ran, or a missing
+        function, from the data the box sent (its text quoted, never taken as a verdict)."""
+        assert self.problem is not None
+        kind, data = self.problem["kind"], self.problem["data"]
+        name = function_name(self.exercise)
+        if kind == "missing":
+            names = [str(each)[:100] for each in data[:50]] if isinstance(data, list) else []
+            found = f"; it defines {', '.join(names)}" if names else ""
+            return f"define a function {name}: the code has none{found}"
+        data = data if isinstance(data, dict) else {}
+        if kind == "syntax":
+            text = str(data.get("text") or "").rstrip("\n")
+            line = data.get("line")
+            return f"line {line if type(line) is int else '?'}: {str(data.get('message', ''))[:1000]}" + (
+                f"\n    {text.strip()}" if text.strip() else "")
+        said = f"{str(data.get('type', 'Exception'))[:100]}: {str(data.get('message', ''))[:1000]}"
+        said = said if str(data.get("message", "")) else str(data.get("type", "Exception"))[:100]
+        frames = data.get("frames")
+        where = _where(frames if isinstance(frames, list) else [], self.source)
+        if data.get("stage") == "call":
+            return f"{name} raised an error while it was checked:\n{said}\n{where}"
+        return f"your code raised an error as it ran:\n{said}\n{where}"
+
+    def _stopped_message(self, result: SandboxResult) -> str:
+        """Why a check ended without a verdict: which limit it hit, on which tree, or how it crashed."""
+        name = function_name(self.exercise)
+        tree = max(self.started, len(self.reports) - 1) if self.started >= 0 else -1
+        who = name if tree >= 0 else "your code"
+        where = _tree_words(self.exercise, tree) if tree >= 0 else f" before {name} was called"
+        outcome = result.outcome
+        if outcome in (Outcome.TIMEOUT, Outcome.CPU_LIMIT):
+            return f"{who} {result.describe()}{where}; an endless loop?"
+        if outcome is Outcome.MEMORY:
+            frames = (result.error or {}).get("frames", [])
+            return f"{who} ran out of memory{where}: it {result.describe()}\n{_where(frames, self.source)}"
+        if outcome is Outcome.OUTPUT:
+            return f"{who} {result.describe()}{where}, so the check was stopped; a print inside a loop?"
+        if outcome is Outcome.STOPPED:
+            return f"Stopped: the check {result.describe()}{where}."
+        if outcome is Outcome.FINISHED and result.returncode == 0:
+            return (f"the check ended without a verdict{where}: the checking process exited before it sent "
+                    f"answers for every tree. Does your code call exit() or change how the checker reports?")
+        return (f"the check ended without a verdict{where}: {result.describe()}. Does your code call exit(), "
+                f"os._exit() or kill its own process?")
 
 
-def _check_here(exercise: str, source: str, channel: Channel) -> dict[str, Any]:
-    """Compile and run ``source`` in this process and check its function: the report as data, or
-    a message saying what went wrong and on which line."""
-    name = function_name(exercise)
-    try:
-        code = compile(source, FILENAME, "exec")
-    except SyntaxError as error:
-        return {"message": _syntax_message(error)}
-    namespace: dict[str, Any] = {"__name__": "student", "Any": Any, "Player": Player, "Value": Value, "math": math}
-    try:
-        exec(code, namespace)  # noqa: S102 - the student's code, in the sandbox's child process
-    except MemoryError:
-        raise
-    except Exception as error:  # noqa: BLE001 - any error in the student's code becomes a message
-        return {"message": "your code raised an error as it ran:\n" + _error_message(error, source)}
-    function = namespace.get(name)
-    if not callable(function):
-        defined = sorted(key for key, value in namespace.items() if callable(value) and key not in _PROVIDED)
-        found = f"; it defines {', '.join(defined)}" if defined else ""
-        return {"message": f"define a function {name}: the code has none{found}"}
-    try:
-        report = check_exercise(exercise, _announced(function, channel))
-    except MemoryError:
-        raise
-    except Exception as error:  # noqa: BLE001
-        return {"message": f"{name} raised an error while it was checked:\n" + _error_message(error, source)}
-    return {"report": [_report_data(each) for each in report.reports]}
-
-
-def _announced(function: Callable[..., Any], channel: Channel) -> Callable[..., Any]:
-    """``function``, telling the parent which tree it is on each time the checker calls it (once a
-    tree), so a timeout can name the tree."""
-    calls = itertools.count()
-
-    def student(*arguments: Any) -> Any:
-        channel.send({"tree": next(calls)})
-        return function(*arguments)
-
-    return student
-
-
-_PROVIDED = frozenset({"Any", "Player", "Value", "math"})
+def _tree_data(tree: GameTree) -> dict[str, Any]:
+    """The tree as the box's :class:`~gamelib.teach.answers.DataTree` reads it (a multi-player
+    tree with its player count, payoffs and movers)."""
+    data: dict[str, Any] = {
+        "name": tree.name, "root": tree.root, "value_range": list(tree.value_range),
+        "children": {node: list(kids) for node, kids in tree.children.items()},
+        "values": dict(tree.values), "players": {node: side.value for node, side in tree.players.items()},
+        "probabilities": {node: {kid: float(odds) for kid, odds in kids.items()} for node, kids in tree.probabilities.items()}}
+    if isinstance(tree, MultiPlayerTree):
+        data.update(player_count=tree.player_count, movers=dict(tree.movers),
+                    payoffs={node: list(vector) for node, vector in tree.payoffs.items()})
+    return data
 
 
 def _exercise(exercise: str) -> Exercise:
@@ -260,143 +357,25 @@ def _exercise(exercise: str) -> Exercise:
     return EXERCISES[exercise]
 
 
-def _syntax_message(error: SyntaxError) -> str:
-    """``line N: message`` and the offending line of the student's code."""
-    text = (error.text or "").rstrip("\n")
-    return f"line {error.lineno}: {error.msg}" + (f"\n    {text.strip()}" if text.strip() else "")
-
-
-def _error_message(error: BaseException, source: str) -> str:
-    """The error's type and message, and the lines of the student's code it passed through."""
-    said = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    frames = [(frame.filename, frame.lineno, frame.name) for frame in traceback.extract_tb(error.__traceback__)]
-    return f"{said}\n{_where(frames, source)}"
-
-
-def _where(frames: Iterable[Sequence[Any]], source: str) -> str:
+def _where(frames: Iterable[Any], source: str) -> str:
     """The lines of the student's code among ``frames`` (``(file, line, function)``, outermost
     first), innermost last, the last five at most; a deep recursion is shown once per line."""
     lines = source.splitlines()
     shown: list[str] = []
-    for filename, lineno, function in frames:
-        if filename != FILENAME or not isinstance(lineno, int):
+    for frame in frames:
+        if not (isinstance(frame, (list, tuple)) and len(frame) == 3):
+            continue
+        filename, lineno, function = frame
+        if filename != FILENAME or type(lineno) is not int:
             continue
         text = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else ""
-        entry = f"  line {lineno}, in {function}: {text}"
+        entry = f"  line {lineno}, in {str(function)[:100]}: {text}"
         if entry not in shown:
             shown.append(entry)
     return "\n".join(shown[-5:]) if shown else "  (not in your code: check what your function returns)"
-
-
-def _verdict(exercise: str, source: str, result: SandboxResult) -> SourceVerdict:
-    """The verdict on a sandboxed check, from what the child sent and how it ended."""
-    output = result.stdout + result.stderr
-    final = next((message for message in result.messages if isinstance(message, dict)
-                  and ("report" in message or "message" in message)), None)
-    if result.outcome is Outcome.FINISHED and final is not None:
-        if "message" in final:
-            return SourceVerdict(exercise, None, str(final["message"]), output)
-        try:
-            return SourceVerdict(exercise, _exercise_report(exercise, final["report"]), "", output)
-        except (TypeError, ValueError, KeyError) as error:
-            return SourceVerdict(exercise, None, f"the checking process sent back data the checker cannot read ({error})",
-                                 output)
-    return SourceVerdict(exercise, None, _stopped_message(exercise, source, result), output)
-
-
-def _stopped_message(exercise: str, source: str, result: SandboxResult) -> str:
-    """Why a check ended without a verdict: which limit it hit, on which tree, or how it crashed."""
-    name = function_name(exercise)
-    trees = [message["tree"] for message in result.messages if isinstance(message, dict)
-             and isinstance(message.get("tree"), int)]
-    who = name if trees else "your code"
-    where = _tree_words(exercise, trees[-1]) if trees else f" before {name} was called"
-    outcome = result.outcome
-    if outcome in (Outcome.TIMEOUT, Outcome.CPU_LIMIT):
-        return f"{who} {result.describe()}{where}; an endless loop?"
-    if outcome is Outcome.MEMORY:
-        frames = (result.error or {}).get("frames", [])
-        return f"{who} ran out of memory{where}: it {result.describe()}\n{_where(frames, source)}"
-    if outcome is Outcome.OUTPUT:
-        return f"{who} {result.describe()}{where}, so the check was stopped; a print inside a loop?"
-    if outcome is Outcome.STOPPED:
-        return f"Stopped: the check {result.describe()}{where}."
-    return (f"the check ended without a verdict{where}: {result.describe()}. Does your code call exit(), "
-            f"os._exit() or kill its own process?")
 
 
 def _tree_words(exercise: str, index: int) -> str:
     """`` on tree 2 of 6 (random tree ...)`` for the tree at ``index`` of the exercise's trees."""
     trees = _exercise(exercise).trees()
     return f" on tree {index + 1} of {len(trees)} ({trees[index].name})" if 0 <= index < len(trees) else ""
-
-
-def _report_data(report: CheckReport) -> dict[str, Any]:
-    """The student's half of a tree's report, as data: the verdict, the departure, the visits and
-    the value (the reference's half is recomputed by the parent)."""
-    return {"ok": bool(report.ok), "message": report.message, "step": report.step,
-            "node": None if report.node is None else str(report.node),
-            "student_visits": [str(node) for node in report.student_visits],
-            "student_value": _value_data(report.student_value)}
-
-
-def _exercise_report(exercise: str, data: Any) -> ExerciseReport:
-    """Rebuild the child's ExerciseReport from its data: the trees, the reference's visits, value
-    and trace come from this process; the student's visits, value and the verdict from the data.
-    Raises TypeError or ValueError for data of the wrong shape."""
-    spec = _exercise(exercise)
-    trees = spec.trees()
-    if not isinstance(data, list) or not 0 < len(data) <= len(trees):
-        raise ValueError(f"expected a report on 1 to {len(trees)} trees")
-    reports = tuple(_check_report(spec, tree, item) for tree, item in zip(trees, data))
-    return ExerciseReport(exercise, reports, tuple(tree.name for tree in trees[:len(reports)]), len(trees))
-
-
-def _check_report(spec: Exercise, tree: GameTree, data: dict[str, Any]) -> CheckReport:
-    """One tree's report: the reference's half from checking a function that does nothing here,
-    the student's half from ``data``."""
-    ok, message, step, node, visits = (data["ok"], data["message"], data["step"], data["node"],
-                                       data["student_visits"])
-    if not (isinstance(ok, bool) and isinstance(message, str) and (step is None or type(step) is int)
-            and (node is None or isinstance(node, str)) and isinstance(visits, list)
-            and all(isinstance(visit, str) for visit in visits)):
-        raise TypeError("a tree's report has fields of the wrong type")
-    reference = spec.check(_does_nothing, tree)
-    return replace(reference, ok=ok, message=message, step=step, node=node, student_visits=tuple(visits),
-                   student_value=_value_from_data(data["student_value"]))
-
-
-def _does_nothing(tree: Any, node: str, *window: Value) -> Value:
-    """A student function that looks at nothing and returns 0 (for the reference's half of a report)."""
-    return 0
-
-
-@dataclass(frozen=True)
-class _Shown:
-    """A value the student's function returned that is not a number: only its text came back."""
-
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def _value_data(value: Any) -> Any:
-    """A returned value as JSON data: None and numbers as they are (infinities and NaN too, as
-    Python's json writes them), anything else as ``{"shown": its text}``."""
-    if value is None or type(value) in (bool, float) or (type(value) is int and abs(value) < 10**100):
-        return value
-    try:
-        text = str(value)[:200]
-    except Exception:  # noqa: BLE001 - a student's object whose __str__ fails
-        text = f"a {type(value).__name__}"
-    return {"shown": text}
-
-
-def _value_from_data(data: Any) -> Any:
-    """The inverse of :func:`_value_data` (a :class:`_Shown` for a value that is not a number)."""
-    if isinstance(data, dict):
-        return _Shown(str(data.get("shown", "")))
-    if data is None or type(data) in (bool, int, float):
-        return data
-    raise TypeError(f"a returned value of type {type(data).__name__}")

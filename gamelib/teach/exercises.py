@@ -17,39 +17,60 @@ the repository's ``solutions/`` folder.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, Protocol
 
 from gamelib.games.data import load_seed_tree
-from gamelib.games.game import Value
+from gamelib.games.multiplayer import MultiPlayerTree, as_players_tree
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import random_multiplayer_tree, random_tree
-from gamelib.teach.checker import CheckReport, check_alphabeta, check_expectimax, check_minimax
-from gamelib.teach.maxn_checker import check_maxn
-from gamelib.teach.mcts_checker import check_mcts
+from gamelib.teach.answers import Answers, run_student
+from gamelib.teach.checker import CheckReport, SearchReferee
+from gamelib.teach.maxn_checker import MaxnReferee
+from gamelib.teach.mcts_checker import MctsReferee
 
-__all__ = ["EXERCISES", "Exercise", "ExerciseReport", "UnknownExerciseError", "check_exercise"]
+__all__ = ["EXERCISES", "Exercise", "ExerciseReport", "Referee", "UnknownExerciseError", "check_exercise"]
 
 
 class UnknownExerciseError(ValueError):
     """No exercise has that name; the message lists the names."""
 
 
+class Referee(Protocol):
+    """The trusted side of an exercise on one tree: ``call`` says how the student's function is
+    called (:func:`gamelib.teach.answers.run_student`), :meth:`answer` answers the questions the
+    student's side asks while it runs (the MCTS exercise's rollouts), :meth:`judge` judges its raw
+    answers against the reference."""
+
+    @property
+    def call(self) -> Mapping[str, Any]: ...
+
+    def answer(self, question: Any) -> Any: ...
+
+    def judge(self, answers: Answers) -> CheckReport: ...
+
+
 @dataclass(frozen=True)
 class Exercise:
     """A programming exercise: ``function`` is the student's function's name and signature,
-    ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``check(student, tree)``
-    compares the student's search with the reference on one tree. ``api`` is the part of the
-    tree API the starter code names in a comment ("" for the minimax and alpha-beta one)."""
+    ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``referee(tree)`` makes the
+    trusted side of a check on one tree (:class:`Referee`). ``api`` is the part of the tree API the
+    starter code names in a comment ("" for the minimax and alpha-beta one)."""
 
     name: str
     lesson: str
     function: str
     trees: Callable[[], tuple[GameTree, ...]]
-    check: Callable[[Any, GameTree], CheckReport]
+    referee: Callable[[GameTree], Referee]
     api: str = ""
+
+    def check(self, student: Any, tree: GameTree) -> CheckReport:
+        """Run ``student`` on ``tree`` in this process and judge it (for a trusted function, such as
+        a lesson's mistakes; a student's typed code goes through :mod:`gamelib.teach.code_check`)."""
+        referee = self.referee(tree)
+        return referee.judge(run_student(student, tree, referee.call, referee.answer))
 
 
 def _minimax_trees() -> tuple[GameTree, ...]:
@@ -63,10 +84,14 @@ def _alphabeta_trees() -> tuple[GameTree, ...]:
             random_tree((1, 3), 4, seed=2), random_tree(2, 4, seed=4, to_move="min"))
 
 
-def _check_negamax(student: Callable[[Any, str], Value], tree: GameTree) -> CheckReport:
-    """Negamax returns the value for the side to move; the checker turns it into MAX's view and
-    compares with minimax (Rich & Knight's MINIMAX, seed 001)."""
-    return check_minimax(student, tree, negamax=True)
+def _searched(algorithm: str) -> Callable[[GameTree], Referee]:
+    """The referee of a search exercise judged against ``algorithm``'s trace."""
+    return lambda tree: SearchReferee(tree, algorithm)
+
+
+def _rolled_out(tree: GameTree) -> Referee:
+    """The MCTS exercise's referee (its iterations, constant and seed)."""
+    return MctsReferee(tree)
 
 
 # Lesson 8: expectiminimax.
@@ -87,15 +112,16 @@ _CHANCE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tre
 
 EXERCISES: dict[str, Exercise] = {
     "minimax": Exercise("minimax", "01_minimax.ipynb", "my_minimax(tree, node) -> value for MAX",
-                        _minimax_trees, check_minimax),
+                        _minimax_trees, _searched("minimax")),
     "negamax": Exercise("negamax", "01_minimax.ipynb", "my_negamax(tree, node) -> value for the side to move",
-                        _minimax_trees, _check_negamax),
+                        _minimax_trees, _searched("negamax")),  # MAX's view, then minimax
     "alphabeta": Exercise("alphabeta", "02_alpha_beta.ipynb",
                           "my_alphabeta(tree, node, alpha, beta) -> value for MAX, fail-hard, window MAX's view",
-                          _alphabeta_trees, check_alphabeta),
+                          _alphabeta_trees, _searched("alpha-beta")),
     "expectimax": Exercise("expectimax", "08_chance_and_many_players.ipynb",
                            "my_expectimax(tree, node) -> value for MAX: the largest at MAX, the smallest at MIN, "
-                           "the probability-weighted sum at a chance node", _expectimax_trees, check_expectimax,
+                           "the probability-weighted sum at a chance node", _expectimax_trees,
+                           _searched("expectiminimax"),
                            _CHANCE_API),
 }
 """The exercises by name."""
@@ -106,10 +132,18 @@ EXERCISES: dict[str, Exercise] = {
 def _maxn_trees() -> tuple[GameTree, ...]:
     """The lesson's three-player tree; random three-player trees with payoffs 0 to 3, so that
     children tie for the player moving and differ for the others (max^n keeps the first), one with
-    uneven branching; four players; and Broeders' two-player tree, where max^n is minimax."""
+    uneven branching; four players; and Broeders' tree as a tree of two players, where max^n is
+    minimax (a leaf worth v pays (v, -v))."""
     return (load_seed_tree("three_players"), random_multiplayer_tree(3, 3, high=3, seed=2),
             random_multiplayer_tree((1, 3), 4, high=3, seed=5), random_multiplayer_tree(2, 4, players=4, seed=3),
-            load_seed_tree("broeders31"))
+            as_players_tree(load_seed_tree("broeders31")))
+
+
+def _backed_up(tree: GameTree) -> Referee:
+    """The max^n exercise's referee."""
+    if not isinstance(tree, MultiPlayerTree):
+        raise TypeError(f"the max^n exercise checks trees of players, not {tree.name!r}")
+    return MaxnReferee(tree)
 
 
 _PLAYERS_API = ("    # tree.is_terminal(node), tree.payoff(node) (a leaf's payoffs, one a player, player 1 first),\n"
@@ -117,7 +151,7 @@ _PLAYERS_API = ("    # tree.is_terminal(node), tree.payoff(node) (a leaf's payof
 
 EXERCISES["maxn"] = Exercise("maxn", "08_chance_and_many_players.ipynb",
                              "my_maxn(tree, node) -> payoffs: player k = tree.mover(node) takes the child whose entry "
-                             "k - 1 is largest, the first of equal ones", _maxn_trees, check_maxn, _PLAYERS_API)
+                             "k - 1 is largest, the first of equal ones", _maxn_trees, _backed_up, _PLAYERS_API)
 
 
 # Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.mcts_checker).
@@ -131,7 +165,7 @@ def _mcts_trees() -> tuple[GameTree, ...]:
 
 EXERCISES["mcts"] = Exercise("mcts", "09_monte_carlo_tree_search.ipynb",
                              "my_mcts(tree, root, iterations, c, rollout) -> root's most visited move",
-                             _mcts_trees, check_mcts)
+                             _mcts_trees, _rolled_out)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,14 @@ file, as Gradescope's autograder does one submission at a time. A submission tha
 forever or ends its own process costs at most its time limit and becomes a row saying so; the run
 goes on. Rows are appended to the CSV as they finish, and a rerun skips every student whose row
 has the same file hash (resuming); the checks run on a pool of threads, each waiting on its
-sandbox child.
+sandbox child. Each row says which boundary the check ran in (``isolated``: bubblewrap's box, or
+``guard only``), and which folder it graded: a CSV of another folder's grades is never replaced.
+
+Files are read safely: a symlink, a FIFO, a folder or any other file that is not a regular file
+gets a row saying why it was not graded, and is never opened (a submission is opened without
+following links, so nothing outside the folder is read). A cell a spreadsheet would read as a
+formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written with a
+``'`` before it, and read back without it.
 
 The score is the share of the exercise's trees passed. The checker stops at the first tree where
 the student's search departs from the reference (:func:`gamelib.teach.exercises.check_exercise`),
@@ -27,22 +34,26 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
+from gamelib.play.boundary import GUARD_ONLY, boundary
 from gamelib.teach.code_check import SourceVerdict, check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
 from gamelib.teach.sandbox import Limits
 
-__all__ = ["CSV_FIELDS", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "OUTCOMES", "Grade", "grade_file", "grade_folder",
-           "grade_source", "gradescope_results", "notebook_source", "submission_source"]
+__all__ = ["CSV_FIELDS", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "OUTCOMES", "Grade", "default_out", "grade_file",
+           "grade_folder", "grade_source", "gradescope_results", "notebook_source", "spreadsheet_safe",
+           "submission_source"]
 
 MAX_FILE_BYTES = 16 * 2**20
 """The largest submission file read, in bytes (a notebook with big outputs fits; the code in it
@@ -54,12 +65,15 @@ MAX_GRADING_WORKERS = 32
 OUTCOMES = ("right", "wrong", "timeout", "error")
 """How a submission's check can end (the CSV's ``outcome``)."""
 
-CSV_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree", "verdict", "seconds")
+CSV_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree", "verdict",
+              "seconds", "boundary", "folder")
 """The columns of the grades CSV: ``score`` (passed / trees, 0 to 1), ``outcome`` one of ``right``,
 ``wrong`` (the search departs from the reference: ``verdict`` says where, ``tree`` on which tree),
 ``timeout`` (it ran out of time) or ``error`` (it did not run: a syntax error, no function, a
-crash, an unreadable file; ``verdict`` says what), ``seconds`` of wall-clock time the check took;
-``exercise`` and the file's ``sha256`` tell a rerun which rows still hold."""
+crash, a file that is not graded or cannot be read; ``verdict`` says what), ``seconds`` of
+wall-clock time the check took, ``boundary`` the box it ran in (``isolated`` or ``guard only``),
+``folder`` the folder of submissions graded (its full path); ``exercise`` and the file's ``sha256``
+tell a rerun which rows still hold."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +92,8 @@ class Grade:
     tree: str
     verdict: str
     seconds: float
+    boundary: str = GUARD_ONLY
+    folder: str = ""
 
     @property
     def score(self) -> float:
@@ -90,10 +106,29 @@ class Grade:
         return self.outcome == "right"
 
     def row(self) -> dict[str, str]:
-        """The CSV row."""
+        """The CSV row, every cell :func:`spreadsheet_safe`."""
         data = {**asdict(self), "score": f"{self.score:.4g}", "ok": str(self.ok).lower(),
                 "seconds": f"{self.seconds:.2f}"}
-        return {name: str(data[name]) for name in CSV_FIELDS}
+        return {name: spreadsheet_safe(str(data[name])) for name in CSV_FIELDS}
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` with a ``'`` before it if a spreadsheet would read it as a formula (it starts with
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return; OWASP's advice on CSV injection) or starts
+    with ``'`` itself; :func:`_unsafe` undoes it.
+
+    >>> print(spreadsheet_safe('=HYPERLINK("http://x", "ok")'), spreadsheet_safe("ada"))
+    '=HYPERLINK("http://x", "ok") ada
+    """
+    return "'" + cell if cell.startswith(_FORMULA_STARTS) else cell
+
+
+def _unsafe(cell: str) -> str:
+    """The cell as it was before :func:`spreadsheet_safe`."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(_FORMULA_STARTS) else cell
 
 
 def notebook_source(raw: str) -> str:
@@ -127,10 +162,42 @@ def _ipython_only(line: str) -> bool:
 
 def submission_source(path: Path) -> str:
     """The Python code of a submission: a ``.py`` file's text, or a notebook's code
-    (:func:`notebook_source`). Raises ValueError for a file that is too big, not UTF-8 or not a
-    notebook, OSError if it cannot be read."""
-    with path.open("rb") as file:
-        raw = file.read(MAX_FILE_BYTES + 1)
+    (:func:`notebook_source`). Raises ValueError for a file that is too big, not a regular file (a
+    symlink is not followed), not UTF-8 or not a notebook, OSError if it cannot be read."""
+    return _source_of(path, _read_submission(path))
+
+
+def _read_submission(path: Path) -> bytes:
+    """The bytes of the regular file ``path`` (at most :data:`MAX_FILE_BYTES` + 1), opened without
+    following a symlink and without blocking on a FIFO. Raises ValueError for anything but a
+    regular file (saying what it is), OSError if it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        if path.is_symlink():
+            raise ValueError(_odd_file(path)) from None
+        raise error
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError(_odd_file(path))
+    with os.fdopen(fd, "rb") as file:
+        return file.read(MAX_FILE_BYTES + 1)
+
+
+def _odd_file(path: Path) -> str:
+    """Why ``path`` is not graded: what kind of file it is."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError as error:
+        return f"it cannot be looked at ({error.strerror})"
+    kinds = ((stat.S_ISLNK, "a symlink"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISDIR, "a folder"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    kind = next((name for test, name in kinds if test(mode)), "not a regular file")
+    return f"not graded: it is {kind}, not a regular file; submit the file itself"
+
+
+def _source_of(path: Path, raw: bytes) -> str:
+    """The code in the bytes ``raw`` of the submission ``path``."""
     if len(raw) > MAX_FILE_BYTES:
         raise ValueError(f"the file is larger than {MAX_FILE_BYTES:,} bytes")
     try:
@@ -153,16 +220,16 @@ def grade_source(exercise: str, student: str, source: str, limits: Limits = Limi
 def _grade(verdict: SourceVerdict, student: str, file: str, sha256: str, seconds: float, *,
            timed_out: bool) -> Grade:
     trees = len(EXERCISES[verdict.exercise].trees())
-    report = verdict.report
+    report, box = verdict.report, verdict.boundary
     if report is None:
         outcome = "timeout" if timed_out else "error"
-        return Grade(student, verdict.exercise, file, sha256, 0, trees, outcome, "", verdict.message, seconds)
+        return Grade(student, verdict.exercise, file, sha256, 0, trees, outcome, "", verdict.message, seconds, box)
     passed = sum(each.ok for each in report.reports)
     if report.ok:
-        return Grade(student, verdict.exercise, file, sha256, passed, trees, "right", "", "", seconds)
+        return Grade(student, verdict.exercise, file, sha256, passed, trees, "right", "", "", seconds, box)
     failure = report.reports[-1]
     return Grade(student, verdict.exercise, file, sha256, passed, trees, "wrong", report.tree_name or "",
-                 str(failure), seconds)
+                 str(failure), seconds, box)
 
 
 def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None) -> Grade:
@@ -172,11 +239,15 @@ def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, st
     name = student if student is not None else path.stem
     _check_exercise(exercise)
     try:
-        digest = hashlib.sha256(path.read_bytes()[:MAX_FILE_BYTES + 1]).hexdigest()
-        source = submission_source(path)
+        raw = _read_submission(path)
+        digest = hashlib.sha256(raw).hexdigest()
+        source = _source_of(path, raw)
     except (OSError, ValueError) as error:
         trees = len(EXERCISES[exercise].trees())
-        return Grade(name, exercise, path.name, "", 0, trees, "error", "", f"cannot read {path.name}: {error}", 0.0)
+        said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        verb = "" if said.startswith("not graded") else "cannot read it: "
+        return Grade(name, exercise, path.name, "", 0, trees, "error", "", f"{path.name}: {verb}{said}", 0.0,
+                     boundary())
     return grade_source(exercise, name, source, limits, file=path.name, sha256=digest)
 
 
@@ -207,21 +278,23 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     """Grade every ``.py`` and ``.ipynb`` file directly in ``folder`` (one per student, named by the
     file's stem; by the whole file name when two files share a stem) and write the CSV ``out``
     (:data:`CSV_FIELDS`, sorted by student) and, if ``results`` is a folder name, one Gradescope
-    ``STUDENT.json`` there. Students already in ``out`` with the same exercise and file hash are not
-    checked again. ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a
+    ``STUDENT.json`` there. Every file gets a row, whatever another file does; a file that is not a
+    regular file (a symlink, a FIFO, a folder) gets an ``error`` row saying why, unopened. Students
+    already in ``out`` with the same exercise and file hash are not checked again. ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a
     tqdm bar on stderr. Returns the grades, sorted by student. Raises UnknownExerciseError,
-    ValueError for a bad ``workers`` or an ``out`` that exists and is not this exercise's grades
-    CSV, NotADirectoryError if ``folder`` is not a folder."""
+    ValueError for a bad ``workers`` or an ``out`` that exists and is not this exercise's and this
+    folder's grades CSV, NotADirectoryError if ``folder`` is not a folder."""
     _check_exercise(exercise)
     if not 1 <= workers <= MAX_GRADING_WORKERS:
         raise ValueError(f"workers is {workers}: give 1 to {MAX_GRADING_WORKERS}")
     folder, out = Path(folder), Path(out)
     if not folder.is_dir():
         raise NotADirectoryError(f"{folder} is not a folder of submissions")
+    where = str(folder.resolve())
     submissions = _submissions(folder)
-    earlier = _earlier_grades(out, exercise)
+    earlier = _earlier_grades(out, exercise, where)
     kept = {student: grade for student, grade in earlier.items()
-            if student in submissions and grade.sha256 == _hash(submissions[student])}
+            if student in submissions and grade.sha256 and grade.sha256 == _hash(submissions[student])}
     todo = {student: path for student, path in submissions.items() if student not in kept}
     _write_csv(out, kept.values())
     lock = threading.Lock()
@@ -232,7 +305,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
         futures = {pool.submit(grade_file, exercise, path, limits, student=student): student
                    for student, path in sorted(todo.items())}
         for future in as_completed(futures):
-            grade = _safely(future.result, futures[future], exercise)
+            grade = replace(_safely(future.result, futures[future], exercise, todo[futures[future]]), folder=where)
             with lock:
                 grades[grade.student] = grade
                 _append_csv(out, grade)
@@ -244,13 +317,13 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     return ordered
 
 
-def _safely(result: Callable[[], Grade], student: str, exercise: str) -> Grade:
-    """The grade, or an ``error`` grade if grading itself failed (it never stops the run)."""
+def _safely(result: Callable[[], Grade], student: str, exercise: str, path: Path) -> Grade:
+    """The grade, or an ``error`` grade naming the file if grading itself failed (it never stops the run)."""
     try:
         return result()
     except Exception as error:  # noqa: BLE001 - one student's failure must not stop the class's
-        return Grade(student, exercise, "", "", 0, len(EXERCISES[exercise].trees()), "error", "",
-                     f"the grader failed on this file: {type(error).__name__}: {error}", 0.0)
+        return Grade(student, exercise, path.name, "", 0, len(EXERCISES[exercise].trees()), "error", "",
+                     f"{path.name}: the grader failed on this file: {type(error).__name__}: {error}", 0.0, boundary())
 
 
 def _check_exercise(exercise: str) -> None:
@@ -259,38 +332,54 @@ def _check_exercise(exercise: str) -> None:
 
 
 def _submissions(folder: Path) -> dict[str, Path]:
-    files = sorted(path for path in folder.iterdir() if path.suffix in (".py", ".ipynb") and path.is_file())
+    """The submissions directly in ``folder``, by student: every name ending in ``.py`` or ``.ipynb``,
+    whatever kind of file it is (odd ones get a row saying why they were not graded), looked at
+    without following symlinks."""
+    with os.scandir(folder) as entries:
+        files = sorted(folder / entry.name for entry in entries if entry.name.endswith((".py", ".ipynb")))
     stems = [path.stem for path in files]
     return {(path.stem if stems.count(path.stem) == 1 else path.name): path for path in files}
 
 
 def _hash(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()[:MAX_FILE_BYTES + 1]).hexdigest()
-    except OSError:
+        return hashlib.sha256(_read_submission(path)).hexdigest()
+    except (OSError, ValueError):
         return ""
 
 
-def _earlier_grades(out: Path, exercise: str) -> dict[str, Grade]:
+def default_out(folder: str | Path) -> Path:
+    """The grades CSV of ``folder`` unless another is named: ``grades-FOLDER.csv`` in the working
+    folder, one a folder of submissions."""
+    return Path(f"grades-{Path(folder).resolve().name or 'root'}.csv")
+
+
+def _earlier_grades(out: Path, exercise: str, folder: str) -> dict[str, Grade]:
     """The grades already in the CSV ``out``. Raises ValueError if ``out`` exists but is not a
-    grades CSV, or holds grades of another exercise (rather than overwrite either)."""
+    grades CSV, or holds grades of another exercise or of another folder (rather than replace
+    either)."""
     if not out.exists():
         return {}
     grades: dict[str, Grade] = {}
     with out.open(newline="", encoding="utf-8") as file:
         reader = csv.DictReader(file)
         if reader.fieldnames is not None and tuple(reader.fieldnames) != CSV_FIELDS:
-            raise ValueError(f"{out} exists and is not a grades CSV: give another --out")
-        for row in reader:
+            raise ValueError(f"{out} exists and is not a grades CSV of this version: give another --out")
+        for raw in reader:
+            row = {name: _unsafe(value or "") for name, value in raw.items() if isinstance(name, str)}
             try:
                 grades[row["student"]] = Grade(
                     row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]),
-                    int(row["trees"]), row["outcome"], row["tree"], row["verdict"], float(row["seconds"]))
+                    int(row["trees"]), row["outcome"], row["tree"], row["verdict"], float(row["seconds"]),
+                    row["boundary"], row["folder"])
             except (KeyError, ValueError, TypeError):
                 continue
     others = sorted({grade.exercise for grade in grades.values()} - {exercise})
     if others:
         raise ValueError(f"{out} holds grades of the {others[0]} exercise: give another --out for {exercise}")
+    folders = sorted({grade.folder for grade in grades.values()} - {folder})
+    if folders:
+        raise ValueError(f"{out} holds the grades of another folder, {folders[0]}: give another --out for {folder}")
     return grades
 
 

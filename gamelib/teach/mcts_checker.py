@@ -28,11 +28,12 @@ from gamelib.games.game import Player
 from gamelib.games.trees import GameTree
 from gamelib.search.mcts import DEFAULT_C, MctsResult, mcts
 from gamelib.search.tracing import Event, MctsExpand, MctsRollout, MctsSelect, RecordingTracer
-from gamelib.teach.checker import CheckReport, WatchedTree
+from gamelib.teach.answers import Answers, run_student
+from gamelib.teach.checker import CheckReport
 from gamelib.view.mcts_picture import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot
 
-__all__ = ["EXERCISE_C", "EXERCISE_ITERATIONS", "EXERCISE_SEED", "MctsCheckReport", "check_mcts"]
+__all__ = ["EXERCISE_C", "EXERCISE_ITERATIONS", "EXERCISE_SEED", "MctsCheckReport", "MctsReferee", "check_mcts"]
 
 EXERCISE_ITERATIONS = 40
 """The iterations the exercise runs on each tree: enough to select through two levels."""
@@ -44,11 +45,6 @@ EXERCISE_SEED = 0
 """The seed of the exercise's rollouts."""
 
 StudentMcts = Callable[[Any, str, int, float, Callable[[str], float]], Any]
-
-
-class _Departed(BaseException):
-    """Raised inside ``rollout`` to stop the student's search at its first departure (a
-    BaseException, so a student's ``except Exception`` does not swallow it)."""
 
 
 @dataclass(frozen=True)
@@ -81,29 +77,57 @@ def check_mcts(student: StudentMcts, tree: GameTree, *, iterations: int = EXERCI
     :func:`gamelib.search.mcts.mcts` (``reward="value"``, the same ``iterations``, ``c`` and
     ``seed``), then its returned move with the search's. Whatever the student's function raises
     goes through, except the checker's own stop at a departure."""
-    tracer = RecordingTracer()
-    result = mcts(tree, iterations=iterations, c=c, seed=seed, tracer=tracer)
-    events = tracer.events
-    rollouts = [event for event in events if isinstance(event, MctsRollout)]
-    called: list[str] = []
+    referee = MctsReferee(tree, iterations=iterations, c=c, seed=seed)
+    return referee.judge(run_student(student, tree, referee.call, referee.answer))
 
-    def rollout(node: str) -> float:
-        called.append(node if isinstance(node, str) else repr(node))
-        index = len(called) - 1
-        if index >= len(rollouts) or node != rollouts[index].path[-1]:
-            raise _Departed
-        return rollouts[index].reward
 
-    returned: Any = None
-    try:
-        returned = student(WatchedTree(tree), tree.root, iterations, c, rollout)
-    except _Departed:
-        pass
-    expected = tuple(event.path[-1] for event in rollouts)
-    message, step = _verdict(tree, tuple(called), expected, events, returned, result)
-    node = None if step is None else (called[step - 1] if step <= len(called) else expected[step - 1])
-    return MctsCheckReport(message.startswith("Your search agrees"), message, step, node, tuple(called), expected,
-                           returned, result.move, tree, tuple(events))
+class MctsReferee:
+    """The trusted side of the MCTS check on one tree: it runs the traced reference search, answers
+    the student's rollouts (:meth:`answer`: the reward the reference got in that iteration, as long
+    as the student rolls out from the reference's position; after that none, which stops the
+    student's search) and keeps its own log of them, and judges the returned move. The student's
+    side (:func:`gamelib.teach.answers.run_student`) never sees the reference's positions or rewards
+    beyond the rollouts it asked for."""
+
+    def __init__(self, tree: GameTree, *, iterations: int = EXERCISE_ITERATIONS, c: float = EXERCISE_C,
+                 seed: int = EXERCISE_SEED) -> None:
+        tracer = RecordingTracer()
+        self.tree, self.result = tree, mcts(tree, iterations=iterations, c=c, seed=seed, tracer=tracer)
+        self.events = tracer.events
+        self.rollouts = [event for event in self.events if isinstance(event, MctsRollout)]
+        self.called: list[str] = []
+        self.call = {"kind": "mcts", "iterations": iterations, "c": c}
+
+    @property
+    def departed(self) -> bool:
+        """True once a rollout has left the reference's positions (or gone past its budget)."""
+        return any(mine != theirs.path[-1] for mine, theirs in zip(self.called, self.rollouts)) or (
+            len(self.called) > len(self.rollouts))
+
+    def answer(self, question: Any) -> Any:
+        """``{"reward": r}`` for a rollout (``{"rollout": node}``) from the reference's position of
+        that iteration, before any departure; else ``{"departed": True}``. The log keeps at most one
+        call past the budget."""
+        node = question.get("rollout") if isinstance(question, dict) else None
+        if not isinstance(node, str):
+            return {"departed": True}
+        if self.departed:
+            return {"departed": True}
+        self.called.append(node)
+        if self.departed:
+            return {"departed": True}
+        return {"reward": self.rollouts[len(self.called) - 1].reward}
+
+    def judge(self, answers: Answers) -> MctsCheckReport:
+        """The verdict: the first iteration whose rollout departs from the reference's, or a wrong
+        returned move, or agreement. The rollouts are this referee's own log; ``answers.value`` is
+        the move the student's search returned."""
+        called, returned = tuple(self.called), answers.value
+        expected = tuple(event.path[-1] for event in self.rollouts)
+        message, step = _verdict(self.tree, called, expected, self.events, returned, self.result)
+        node = None if step is None else (called[step - 1] if step <= len(called) else expected[step - 1])
+        return MctsCheckReport(message.startswith("Your search agrees"), message, step, node, called, expected,
+                               returned, self.result.move, self.tree, tuple(self.events))
 
 
 def _verdict(tree: GameTree, called: Sequence[str], expected: Sequence[str], events: Sequence[Event],

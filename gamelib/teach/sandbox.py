@@ -1,70 +1,85 @@
-"""Run untrusted code in a short-lived child process with limits: the guard around what a student types.
+"""Run untrusted code in a short-lived child process inside a box: the boundary around what a student types.
 
-:func:`run_in_sandbox` starts a fresh ``python -I`` in a new, empty scratch directory with a minimal
-environment (``PATH``, ``HOME`` and ``TMPDIR`` in the scratch directory, a UTF-8 locale: none of the
-server's variables), writes a JSON payload to its stdin, and has it call an entry function named
-``"module:function"`` (``gamelib.teach.code_check`` uses one) with the payload and a
-:class:`Channel`. The entry reports back JSON messages through that channel, a pipe of its own
-(never pickles, never stdout). Before the entry runs, the child limits itself with POSIX
-``resource`` limits: CPU seconds, address space, the size of any file it writes, no core files. The
-parent enforces the wall-clock limit and the output limit, honours a Stop (a
-:class:`threading.Event`), and when the run ends, for whatever reason, kills the child's whole
-process group, so nothing the code started is left behind. What happened comes back as data, a
-:class:`SandboxResult`: how the run ended (:class:`Outcome`), the messages, what was printed.
+:func:`run_in_sandbox` starts a fresh ``python -I -S`` and has it call an entry function named
+``"module:function"`` (:func:`gamelib.teach.answers.answer_in_box` is the checker's) with a JSON
+payload, written to its stdin, and a :class:`~gamelib.teach.box_child.Channel`, a pipe of its own
+on which the entry reports JSON messages (never pickles, never stdout) and may ask the parent
+questions (``listen`` answers them). What the child may import is the box's library
+(:func:`box_library`): :mod:`gamelib.teach.box_child`, :mod:`gamelib.teach.answers` and the
+game-tree API of :mod:`gamelib.games.game` (``from gamelib import Player`` works); none of the
+course's searches, checkers, exercises or ``solutions/``, and no site-packages.
 
-The sandbox is a teaching guard, not a security boundary. It stops an endless loop, a memory bomb
-or a flood of output from hanging or filling the checking process, and keeps the server's
-environment variables and working directory out of a careless submission's reach. Code written to
-escape can still do whatever the user running it may: read and write that user's files, use the
-network, start a process that leaves the group, or write a forged verdict to the channel; as root it
-can even raise its own limits. Serve the app only to people you would let run code under your
-account (see the README).
+Where bubblewrap runs (:func:`gamelib.play.boundary.bwrap_problem`, probed once), the child starts in
+its box (:func:`gamelib.play.boundary.boxed_command`): new user, PID, network, IPC and UTS
+namespaces, an unprivileged uid, no capabilities, an empty environment, read-only binds of only the
+interpreter and the box's library, a size-capped tmpfs as its working folder; the result's
+``boundary`` says ``"isolated"``. Elsewhere it is ``"guard only"``: the child runs in an empty scratch
+folder with a minimal environment and only the limits below. Either way the child limits itself with
+POSIX ``resource`` limits before the entry runs (CPU seconds, address space, file size, processes, no
+core files); where a pids cgroup can be made (:func:`gamelib.play.boundary.process_cap`) the run has
+its own, capping its processes. The parent enforces the wall-clock limit and the output limit,
+honours a Stop (a :class:`threading.Event`), and when the run ends, for whatever reason, kills the
+child's process group, the box (its PID namespace ends every process in it) and the cgroup, so
+nothing the code started is left behind. What happened comes back as data, a :class:`SandboxResult`:
+how the run ended (:class:`Outcome`), the messages, what was printed.
 
->>> result = run_in_sandbox("gamelib.teach.sandbox:echo", {"say": "hello"})
+Nothing the child sends is a verdict: the caller judges the raw data (see
+:mod:`gamelib.teach.code_check`). What the boundary guarantees, and what it does not, is in the
+README's security section.
+
+>>> result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "hello"})
 >>> result.outcome, result.messages
 (<Outcome.FINISHED: 'finished'>, ({'said': 'hello'},))
->>> run_in_sandbox("gamelib.teach.sandbox:echo", {"say": "x" * 2000},
+>>> run_in_sandbox("gamelib.teach.box_child:echo", {"say": "x" * 2000},
 ...                Limits(output_bytes=1000)).outcome  # echo prints what it says, too
 <Outcome.OUTPUT: 'output'>
 """
 
 from __future__ import annotations
 
-import importlib
+import atexit
+import compileall
 import importlib.util
 import json
 import math
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import traceback
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from gamelib.play.limits import kill_group, lower_limits, minimal_environment
+from gamelib.play.boundary import (GUARD_ONLY, ISOLATED, boundary, boxed_command, interpreter_binds, process_cap,
+                                   site_packages)
+from gamelib.play.limits import kill_group, minimal_environment
+from gamelib.teach.box_child import BOX_PROCESSES
 
-__all__ = ["Channel", "Limits", "Outcome", "SandboxResult", "SandboxUnavailableError", "echo", "run_in_sandbox",
-           "sandbox_problem"]
+__all__ = ["END", "Limits", "Listener", "Outcome", "SandboxResult", "SandboxUnavailableError", "box_library",
+           "run_in_sandbox", "sandbox_problem"]
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
-"""The folder holding this gamelib, put first on the child's path so it runs the same code."""
+_BOX = "/box"
+"""Where the box's library is bound inside bubblewrap's box."""
 
 _BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv[1]); "
-              "from gamelib.teach.sandbox import _child_main; _child_main(sys.argv[2:])")
+              "from gamelib.teach.box_child import child_main; child_main(sys.argv[2:])")
 
 _POLL_SECONDS = 0.05
 """How often the parent looks at the clock, the Stop event and the child's exit while it waits."""
 
 _CHANNEL_BYTES = 4 * 2**20
 """The most the child may send on its channel."""
+
+_CGROUP_PROCESSES = 64
+"""The most processes a run's cgroup may hold (bwrap's two and the child's own among them)."""
 
 
 class SandboxUnavailableError(RuntimeError):
@@ -75,6 +90,7 @@ class Outcome(str, Enum):
     """How a sandboxed run ended."""
 
     FINISHED = "finished"   # the child exited by itself with status 0
+    ENDED = "ended"         # the caller's listener had what it needed and ended the run
     TIMEOUT = "timeout"     # it ran longer than the wall-clock limit and was killed
     CPU_LIMIT = "cpu"       # it used up its CPU seconds (SIGXCPU)
     MEMORY = "memory"       # it asked for more memory than its address-space limit (MemoryError)
@@ -83,18 +99,34 @@ class Outcome(str, Enum):
     CRASHED = "crashed"     # it exited with another status, or a signal not sent by the sandbox killed it
 
 
+class _End:
+    def __repr__(self) -> str:
+        return "END"
+
+
+END: Final = _End()
+"""What a listener returns to end the run (outcome ENDED)."""
+
+Listener = Callable[[Any], Any]
+"""Called in the parent with each JSON message the child sends, as it arrives: returns None (no
+answer), :data:`END` (end the run), or data to send back to the child as one JSON line on its stdin
+(the answer to :meth:`~gamelib.teach.box_child.Channel.ask`)."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a sandboxed run may use: ``seconds`` of wall-clock time (from the start of the child,
     its start-up included), ``cpu_seconds`` of CPU time (default: ``seconds`` rounded up, plus 1),
-    ``memory_bytes`` of address space, ``output_bytes`` printed on stdout and stderr together, and
-    files of at most ``file_bytes``. Raises ValueError for a limit that is not positive."""
+    ``memory_bytes`` of address space, ``output_bytes`` printed on stdout and stderr together,
+    files of at most ``file_bytes`` (in bubblewrap's box, all its files together: its tmpfs's size)
+    and at most ``processes`` processes. Raises ValueError for a limit that is not positive."""
 
     seconds: float = 5.0
     cpu_seconds: int | None = None
     memory_bytes: int = 512 * 2**20
     output_bytes: int = 2**20
     file_bytes: int = 16 * 2**20
+    processes: int = BOX_PROCESSES
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -106,13 +138,19 @@ class Limits:
         """The CPU-time limit in whole seconds."""
         return self.cpu_seconds if self.cpu_seconds is not None else math.ceil(self.seconds) + 1
 
+    def for_child(self) -> str:
+        """The limits the child sets itself, as JSON."""
+        return json.dumps({"seconds": self.seconds, "cpu": self.cpu, "memory_bytes": self.memory_bytes,
+                           "file_bytes": self.file_bytes, "processes": self.processes})
+
 
 @dataclass(frozen=True)
 class SandboxResult:
     """What became of a sandboxed run: ``outcome``; ``messages``, the JSON values the entry sent,
     in order (lines that were not JSON are dropped and counted in ``garbled``); ``stdout`` and
     ``stderr`` as printed, cut at the output limit; ``seconds`` of wall-clock time; ``returncode``,
-    the child's exit status (negative: the signal that ended it, as :mod:`subprocess` reports it)."""
+    the child's exit status (negative: the signal that ended it, as :mod:`subprocess` reports it);
+    ``boundary``, ``"isolated"`` (bubblewrap's box) or ``"guard only"``."""
 
     outcome: Outcome
     messages: tuple[Any, ...]
@@ -122,6 +160,7 @@ class SandboxResult:
     returncode: int | None
     limits: Limits
     garbled: int = 0
+    boundary: str = GUARD_ONLY
 
     @property
     def signal_name(self) -> str | None:
@@ -147,7 +186,7 @@ class SandboxResult:
         """How the run ended, in a few words: "ran longer than 5 s", "the checking process was killed
         by SIGSEGV", "the checking process exited with status 0"."""
         limits = self.limits
-        if self.outcome in (Outcome.FINISHED, Outcome.CRASHED):
+        if self.outcome in (Outcome.FINISHED, Outcome.CRASHED, Outcome.ENDED):
             error = self.error
             if error is not None:
                 return f"the sandboxed code raised {error.get('type')}: {error.get('message')}"
@@ -168,52 +207,105 @@ def _megabytes(size: int) -> str:
 
 def sandbox_problem() -> str | None:
     """Why this platform cannot run the sandbox, or None if it can (POSIX, with ``resource``)."""
+    if sys.platform == "emscripten":  # Pyodide in a browser: its `resource` is a stand-in with no spec
+        return ("code is checked in a child process with time and memory limits, and Python in a browser "
+                "(Pyodide) cannot start one")
     if os.name != "posix" or importlib.util.find_spec("resource") is None:
         return ("code is checked only on Linux or macOS: the sandbox needs POSIX process groups and the "
                 "resource module for its time and memory limits, and this Python has no resource module")
     return None
 
 
-def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
-                   cancel: threading.Event | None = None) -> SandboxResult:
-    """Run ``entry`` (``"package.module:function"``, called as ``function(payload, channel)``) in
-    a child process with ``limits``, and return how it ended.
+_BOX_FILES = {"gamelib/__init__.py": "teach/student_api.py", "gamelib/games/__init__.py": "games/__init__.py",
+              "gamelib/games/game.py": "games/game.py", "gamelib/play/__init__.py": "play/__init__.py",
+              "gamelib/play/limits.py": "play/limits.py", "gamelib/teach/__init__.py": "teach/__init__.py",
+              "gamelib/teach/box_child.py": "teach/box_child.py", "gamelib/teach/answers.py": "teach/answers.py"}
+"""The box's library: its path in the box -> the file of this gamelib it is a copy of."""
 
-    ``payload`` is JSON-serialisable data, the only thing the child is given. Setting ``cancel``
-    (from another thread) kills the child within about 0.05 s (outcome STOPPED). Always returns
-    within ``limits.seconds`` plus the time to kill and reap the child; the child's process group
-    is killed before it returns (also on KeyboardInterrupt). Raises SandboxUnavailableError where
-    :func:`sandbox_problem` says the platform cannot run it.
+_library_lock = threading.Lock()
+_library: list[Path] = []
+
+
+def box_library() -> Path:
+    """The folder the child imports from (made once a process, removed at exit): a ``gamelib`` of
+    only :data:`_BOX_FILES`, its ``__init__`` :mod:`gamelib.teach.student_api`, compiled."""
+    with _library_lock:
+        if _library and _library[0].is_dir():
+            return _library[0]
+        folder = Path(tempfile.mkdtemp(prefix="gamelib-box-"))
+        os.chmod(folder, 0o755)
+        package = Path(__file__).resolve().parent.parent
+        for target, source in _BOX_FILES.items():
+            (folder / target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(package / source, folder / target)
+        compileall.compile_dir(str(folder), quiet=2)
+        for path in folder.rglob("*"):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _library[:] = [folder]
+        return folder
+
+
+def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
+                   cancel: threading.Event | None = None, listen: Listener | None = None) -> SandboxResult:
+    """Run ``entry`` (``"gamelib.teach.module:function"`` of the box's library, called as
+    ``function(payload, channel)``) in a child process in the box with ``limits``, and return how
+    it ended.
+
+    ``payload`` is JSON-serialisable data, the only thing the child is given. ``listen`` (see
+    :data:`Listener`) hears each message as it arrives, answers questions and may end the run.
+    Setting ``cancel`` (from another thread) kills the child within about 0.05 s (outcome STOPPED).
+    Always returns within ``limits.seconds`` plus the time to kill and reap the child; the child's
+    process group, box and cgroup are killed before it returns (also on KeyboardInterrupt). Raises
+    SandboxUnavailableError where :func:`sandbox_problem` says the platform cannot run it.
     """
     problem = sandbox_problem()
     if problem is not None:
         raise SandboxUnavailableError(problem)
-    data = json.dumps(payload).encode("utf-8")
-    with tempfile.TemporaryDirectory(prefix="gamelib-sandbox-", ignore_cleanup_errors=True) as scratch:
+    data = (json.dumps(payload) + "\n").encode("utf-8")
+    isolated = boundary() == ISOLATED
+    with ExitStack() as stack:
+        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gamelib-sandbox-",
+                                                                  ignore_cleanup_errors=True))
+        cap = stack.enter_context(process_cap(_CGROUP_PROCESSES))
         started = time.monotonic()
-        process, channel = _spawn(entry, limits, scratch)
+        process, channel = _spawn(entry, limits, scratch, cap, isolated)
         watch: _Watch | None = None
         try:
-            watch = _Watch(process, channel, data, limits)
+            watch = _Watch(process, channel, data, limits, listen)
             outcome = watch.run(started, cancel)
         finally:
             kill_group(process.pid)
             process.wait()
             if watch is not None:
                 watch.close()
-        return watch.result(outcome, process.returncode, time.monotonic() - started)
+        returncode = process.returncode
+        if isolated and returncode > 128:  # bwrap reports a signal that ended its command as 128 + its number
+            returncode = 128 - returncode
+        return watch.result(outcome, returncode, time.monotonic() - started, ISOLATED if isolated else GUARD_ONLY)
 
 
-def _spawn(entry: str, limits: Limits, scratch: str) -> tuple[subprocess.Popen[bytes], int]:
-    """Start the child in its own session (so its process group can be killed), in ``scratch``,
-    with a minimal environment; returns it and the read end of its channel."""
+def _spawn(entry: str, limits: Limits, scratch: str, cap: list[str],
+           isolated: bool) -> tuple[subprocess.Popen[bytes], int]:
+    """Start the child in its own session (so its process group can be killed), in the box or in
+    ``scratch``, behind the cgroup's ``cap`` words; returns it and the read end of its channel."""
+    library = box_library()
     read_end, write_end = os.pipe()
+    python = os.path.realpath(sys.executable)
+    if isolated:
+        child = [python, "-I", "-S", "-u", "-c", _BOOTSTRAP, _BOX, entry, str(write_end), limits.for_child()]
+        command = boxed_command(child, binds=[*interpreter_binds(site_packages=False), (str(library), _BOX)],
+                                scratch_bytes=limits.file_bytes, hide=site_packages())
+        env: dict[str, str] = {}
+        cwd = "/"
+    else:
+        command = [python, "-I", "-S", "-u", "-c", _BOOTSTRAP, str(library), entry, str(write_end),
+                   limits.for_child()]
+        env, cwd = minimal_environment(scratch), scratch
     try:
-        process = subprocess.Popen(
-            [sys.executable, "-I", "-u", "-c", _BOOTSTRAP, _PACKAGE_ROOT, entry, str(write_end),
-             json.dumps(asdict(limits))],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=scratch,
-            env=minimal_environment(scratch), pass_fds=(write_end,), start_new_session=True)
+        process = subprocess.Popen([*cap, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, cwd=cwd, env=env, pass_fds=(write_end,),
+                                   start_new_session=True)
     except BaseException:
         os.close(read_end)
         raise
@@ -223,14 +315,18 @@ def _spawn(entry: str, limits: Limits, scratch: str) -> tuple[subprocess.Popen[b
 
 
 class _Watch:
-    """The parent's side of one run: feeds stdin, collects stdout, stderr and the channel, and
-    decides when to stop."""
+    """The parent's side of one run: feeds stdin (the payload, then the listener's answers),
+    collects stdout, stderr and the channel's messages, and decides when to stop."""
 
-    def __init__(self, process: subprocess.Popen[bytes], channel: int, data: bytes, limits: Limits) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], channel: int, data: bytes, limits: Limits,
+                 listen: Listener | None) -> None:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        self.process, self.limits, self.data = process, limits, data
+        self.process, self.limits, self.data, self.listen = process, limits, data, listen
         self.selector = selectors.DefaultSelector()
-        self.received: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray(), "channel": bytearray()}
+        self.received: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray()}
+        self.channel_bytes, self.pending = 0, bytearray()
+        self.messages: list[Any] = []
+        self.garbled, self.ended, self.writing = 0, False, True
         self.fds = {"stdin": process.stdin.fileno(), "stdout": process.stdout.fileno(),
                     "stderr": process.stderr.fileno(), "channel": channel}
         for name, fd in self.fds.items():
@@ -238,7 +334,7 @@ class _Watch:
             self.selector.register(fd, selectors.EVENT_WRITE if name == "stdin" else selectors.EVENT_READ, name)
 
     def run(self, started: float, cancel: threading.Event | None) -> Outcome | None:
-        """Wait until the child exits (None) or a limit or Stop ends the run (that outcome)."""
+        """Wait until the child exits (None) or a limit, the listener or Stop ends the run (that outcome)."""
         deadline = started + self.limits.seconds
         while True:
             if cancel is not None and cancel.is_set():
@@ -248,12 +344,14 @@ class _Watch:
                 return Outcome.TIMEOUT
             for key, _ in self.selector.select(min(remaining, _POLL_SECONDS)):
                 self._serve(key.data)
+                if self.ended:
+                    return Outcome.ENDED
             if self._too_much():
                 return Outcome.OUTPUT
             if self._exited():
                 for name in ("stdout", "stderr", "channel"):
                     self._read(name)
-                return Outcome.OUTPUT if self._too_much() else None
+                return Outcome.ENDED if self.ended else Outcome.OUTPUT if self._too_much() else None
 
     def _serve(self, name: str) -> None:
         if name == "stdin":
@@ -270,14 +368,26 @@ class _Watch:
             written = len(self.data)
         self.data = self.data[written:]
         if not self.data:
-            self._close("stdin")
+            if self.listen is None:
+                self._close("stdin")
+            elif self.writing and "stdin" in self.fds:
+                self.selector.unregister(self.fds["stdin"])
+                self.writing = False
+
+    def _answer(self, reply: Any) -> None:
+        """Queue ``reply`` as one JSON line for the child's stdin."""
+        if "stdin" not in self.fds:
+            return
+        self.data += (json.dumps(reply) + "\n").encode("utf-8")
+        if not self.writing:
+            self.selector.register(self.fds["stdin"], selectors.EVENT_WRITE, "stdin")
+            self.writing = True
 
     def _read(self, name: str) -> None:
         """Read what is there now, keeping at most one byte more than the limit (to notice it)."""
         if name not in self.fds:
             return
-        cap = (_CHANNEL_BYTES if name == "channel" else self.limits.output_bytes) + 1
-        while True:
+        while not self.ended:
             try:
                 chunk = os.read(self.fds[name], 65536)
             except BlockingIOError:
@@ -285,14 +395,41 @@ class _Watch:
             if not chunk:
                 self._close(name)
                 return
-            room = cap - len(self.received[name])
+            if name == "channel":
+                self._hear(chunk)
+                if self.channel_bytes > _CHANNEL_BYTES:
+                    return
+                continue
+            room = self.limits.output_bytes + 1 - len(self.received[name])
             self.received[name] += chunk[:max(room, 0)]
             if room <= len(chunk):
                 return
 
+    def _hear(self, chunk: bytes) -> None:
+        """Take the channel's complete lines as messages, each heard by the listener at once."""
+        self.channel_bytes += len(chunk)
+        if self.channel_bytes > _CHANNEL_BYTES:
+            return
+        self.pending += chunk
+        *lines, rest = bytes(self.pending).split(b"\n")
+        self.pending = bytearray(rest)
+        for line in lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                self.garbled += 1
+                continue
+            self.messages.append(message)
+            if self.listen is not None and not self.ended:
+                reply = self.listen(message)
+                if reply is END:
+                    self.ended = True
+                elif reply is not None:
+                    self._answer(reply)
+
     def _too_much(self) -> bool:
         printed = len(self.received["stdout"]) + len(self.received["stderr"])
-        return printed > self.limits.output_bytes or len(self.received["channel"]) > _CHANNEL_BYTES
+        return printed > self.limits.output_bytes or self.channel_bytes > _CHANNEL_BYTES
 
     def _exited(self) -> bool:
         """True once the child has exited, without reaping it (so its group id stays its own)."""
@@ -304,7 +441,8 @@ class _Watch:
         fd = self.fds.pop(name, None)
         if fd is None:
             return
-        self.selector.unregister(fd)
+        if name != "stdin" or self.writing:
+            self.selector.unregister(fd)
         if name == "channel":
             os.close(fd)
         elif name == "stdin" and self.process.stdin is not None:
@@ -315,25 +453,18 @@ class _Watch:
         for name in list(self.fds):
             self._close(name)
         self.selector.close()
-        for stream in (self.process.stdout, self.process.stderr):
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
 
-    def result(self, outcome: Outcome | None, returncode: int, seconds: float) -> SandboxResult:
+    def result(self, outcome: Outcome | None, returncode: int, seconds: float, boundary: str) -> SandboxResult:
         """The run's result; an exit without a limit's outcome is judged by its status."""
-        lines = bytes(self.received["channel"]).splitlines()
-        messages, garbled = [], 0
-        for line in lines:
-            try:
-                messages.append(json.loads(line))
-            except ValueError:
-                garbled += 1
         if outcome is None:
-            outcome = _judge_exit(messages, returncode)
+            outcome = _judge_exit(self.messages, returncode)
         output = self.limits.output_bytes
-        return SandboxResult(outcome, tuple(messages), self.received["stdout"][:output].decode("utf-8", "replace"),
+        return SandboxResult(outcome, tuple(self.messages), self.received["stdout"][:output].decode("utf-8", "replace"),
                              self.received["stderr"][:output].decode("utf-8", "replace"), seconds,
-                             returncode, self.limits, garbled)
+                             returncode, self.limits, self.garbled, boundary)
 
 
 def _judge_exit(messages: list[Any], returncode: int) -> Outcome:
@@ -344,55 +475,3 @@ def _judge_exit(messages: list[Any], returncode: int) -> Outcome:
     if returncode == -signal.SIGXCPU:
         return Outcome.CPU_LIMIT
     return Outcome.FINISHED if returncode == 0 else Outcome.CRASHED
-
-
-class Channel:
-    """The child's end of the pipe back to the parent: :meth:`send` writes one JSON value a line."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def send(self, message: Any) -> None:
-        """Send ``message`` (JSON-serialisable data) to the parent. Raises TypeError for data JSON
-        cannot hold."""
-        data = (json.dumps(message) + "\n").encode("utf-8")
-        while data:
-            data = data[os.write(self.fd, data):]
-
-
-def _child_main(argv: list[str]) -> None:
-    """The child: limit itself, read the payload from stdin, run the entry, and report an error the
-    entry did not catch (its type, message and the frames it passed through) on the channel."""
-    entry, fd, limits = argv
-    _limit_self(Limits(**json.loads(limits)))
-    channel = Channel(int(fd))
-    payload = json.loads(sys.stdin.buffer.read())
-    module, _, name = entry.partition(":")
-    function: Callable[[Any, Channel], None] = getattr(importlib.import_module(module), name)
-    try:
-        function(payload, channel)
-    except Exception as error:  # noqa: BLE001 - whatever the entry lets through is reported, not printed
-        frames = [[frame.filename, frame.lineno, frame.name] for frame in traceback.extract_tb(error.__traceback__)]
-        channel.send({"sandbox_error": {"type": type(error).__name__, "message": str(error)[:1000],
-                                        "frames": frames[-50:]}})
-        raise SystemExit(1) from None
-
-
-def _limit_self(limits: Limits) -> None:
-    """Set the child's CPU, address-space, file-size and core-file limits (never above a hard limit
-    already in force), and an alarm that ends it 2 s after its wall-clock limit should the parent
-    die before it can kill it."""
-    import resource
-
-    signal.alarm(math.ceil(limits.seconds) + 2)
-
-    wanted = {resource.RLIMIT_CPU: (limits.cpu, limits.cpu + 1), resource.RLIMIT_AS: (limits.memory_bytes,) * 2,
-              resource.RLIMIT_FSIZE: (limits.file_bytes,) * 2, resource.RLIMIT_CORE: (0, 0)}
-    lower_limits(wanted)
-
-
-def echo(payload: Any, channel: Channel) -> None:
-    """A sandbox entry for trying the sandbox: prints ``payload["say"]`` and sends it back as
-    ``{"said": ...}``."""
-    print(payload["say"])
-    channel.send({"said": payload["say"]})

@@ -1,0 +1,208 @@
+"""The course in the browser with nothing installed: the JupyterLite site of ``make lite``, in Chromium.
+
+The site is built afresh (``lite/build.py``, into a temporary folder, from the downloads kept in
+``.cache/lite``; the first build needs PyPI and npm), served on 127.0.0.1 by Python's own
+``http.server``, and opened in headless Chromium at 1366 x 768 with every request to any other host
+refused (and recorded: the test fails if the site even tries one). Lessons 1-5, 8 and 9 each run
+every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, every plot
+must be drawn (as SVG: there is no matplotlib), and the explorer's Next (lesson 1), the pruning and
+window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must answer through the kernel.
+Kernel start and run-all times are printed and written, with the site's size, to
+``build/browser/lite_timings.json`` (the README's numbers); screenshots go to ``build/browser/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gamelib.search.random_trees import classroom_tree
+from gamelib.teach.quiz import grade_pruning
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "build" / "browser"
+LESSONS = ("01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb",
+           "05_adjacency_game.ipynb", "08_chance_and_many_players.ipynb", "09_monte_carlo_tree_search.ipynb")
+"""The lessons the site's start page says run in the browser."""
+PLOTS = {"02_alpha_beta.ipynb": 1, "03_negascout.ipynb": 1, "04_transpositions_and_mtdf.ipynb": 2,
+         "09_monte_carlo_tree_search.ipynb": 5}
+"""How many plots each lesson draws (show_chart calls)."""
+KERNEL_SECONDS = 300   # Pyodide and IPython starting in a page, on a busy 2-core machine
+RUN_SECONDS = 600      # every cell of one lesson in Pyodide
+STEP_SECONDS = 30      # one click's round trip through the kernel
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK),
+    reason=f"{CHROMIUM} is missing: run 'make test' as root (scripts/ensure_chromium.sh installs it) "
+           "or 'sudo apt-get install chromium'"), pytest.mark.skipif(
+    importlib.util.find_spec("jupyterlite_core") is None,
+    reason="jupyterlite-core is missing: 'make test-slow' installs the lite extra (pip install -e '.[lite]')")]
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site, built from this checkout and served on 127.0.0.1: its base URL."""
+    folder = tmp_path_factory.mktemp("lite") / "site"
+    built = subprocess.run([sys.executable, str(ROOT / "lite" / "build.py"), "--out", str(folder)],
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert built.returncode == 0, f"lite/build.py failed: {built.stderr[-2000:]}"
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+        size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+        _record("site_bytes", size)
+
+
+def _record(key: str, value: Any) -> None:
+    """Add a measurement to build/browser/lite_timings.json."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / "lite_timings.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[key] = value
+    data["load_average_at_end"] = os.getloadavg()[0]
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Headless Chromium (Debian's)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def context(site: str, chromium: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A fresh browser profile at 1366 x 768 (no cache, no JupyterLab workspace from another lesson) that
+    refuses every request not to the site: (context, the refused URLs)."""
+    refused: list[str] = []
+
+    def only_the_site(route: Any) -> None:
+        if route.request.url.startswith(site):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    context.route("**/*", only_the_site)
+    try:
+        yield context, refused
+    finally:
+        context.close()
+
+
+def open_lesson(context: Any, site: str, lesson: str) -> tuple[Any, float]:
+    """Open ``lesson`` in the site's JupyterLab; return the page and seconds until its kernel is idle."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    started = time.monotonic()
+    page.goto(f"{site}lab/index.html?path={lesson}", timeout=KERNEL_SECONDS * 1000)
+    expect(page.get_by_role("button", name=re.compile(r"\| Idle$"))).to_be_visible(timeout=KERNEL_SECONDS * 1000)
+    return page, time.monotonic() - started
+
+
+def run_all(page: Any) -> tuple[list[str], float]:
+    """Run every cell and wait until none is running: the code cells' prompts and the seconds taken."""
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    started = time.monotonic()
+    prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
+    while time.monotonic() - started < RUN_SECONDS:
+        texts = [text.strip() for text in prompts.all_inner_texts()]
+        if texts and texts[0] != "[ ]:" and "[*]:" not in texts:
+            return texts, time.monotonic() - started
+        time.sleep(0.5)
+    pytest.fail(f"the lesson was still running after {RUN_SECONDS} s")
+
+
+def errors_shown(page: Any) -> list[str]:
+    """The text of every error (or anything written to stderr) a cell shows."""
+    texts: list[str] = page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+    return texts
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, list[str]], lesson: str) -> None:
+    from playwright.sync_api import expect
+
+    browser, refused = context
+    page, kernel_seconds = open_lesson(browser, site, lesson)
+    try:
+        prompts, run_seconds = run_all(page)
+        print(f"{lesson}: kernel idle after {kernel_seconds:.1f} s, run all {run_seconds:.1f} s")
+        _record(lesson, {"kernel_seconds": round(kernel_seconds, 1), "run_all_seconds": round(run_seconds, 1)})
+        page.screenshot(path=str(SCREENSHOTS / f"lite_{lesson[:2]}_end.png"))
+        assert errors_shown(page) == [], f"{lesson}: cells show errors"
+        not_run = [index for index, prompt in enumerate(prompts) if not re.fullmatch(r"\[\d+\]:", prompt)]
+        assert not not_run, f"{lesson}: code cells {not_run} of {len(prompts)} did not run"
+
+        charts = page.locator('img[src^="data:image/svg+xml"][src*="gamelib-chart"]')  # how JupyterLab shows SVG
+        assert charts.count() == PLOTS.get(lesson, 0), f"{lesson}: its plots should be drawn as SVG"
+        if charts.count():  # drawn by gamelib.view.charts: this Python has no matplotlib
+            charts.first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOTS / f"lite_{lesson[:2]}_chart.png"))
+        if lesson.startswith("01"):  # the explorer's Next draws the next step
+            explorer = page.locator(".gamelib-explorer").first
+            picture = explorer.locator("svg.gamelib-tree").first
+            explorer.scroll_into_view_if_needed()
+            step, before = int(picture.get_attribute("data-step")), picture.inner_html()
+            explorer.get_by_role("button", name="Next ▶", exact=True).click()
+            expect(picture).to_have_attribute("data-step", str(step + 1), timeout=STEP_SECONDS * 1000)
+            assert picture.inner_html() != before
+            page.screenshot(path=str(SCREENSHOTS / "lite_01_explorer.png"))
+        if lesson.startswith("02"):  # both quizzes answer Check
+            pruning, windows = page.locator(".gamelib-quiz").nth(0), page.locator(".gamelib-quiz").nth(1)
+            pruning.scroll_into_view_if_needed()
+            for node in grade_pruning(classroom_tree(2, 4, seed=22), []).pruned:
+                pruning.locator(f".gamelib-node-toggle[title='position {node}']").click()
+            pruning.get_by_role("button", name="Check", exact=True).click()
+            expect(pruning.locator(".gamelib-quiz-result")).to_contain_text("All right!", timeout=STEP_SECONDS * 1000)
+            page.screenshot(path=str(SCREENSHOTS / "lite_02_quiz.png"))
+            windows.scroll_into_view_if_needed()
+            windows.get_by_role("button", name="Check", exact=True).click()
+            expect(windows.locator(".gamelib-quiz-result")).to_be_visible(timeout=STEP_SECONDS * 1000)
+            page.screenshot(path=str(SCREENSHOTS / "lite_02_window_quiz.png"))
+        if lesson.startswith("03"):  # the stepper's Next draws the next step
+            stepper = page.locator(".gamelib-stepper").first
+            picture = stepper.locator("svg.gamelib-tree").first
+            stepper.scroll_into_view_if_needed()
+            step = int(picture.get_attribute("data-step"))
+            stepper.get_by_role("button", name="Next ▶", exact=True).click()
+            expect(picture).to_have_attribute("data-step", str(step + 1), timeout=STEP_SECONDS * 1000)
+            page.screenshot(path=str(SCREENSHOTS / "lite_03_stepper.png"))
+        assert refused == [], f"the site asked other hosts for {refused[:5]}"
+    finally:
+        page.close()
