@@ -67,14 +67,14 @@ def test_leaf_boxes_sit_under_the_leaves_and_edit_them(broeders: GameTree) -> No
     explorer.edit.value = True
     assert list(explorer.leaf_editors) == [str(p) for p in range(15, 31)]  # the 16 leaves, left to right
     picture = explorer.views[0].picture
-    assert len(picture.widget.children) == 1 + 16
+    assert len(picture.stack.children) == 1 + 16
     lefts = [float(box.layout.left.rstrip("%")) for box in explorer.leaf_editors.values()]
     assert lefts == sorted(lefts) and 0 < lefts[0] and lefts[-1] < 100
     explorer.go(step_after(trace(alphabeta, broeders), Cutoff, "8"))
     explorer.leaf_editors["17"].value = 5  # what typing 5 into the box does
     assert explorer.tree.values["17"] == 5 and explorer.views[0].snapshot().status["18"] is not Status.PRUNED
     explorer.edit.value = False
-    assert len(picture.widget.children) == 1
+    assert len(picture.stack.children) == 1
 
 
 def test_random_tree_and_back(broeders: GameTree) -> None:

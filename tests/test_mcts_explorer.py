@@ -30,6 +30,13 @@ def two_leaves() -> GameTree:
 BONUS_2 = math.sqrt(2) * math.sqrt(math.log(2))  # sqrt(2 ln 2) = 1.17741, the bonus of a child seen once of two
 
 
+def stats(svg: str, node: str) -> list[str]:
+    """The lines of visits and mean drawn under ``node`` (n=..., q=...)."""
+    found = re.search(rf'<g class="node-stats" data-node="{re.escape(node)}">(.*?)</g>', svg)
+    assert found, node
+    return re.findall(r"<tspan[^>]*>([^<]*)</tspan>", found.group(1))
+
+
 def classes(svg: str, group: str) -> list[str]:
     """The classes of the group ``id="group"`` in the picture."""
     found = re.search(rf'<g id="{re.escape(group)}" class="([^"]*)"', svg)
@@ -70,7 +77,8 @@ def test_a_selection_step_shows_the_scores_and_highlights_the_path() -> None:
     assert "selected" in classes(explorer.svg, "node-b")
     assert f">{1 + BONUS_2:.2f}<" in explorer.svg and f">{BONUS_2:.2f}<" in explorer.svg  # each edge's score
     explorer.go(9)
-    assert "n=3" in explorer.svg and "n=2 q=1.00" in explorer.svg and "n=1 q=0.00" in explorer.svg
+    assert (stats(explorer.svg, "r")[0], stats(explorer.svg, "b"), stats(explorer.svg, "a")) == \
+        ("n=3", ["n=2", "q=1.00"], ["n=1", "q=0.00"])
     assert "(finished)" in explorer.caption_text
 
 
@@ -142,7 +150,7 @@ def test_steps_outside_the_trace_are_refused() -> None:
 def test_the_caption_counts_iterations_of_the_budget() -> None:
     replay = MctsReplay(record_mcts(two_leaves(), iterations=2))
     assert caption(replay.snapshot(6), 2) == ("step 6 of 6 (finished), iteration 2 of 2: "
-                                              "iteration 2, back up reward 1.000 for MAX to r > b")
+                                              "back up reward 1.000 for MAX to r > b")  # the iteration said once
 
 
 def test_the_root_choices_are_the_searches_with_smaller_budgets() -> None:

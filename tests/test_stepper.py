@@ -77,7 +77,7 @@ def test_picture_follows_the_step(broeders: GameTree) -> None:
     stepper = step_through(broeders)
     stepper.go(3)
     assert 'data-step="3"' in stepper.svg and 'id="node-3"' in stepper.svg
-    assert stepper.view.picture.widget.children[0].value == stepper.svg  # the widget shows it
+    assert stepper.view.picture.stack.children[0].value == stepper.svg  # the widget shows it
 
 
 def test_no_graphviz_needed(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
