@@ -149,8 +149,9 @@ class PruningQuiz:
         self.strict = strict
         self.projector = projector
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="160px"))
-        self.branching = widgets.IntSlider(value=branching, min=2, max=3, description="branching")
-        self.depth = widgets.IntSlider(value=depth, min=2, max=4, description="depth")
+        self.branching = widgets.IntSlider(value=branching, min=2, max=3, description="branching",
+                                           layout=widgets.Layout(width="240px"))
+        self.depth = widgets.IntSlider(value=depth, min=2, max=4, description="depth", layout=widgets.Layout(width="240px"))
         self.result = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="220px"))
         self.check_button = touch_button("Check", "show what alpha-beta prunes, and why", self.check,
                                          button_style="primary")
