@@ -118,3 +118,13 @@ def test_lesson_2s_quiz_tree_worked_by_hand() -> None:
     mistaken = grade_windows(tree, {"4": (-INF, INF), "12": (3, INF)})
     assert mistaken.expected == {"4": (-INF, 3), "12": (9, INF)} and mistaken.wrong == ("4", "12")
     assert mistaken.feedback["4"] == "position 4: beta is 3, not ∞: position 1 (MIN) lowered it to 3 with its move 3"
+
+
+def test_check_adds_words_under_the_boxes_and_moves_nothing(aima: GameTree) -> None:
+    quiz = WindowQuiz(aima, ["1", "2"])
+    layout = [child.model_id for child in quiz.widget.children]
+    assert "window" not in quiz.picture.svg.replace('class="gamelib-tree"', "")  # no window drawn before Check
+    quiz.answer("1", "-inf", "inf")
+    quiz.check()
+    assert [child.model_id for child in quiz.widget.children] == layout and quiz.widget.children[-1] is quiz.result
+    assert quiz.picture.widget in quiz.widget.children and quiz.check_button.layout.width == "auto"
