@@ -149,7 +149,9 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     explorer = page.locator(".gamelib-explorer")
     picture = explorer.locator("svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
-    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them.
+    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them
+    # (the tree's tools open under "Tree ▾": folded, the explorer starts with its picture).
+    show_tools(explorer, True)
     explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
     assert_leaf_boxes(page, explorer, picture, broeders)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -144,7 +145,7 @@ def test_a_picture_scales_with_a_viewbox_and_never_below_12_pixel_text(broeders:
     sizes = {float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)}
     assert min(sizes) >= DEFAULT_SIZES.smallest_font == 13
     page = figure_html(svg, 997, DEFAULT_SIZES.smallest_font)
-    assert "max-width:997px" in page and f"min-width:{997 * MIN_SCREEN_FONT / 13:.0f}px" in page  # 920 px: 12 px text
+    assert "max-width:997px" in page and f"min-width:{math.ceil(997 * MIN_SCREEN_FONT / 13)}px" in page  # 921: 12 px
     assert show_tree(broeders)._repr_html_().startswith('<div class="gamelib-figure"')
 
 

@@ -198,6 +198,7 @@ class AdjacencyBoard:
             button.style.font_style = "italic" if flipped >> square & 1 else "normal"
             button.style.font_weight = "bold"
             button.style.font_family = BOARD_FONT  # its O is round: not read as 0
+            button.style.font_size = "16px"
         self.status.value = f"<b>{html.escape(self.model.status())}</b>"
         self.thinking.value = html.escape(self.model.thinking())
         self._enable()

@@ -3,18 +3,22 @@
 An :class:`Explorer` records each chosen search (a name in :data:`gamelib.search.algorithms.SEARCHES`:
 minimax, alpha-beta, NegaScout, PVS, and whatever else is registered, such as MTD(f)) on the tree
 with :func:`gamelib.search.algorithms.run_search`, then only replays the recorded events
-(:mod:`gamelib.view.replay`): it never re-implements a search. One bar of controls (start, back, next,
-end, play with a speed, a slider) steps both searches together; each picture shows the windows on
-the edges, values and bounds, cuts and pruned subtrees, the current node, NegaScout's null-window
-tests and re-searches, MTD(f)'s pass and bounds and table hits; beside it, the event in words and
-the counters. "✎ Edit leaves" puts a number box under every leaf of the picture: change one and
+(:mod:`gamelib.view.replay`): it never re-implements a search. It is built in the frame it shares
+with the MCTS explorer (:class:`gamelib.view.stage.Stage`): the pictures and their words first, then
+one row of controls (start, back, next, end, play, a step slider, "Tree ▾" and "Projector") that
+steps both searches together. Each picture shows the windows on the edges, values and bounds, cuts
+and pruned subtrees, the current node, NegaScout's null-window tests and re-searches, MTD(f)'s pass
+and bounds and table hits; beside it (under it when the row is narrow), the event in words, what the
+rule at the search's node adds to it, and the counters. The tree's tools are folded under "Tree ▾"
+until opened: the searches, random trees, the tree's text, Edit leaves, the play speed and Save.
+"✎ Edit leaves" puts a number box under every leaf of the picture: change one and
 both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
 seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
 (``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
 mistake is; the current tree's text is shown beside it to copy. The keys step too, with the
 pointer over the pictures (:mod:`gamelib.view.keys`). "Projector" (or ``projector=True``) draws
 for the back of a room (:mod:`gamelib.view.projector`): 18-pixel values, windows and captions,
-two searches in two columns, the tree's tools folded under "Tree ▾", all on one 1280 x 720 screen.
+two searches in two columns, all on one 1280 x 720 screen.
 "Save" writes the picture shown (or every step's) as SVG or PNG next to the notebook
 (:mod:`gamelib.view.export`).
 

@@ -193,7 +193,7 @@ def figure_html(svg: str, width: float, smallest_font: float) -> str:
     own size, nor narrower than keeps its text at :data:`MIN_SCREEN_FONT` pixels (the box scrolls
     sideways then). What a notebook shows for :func:`show_tree` and the widgets leave in a page read
     without a kernel (``make html``)."""
-    least = min(width, width * MIN_SCREEN_FONT / smallest_font)
+    least = min(width, math.ceil(width * MIN_SCREEN_FONT / smallest_font))  # rounded up: 12 px, not 11.99
     scaled = svg.replace("<svg ", '<svg style="display:block;width:100%;height:auto" ', 1)
     return (f'<div class="gamelib-figure" style="max-width:100%;overflow-x:auto">'
             f'<div style="width:100%;max-width:{width:.0f}px;min-width:{least:.0f}px">{scaled}</div></div>')
@@ -356,7 +356,7 @@ class SvgPainter:
         parts = []
         if first == view.node:
             if self.tree.children.get(view.node):
-                parts.append(svg_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
+                parts.append(svg_text(x + r + 6, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
                                       colour=colour, anchor="start", cls="node-id", halo=True))
             else:
                 parts.append(svg_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
@@ -377,12 +377,17 @@ class SvgPainter:
         return f"{words}; {note}" if note else words
 
     def _mark(self, node: str, mark: Mark) -> str:
+        """A ring just outside the node and its words under it (under a leaf's id, when ids are drawn
+        apart), clear of the ids beside inner nodes."""
         x, y = self.geometry.centre[node]
-        r = self.geometry.radius + 6
+        r = self.geometry.radius + 3
+        below = r + 3 + self.sizes.mark_font
+        if self.sizes.id_font is not None and not self.tree.children.get(node):
+            below += self.sizes.id_font + 2
         return (f'<g class="mark mark-{escape(mark.kind)}" data-node="{escape(node)}">'
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="none" stroke="{mark.colour}" '
                 f'stroke-width="3"/>'
-                + svg_text(x, y + r + 3 + self.sizes.mark_font, mark.words, size=self.sizes.mark_font, colour=mark.colour,
+                + svg_text(x, y + below, mark.words, size=self.sizes.mark_font, colour=mark.colour,
                            weight="bold", cls="mark-words", halo=True) + "</g>")
 
 

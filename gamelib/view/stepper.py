@@ -199,9 +199,8 @@ class StepControls:
     def __init__(self, total: int, on_step: Callable[[int], None]) -> None:
         widgets = ipywidgets()
         self._on_step = on_step
-        self.slider = widgets.IntSlider(value=0, min=0, max=total, description="step", continuous_update=True,
-                                         style={"description_width": "initial"},
-                                         layout=widgets.Layout(flex="1 1 200px", min_width="150px", width="auto"))
+        self.slider = widgets.IntSlider(value=0, min=0, max=total, continuous_update=True, tooltip="step",
+                                         layout=widgets.Layout(flex="1 1 150px", min_width="150px", width="auto"))
         self.play = widgets.Play(value=0, min=0, max=total, interval=700, description="play", show_repeat=False,
                                  layout=widgets.Layout(height="44px", width="auto", flex="0 0 auto"))
         self.speed = widgets.IntSlider(value=700, min=100, max=2000, step=100, description="ms / step",
@@ -300,6 +299,7 @@ class Stepper(Stepping):
         widgets = ipywidgets()
         self.tree, self.title = tree, title
         self.view = TraceView(tree, events, title=title, style=style)
+        self.view.widget.layout.flex = "0 0 auto"  # in a column: as tall as the picture and words, no more
         self.controls = StepControls(len(self.view), self.view.show)
         self.slider, self.play, self.buttons = self.controls.slider, self.controls.play, self.controls.buttons
         self.widget = widgets.VBox([style_sheet(), self.view.widget, self.controls.widget, self.controls.speed,

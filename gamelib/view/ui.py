@@ -8,6 +8,7 @@ their node at any size (a projector, a phone, a narrow notebook column).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -40,9 +41,9 @@ STYLE_SHEET = """
 .gamelib-rule { color: #1f4e9a; }
 .gamelib-counters { color: #444444; }
 .gamelib-controls { gap: 2px; }
-.gamelib-controls .gamelib-touch { padding: 0 10px; }
+.gamelib-controls .gamelib-touch { padding: 0 8px; }
 .gamelib-hint { font-size: 12px; color: #555555; }
-.gamelib-legend { font-size: 12px; color: #555555; }
+.gamelib-legend { font-size: 12px; color: #555555; line-height: 1.4; }
 .gamelib-picture-box { scrollbar-width: thin; }
 """
 """CSS for the course's widgets; every rule is scoped to a ``gamelib-`` class."""
@@ -104,7 +105,7 @@ class TreePicture:
     def _size_limits(self, grow: float = 1.6) -> None:
         layout, width = self.stack.layout, self.width
         if self.shrink is None:
-            least = min(width, width * MIN_SCREEN_FONT / self.smallest_font)
+            least = min(width, math.ceil(width * MIN_SCREEN_FONT / self.smallest_font))  # rounded up: 12 px, not 11.99
             layout.max_width, layout.min_width = f"{grow * width:.0f}px", f"{least:.0f}px"
         else:
             layout.max_width, layout.min_width = f"{width:.0f}px", f"{self.shrink * width:.0f}px"
