@@ -146,7 +146,9 @@ def test_the_caption_says_the_step_the_event_and_the_rule(broeders: GameTree) ->
     html = caption_html(broeders, at_event(broeders, events, Cutoff, "8"))
     assert "<b>step 19 of 57</b> · entered <b>8</b> · leaves <b>3</b> · cutoffs <b>1</b>" in html
     assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in html
-    assert '<div class="gamelib-rule">at 8: cut by 3 &lt;= alpha 4' in html
+    # the rule adds why, and does not say the cut again
+    assert '<div class="gamelib-rule">MAX can get 4 elsewhere and will not come here</div>' in html
+    assert html.count("3 &lt;= alpha 4") == 1
     assert "re-searches" not in html  # alpha-beta has none: no empty counter takes a line
 
 

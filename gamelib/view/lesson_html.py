@@ -59,6 +59,7 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block extra_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }</style>{%- endblock extra_css -%}
 """
 """nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
 manager, MathJax, mermaid): the widgets and formulas are static HTML and MathML already."""
