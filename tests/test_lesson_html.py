@@ -104,16 +104,21 @@ def test_main_says_when_there_is_nothing_to_build(tmp_path: Path, monkeypatch: p
 
 
 def test_a_widget_shows_its_picture_and_formulas_are_mathml(tmp_path: Path) -> None:
+    from gamelib import load_seed_tree
+    from gamelib.view.explorer import explore
+
     book = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
+    widget = nbformat.v4.new_code_cell('explore(load_seed_tree("broeders31"), "alphabeta", step=19)')  # type: ignore[no-untyped-call]
+    # the output the cell leaves when it runs (built here, without a kernel): the widget and its HTML form
+    bundle = explore(load_seed_tree("broeders31"), "alphabeta", step=19)._repr_mimebundle_()
+    widget.outputs = [nbformat.v4.new_output("execute_result", bundle, execution_count=1)]  # type: ignore[no-untyped-call]
     book.cells = [
         nbformat.v4.new_markdown_cell("# A lesson\n\n$(b^{d+1}-1)/(b-1)$ nodes; next: "  # type: ignore[no-untyped-call]
-                                      "[lesson 2](02_alpha_beta.ipynb)\n\n$$b^{\\lceil d/2 \\rceil}$$"),
-        nbformat.v4.new_code_cell('from gamelib import load_seed_tree\n'  # type: ignore[no-untyped-call]
-                                  'from gamelib.view.explorer import explore\n'
-                                  'explore(load_seed_tree("broeders31"), "alphabeta", step=19)')]
+                                      "[lesson 2](02_alpha_beta.ipynb)\n\n$$b^{\\lceil d/2 \\rceil}$$"), widget]
+    book.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}, "version_major": 2}}
     path = tmp_path / "98_widget.ipynb"
     nbformat.write(book, path)  # type: ignore[no-untyped-call]
-    page = lesson_html(path)
+    page = lesson_html(path, execute=False)
     # the explorer's output is its picture at step 19 (the cut at 8) and its words, with no widget script
     assert 'data-step="19"' in page and '<g class="edge cut" id="edge-8-18">' in page
     assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in page
