@@ -35,7 +35,7 @@ from gamelib.view.picture import DEFAULT_STYLE
 from gamelib.view.projector import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.view.stepper import record
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["PruningGrade", "PruningQuiz", "QuizError", "grade_pruning"]
 
@@ -131,7 +131,7 @@ def _marks(grade: PruningGrade) -> dict[str, Mark]:
     return marks
 
 
-class PruningQuiz:
+class PruningQuiz(StaticForm):
     """The quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree` of ``branching``, ``depth`` and
     ``seed``). Click the positions alpha-beta will never visit (each toggle sits on its node, ringed
     blue when chosen), then Check: the picture turns into the finished search, each choice turns
@@ -287,8 +287,3 @@ class PruningQuiz:
         return ('<div class="gamelib-static"><b>Which positions will alpha-beta never visit?</b>'
                 f"{figure_html(self.picture.svg, self.picture.width, smallest)}{self.result.value}</div>")
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget, with :meth:`static_html` for front ends and pages without widgets."""
-        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.static_html()
-        return bundle

@@ -34,7 +34,7 @@ from gamelib.teach.quiz import RIGHT, WRONG, QuizError
 from gamelib.view.painter import Mark, SvgPainter, figure_html
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.view.stepper import record
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["WindowGrade", "WindowQuiz", "grade_windows", "read_bound"]
 
@@ -162,7 +162,7 @@ def read_bound(text: str) -> Value:
     return int(number) if number.is_integer() else number
 
 
-class WindowQuiz:
+class WindowQuiz(StaticForm):
     """The window quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree`
     of ``branching``, ``depth`` and ``seed``), asking for the window alpha-beta enters each of
     ``nodes`` with (default: every inner position below the root). Leave both boxes empty for a
@@ -257,8 +257,3 @@ class WindowQuiz:
         return ('<div class="gamelib-static"><b>With which alpha and beta does alpha-beta enter each position?</b> '
                 f"Positions {escape(asked)}.{picture}{self.result.value}</div>")
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget, with :meth:`static_html` for front ends and pages without widgets."""
-        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.static_html()
-        return bundle

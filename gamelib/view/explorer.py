@@ -53,7 +53,7 @@ from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.projector import ProjectorView
 from gamelib.view.stage import Stage
 from gamelib.view.stepper import LEGEND, StepControls, Stepping, TraceView, record, search_title, static_views_html
-from gamelib.view.ui import ipywidgets, touch_button
+from gamelib.view.ui import StaticForm, ipywidgets, touch_button
 
 __all__ = ["NONE", "Explorer", "explore"]
 
@@ -69,7 +69,7 @@ def _check_algorithm(name: str) -> None:
         raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
 
 
-class Explorer(Stepping):
+class Explorer(Stepping, StaticForm):
     """The explorer widget on ``tree`` for ``algorithms`` (one or two names of searches).
 
     ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
@@ -311,11 +311,6 @@ class Explorer(Stepping):
         page of the lesson read without a kernel shows (``make html``)."""
         return static_views_html(self.views)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget, with :meth:`static_html` for front ends and pages without widgets."""
-        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.static_html()
-        return bundle
 
     def __repr__(self) -> str:
         return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self.controls.total})"

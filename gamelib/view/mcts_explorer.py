@@ -38,7 +38,7 @@ from gamelib.view.painter import Sizes, SvgPainter, figure_html
 from gamelib.view.projector import MIN_FONT, VALUE_FONT, column_width, picture_sizes
 from gamelib.view.stage import Stage
 from gamelib.view.stepper import StepControls, Stepping
-from gamelib.view.ui import TreePicture, ipywidgets, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, touch_button
 
 __all__ = ["MCTS_LEGEND", "MctsExplorer", "caption", "explore_mcts", "iteration_ends", "projector_sizes", "record_mcts",
            "root_table", "words_html"]
@@ -112,7 +112,7 @@ def projector_sizes(tree: GameTree, columns: int = 1) -> Sizes:
     return mcts_sizes(replace(sizes, id_font=None, radius=max(sizes.radius, 0.6 * VALUE_FONT + 4)))
 
 
-class MctsExplorer(Stepping):
+class MctsExplorer(Stepping, StaticForm):
     """The widget that steps through a Monte Carlo tree search on ``tree``.
 
     It records :func:`record_mcts` with ``iterations``, ``seed``, ``c`` and ``options`` and opens
@@ -247,11 +247,6 @@ class MctsExplorer(Stepping):
         picture = figure_html(self.picture.svg, self.picture.width, self.sizes.smallest_font)
         return f'<div class="gamelib-static">{picture}{self.words.value}</div>'
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget, with :meth:`static_html` for front ends and pages without widgets."""
-        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.static_html()
-        return bundle
 
     def __repr__(self) -> str:
         return f"MctsExplorer({self.tree.name!r}, step {self.step} of {len(self.replay)})"

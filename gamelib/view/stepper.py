@@ -28,7 +28,7 @@ from gamelib.view.painter import SvgPainter, figure_html
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay, ReplayError, Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["LEGEND", "StepControls", "Stepper", "Stepping", "TraceView", "caption", "counters", "paint_step",
            "record", "search_title", "static_views_html", "step_through", "words_html"]
@@ -282,7 +282,7 @@ class Stepping:
         self.controls.last()
 
 
-class Stepper(Stepping):
+class Stepper(Stepping, StaticForm):
     """A widget that steps through ``events`` recorded on ``tree``: one :class:`StepControls` bar
     and one :class:`TraceView`.
 
@@ -328,12 +328,10 @@ class Stepper(Stepping):
         """The SVG text of the picture shown."""
         return self.view.picture.svg
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The widget, with its picture and words as static HTML for front ends and pages without
-        widgets (``make html``)."""
-        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.view.static_html()
-        return bundle
+    def static_html(self) -> str:
+        """The picture shown and its words, as HTML that needs no kernel nor JavaScript (``make html``)."""
+        return self.view.static_html()
+
 
     def __repr__(self) -> str:
         return f"Stepper({self.tree.name!r}, step {self.step} of {len(self.view)})"

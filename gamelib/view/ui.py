@@ -14,7 +14,7 @@ from typing import Any
 
 from gamelib.view.painter import DEFAULT_SIZES, MIN_SCREEN_FONT
 
-__all__ = ["STYLE_SHEET", "TreePicture", "ipywidgets", "style_sheet", "touch_button"]
+__all__ = ["STYLE_SHEET", "StaticForm", "TreePicture", "ipywidgets", "style_sheet", "touch_button"]
 
 STYLE_SHEET = """
 .gamelib-stack { position: relative; }
@@ -73,6 +73,25 @@ def touch_button(description: str, tooltip: str, action: Callable[[], object], *
     button.add_class("gamelib-touch")
     button.on_click(lambda _button: action())
     return button
+
+
+class StaticForm:
+    """A course widget (``widget``, its ipywidgets box) that also carries a static HTML form of what
+    it shows (:meth:`static_html`: its picture and words, no script), for front ends and pages that
+    cannot run widgets: a lesson read without a kernel (``make html``) shows that form. Jupyter shows
+    the widget where it can."""
+
+    widget: Any
+
+    def static_html(self) -> str:
+        """What the widget shows now, as HTML that needs no kernel nor JavaScript."""
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget, with :meth:`static_html` as its ``text/html``."""
+        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.static_html()
+        return bundle
 
 
 class TreePicture:
