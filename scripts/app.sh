@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serve the course app (notebooks/explorer_app.ipynb: the explorer, the pruning quiz, the checker)
+# Serve the course app (notebooks/app/explorer_app.ipynb: the explorer, the pruning quiz, the checker)
 # with Voila, for this machine only: bound to 127.0.0.1, with a fresh random token in the URL it
 # prints ("Voilà is running at: http://127.0.0.1:8866/?token=..."). The server starts in the project
 # folder, so Voila reads the project's voila.json: idle kernels are culled and at most 10 run at once.
@@ -20,5 +20,5 @@ if [[ $host != 127.0.0.1 && $host != localhost ]]; then
          "Security section)." >&2
 fi
 unset JUPYTER_TOKEN JUPYTER_TOKEN_FILE   # the token is a fresh random one, unless --token=... is given
-exec "${PYTHON:-.venv/bin/python}" -m voila notebooks/explorer_app.ipynb --no-browser \
+exec "${PYTHON:-.venv/bin/python}" -m voila notebooks/app/explorer_app.ipynb --no-browser \
     --Voila.ip="$host" --port="${PORT:-8866}" --token "$@"

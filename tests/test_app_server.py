@@ -35,7 +35,7 @@ from gamelib.teach.serving import CappedKernelManager, without_token
 from tests.servers import ROOT, Server, serving, start_app
 
 CONFIG = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
-APP = ROOT / "notebooks" / "explorer_app.ipynb"
+APP = ROOT / "notebooks" / "app" / "explorer_app.ipynb"
 PAGE_SECONDS = 60  # one GET runs the whole app notebook in a new kernel, on a busy machine
 
 

@@ -3,6 +3,8 @@ after simulated clicks (the handlers are called directly, no browser)."""
 
 from __future__ import annotations
 
+import re
+
 import threading
 from typing import Any
 
@@ -113,7 +115,10 @@ def test_the_static_board_shows_every_square_with_coordinates() -> None:
     assert page.count('<td title="') == 64 and page.count(">X<") == 5 and page.count(">O<") == 4
     assert page.count("outline:") == 1 and 'title="c3" style="' in page
     for label in [*"abcdefgh", *"12345678"]:
-        assert f"<td>{label}</td>" in page
+        assert re.search(rf'<td style="[^"]*">{label}</td>', page), label
+    # every square centres its mark itself (a notebook's table style aligns cells right), in a font
+    # whose O is not read as 0
+    assert page.count("text-align:center") == 100 and "monospace" not in page
     assert board_html(model.game, model.state) != board_html(model.game, model.game.root)
 
 

@@ -149,7 +149,9 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     explorer = page.locator(".gamelib-explorer")
     picture = explorer.locator("svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
-    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them.
+    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them
+    # (the tree's tools open under "Tree ▾": folded, the explorer starts with its picture).
+    show_tools(explorer, True)
     explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
     assert_leaf_boxes(page, explorer, picture, broeders)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -171,7 +173,8 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     for step in range(1, cut + 1):
         press(page, picture, "ArrowRight", step)
     assert pruned_in_picture(picture) == {"18"}
-    expect(caption).to_contain_text("at 8: cut by 3 <= alpha 4")  # seed 003's first cut, and why
+    expect(caption).to_contain_text("pos 8: 3 <= alpha 4, cut")  # Broeders' first cut,
+    expect(caption).to_contain_text("MAX can get 4 elsewhere and will not come here")  # and why
     assert_on_screen(explorer, controls, picture, caption)
     assert_projector_sizes(explorer)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -67,14 +67,14 @@ def test_leaf_boxes_sit_under_the_leaves_and_edit_them(broeders: GameTree) -> No
     explorer.edit.value = True
     assert list(explorer.leaf_editors) == [str(p) for p in range(15, 31)]  # the 16 leaves, left to right
     picture = explorer.views[0].picture
-    assert len(picture.widget.children) == 1 + 16
+    assert len(picture.stack.children) == 1 + 16
     lefts = [float(box.layout.left.rstrip("%")) for box in explorer.leaf_editors.values()]
     assert lefts == sorted(lefts) and 0 < lefts[0] and lefts[-1] < 100
     explorer.go(step_after(trace(alphabeta, broeders), Cutoff, "8"))
     explorer.leaf_editors["17"].value = 5  # what typing 5 into the box does
     assert explorer.tree.values["17"] == 5 and explorer.views[0].snapshot().status["18"] is not Status.PRUNED
     explorer.edit.value = False
-    assert len(picture.widget.children) == 1
+    assert len(picture.stack.children) == 1
 
 
 def test_random_tree_and_back(broeders: GameTree) -> None:
@@ -125,3 +125,21 @@ def test_a_typed_tree_loads_and_its_text_can_be_copied(broeders: GameTree) -> No
     # AIMA Figure 5.5: the second MIN node's leaves 4 and 6 (nodes 8 and 9) are pruned
     assert [explorer.views[0].snapshot().status[node] for node in ("8", "9")] == [Status.PRUNED] * 2
     assert "((3 12 8) (2 4 6) (14 5 2))</textarea>" in explorer.copy_text.value
+
+
+def test_the_picture_and_its_words_come_first_and_the_tools_are_folded(broeders: GameTree) -> None:
+    explorer = explore(broeders, "alphabeta", step=19)
+    stage = list(explorer.stage.children)
+    assert stage.index(explorer.panels) < stage.index(explorer.controls.widget)  # the picture, then the controls
+    assert explorer.tools.layout.display == "none" and explorer.tools_shown.value is False
+    assert explorer.save_bar.widget in explorer.tools.children and explorer.controls.speed in explorer.tools.children
+    # the step's words say the cut once, then why (not "cut by 3 <= alpha 4" again)
+    words = explorer.views[0].words.value
+    assert words.count("3 &lt;= alpha 4") == 1 and "MAX can get 4 elsewhere and will not come here" in words
+
+
+def test_a_page_without_a_kernel_shows_the_pictures_and_words(broeders: GameTree) -> None:
+    bundle = explore(broeders, "alphabeta", "minimax", step=19)._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    page = bundle["text/html"]
+    assert page.count('data-step="19"') == 2 and "position 18 is never searched" in page

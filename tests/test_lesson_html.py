@@ -9,7 +9,18 @@ from pathlib import Path
 import nbformat  # its functions are unannotated: each call says type: ignore[no-untyped-call], as gamelib's do
 import pytest
 
-from gamelib.view.lesson_html import LessonHtmlError, build, lesson_html, lessons, local_figures, main
+from gamelib.view.lesson_html import (
+    NO_STATIC_FORM,
+    WIDGET_VIEW,
+    LessonHtmlError,
+    build,
+    lesson_html,
+    lessons,
+    local_figures,
+    main,
+    offline_notebook,
+    tex_as_mathml,
+)
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SMALL_LESSON = NOTEBOOKS / "01_minimax.ipynb"
@@ -52,9 +63,11 @@ def test_an_executed_lesson_has_its_output_pictures_inline(tmp_path: Path) -> No
     assert [page.name for page in pages] == ["99_tiny.html"]
     page = pages[0].read_text(encoding="utf-8")
     assert local_figures(page) == []
-    figure, output = embedded(page)
-    assert figure == (tmp_path / "lesson" / "figures" / "tree.svg").read_bytes()
-    assert b'<g id="node-30" class="node max' in output  # show_tree's SVG output: the tree's last leaf
+    assert embedded(page) == [(tmp_path / "lesson" / "figures" / "tree.svg").read_bytes()]
+    # show_tree's output is its SVG in the page (nbconvert writes attributes in alphabetical order),
+    # scaled to the page's width: the tree's last leaf is there
+    assert re.search(r'<svg class="gamelib-tree"[^>]* style="display:block;width:100%;height:auto"', page)
+    assert '<g class="node max' in page and 'id="node-30"' in page
 
 
 def test_a_missing_figure_stops_the_build(tmp_path: Path) -> None:
@@ -79,8 +92,8 @@ def test_a_failing_cell_leaves_its_lesson_without_a_page(tmp_path: Path) -> None
 
 def test_the_lessons_are_the_numbered_notebooks() -> None:
     names = [path.name for path in lessons(NOTEBOOKS)]
-    assert "01_minimax.ipynb" in names and "explorer_app.ipynb" not in names
-    assert names == sorted(names)
+    assert names[:2] == ["00_start_here.ipynb", "01_minimax.ipynb"] and "explorer_app.ipynb" not in names
+    assert names == sorted(names) and (NOTEBOOKS / "app" / "explorer_app.ipynb").exists()  # the app: a folder of its own
 
 
 def test_main_says_when_there_is_nothing_to_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -90,11 +103,59 @@ def test_main_says_when_there_is_nothing_to_build(tmp_path: Path, monkeypatch: p
     assert "no lessons found" in capsys.readouterr().err
 
 
+def test_a_widget_shows_its_picture_and_formulas_are_mathml(tmp_path: Path) -> None:
+    from gamelib import load_seed_tree
+    from gamelib.view.explorer import explore
+
+    book = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
+    widget = nbformat.v4.new_code_cell('explore(load_seed_tree("broeders31"), "alphabeta", step=19)')  # type: ignore[no-untyped-call]
+    # the output the cell leaves when it runs (built here, without a kernel): the widget and its HTML form
+    bundle = explore(load_seed_tree("broeders31"), "alphabeta", step=19)._repr_mimebundle_()
+    widget.outputs = [nbformat.v4.new_output("execute_result", bundle, execution_count=1)]  # type: ignore[no-untyped-call]
+    book.cells = [
+        nbformat.v4.new_markdown_cell("# A lesson\n\n$(b^{d+1}-1)/(b-1)$ nodes; next: "  # type: ignore[no-untyped-call]
+                                      "[lesson 2](02_alpha_beta.ipynb)\n\n$$b^{\\lceil d/2 \\rceil}$$"), widget]
+    book.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}, "version_major": 2}}
+    path = tmp_path / "98_widget.ipynb"
+    nbformat.write(book, path)  # type: ignore[no-untyped-call]
+    page = lesson_html(path, execute=False)
+    # the explorer's output is its picture at step 19 (the cut at 8) and its words, with no widget script
+    assert 'data-step="19"' in page and '<g class="edge cut" id="edge-8-18">' in page
+    assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in page
+    assert "widget-state+json" not in page and "widget-view+json" not in page
+    # nothing is fetched: no script from the web, no MathJax; the formulas are MathML
+    assert re.findall(r'<script[^>]+src="(?:https?:)?//', page) == [] and "mathjax" not in page.lower()
+    assert page.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">') == 1
+    assert page.count('display="block"') == 1 and "$(b^" not in page
+    assert 'href="02_alpha_beta.html"' in page  # the next lesson's page, beside this one
+
+
+def test_a_widget_without_a_picture_says_to_open_the_notebook() -> None:
+    book = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
+    cell = nbformat.v4.new_code_cell("slider")  # type: ignore[no-untyped-call]
+    cell.outputs = [nbformat.v4.new_output("display_data", {  # type: ignore[no-untyped-call]
+        "text/plain": "IntSlider(value=3)", WIDGET_VIEW: {"model_id": "abc", "version_major": 2}})]
+    book.cells = [cell]
+    book.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    assert offline_notebook(book) == {}  # no formulas
+    assert book.cells[0].outputs[0].data == {"text/plain": "IntSlider(value=3)", "text/html": NO_STATIC_FORM}
+    assert "widgets" not in book.metadata
+
+
+def test_a_price_and_code_are_not_formulas() -> None:
+    assert tex_as_mathml("a book costs $5 and `$x = 1$` is code") == "a book costs $5 and `$x = 1$` is code"
+    with pytest.raises(LessonHtmlError, match=r"cannot turn the formula \$a\^\$ into MathML"):
+        tex_as_mathml("$a^$")
+
+
 @pytest.mark.slow
-def test_make_html_builds_a_whole_lesson(tmp_path: Path) -> None:
+def test_make_html_builds_a_whole_lesson(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     assert main([str(SMALL_LESSON), "--out", str(tmp_path)]) == 0
     page = (tmp_path / "01_minimax.html").read_text(encoding="utf-8")
     assert local_figures(page) == []
-    pictures = embedded(page)  # the markdown's figures and any picture a cell drew
+    pictures = embedded(page)  # the markdown's figures
     assert all((NOTEBOOKS / figure).read_bytes() in pictures for figure in markdown_figures(SMALL_LESSON))
-    assert "application/vnd.jupyter.widget-state+json" in page  # executed: the explorer's state is kept
+    assert "widget-state+json" not in page and 'class="gamelib-static"' in page  # the explorer's picture
+    assert "<math " in page and "mathjax" not in page.lower()
+    out, err = capfd.readouterr()
+    assert out.strip() == f"wrote {tmp_path / '01_minimax.html'}" and "TCP" not in err  # what a user needs

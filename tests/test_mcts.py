@@ -353,7 +353,8 @@ def test_the_picture_shows_the_tree_the_path_and_the_rollout() -> None:
     for parent, child in zip(line, line[1:]):
         assert f'<g id="edge-{parent}-{child}" class="edge rollout">' in svg
     assert svg.count('class="ucb"') == len(picture.ucb)
-    assert f"n={picture.visits[('0',)]} " in svg and "rollout from" in svg
+    assert f'<g class="node-stats" data-node="0"><text class="stats"' in svg and "rollout from" in svg
+    assert f">n={picture.visits[('0',)]}</tspan>" in svg
 
 
 def test_show_mcts_draws_the_last_step() -> None:

@@ -30,6 +30,13 @@ def two_leaves() -> GameTree:
 BONUS_2 = math.sqrt(2) * math.sqrt(math.log(2))  # sqrt(2 ln 2) = 1.17741, the bonus of a child seen once of two
 
 
+def stats(svg: str, node: str) -> list[str]:
+    """The lines of visits and mean drawn under ``node`` (n=..., q=...)."""
+    found = re.search(rf'<g class="node-stats" data-node="{re.escape(node)}">(.*?)</g>', svg)
+    assert found, node
+    return re.findall(r"<tspan[^>]*>([^<]*)</tspan>", found.group(1))
+
+
 def classes(svg: str, group: str) -> list[str]:
     """The classes of the group ``id="group"`` in the picture."""
     found = re.search(rf'<g id="{re.escape(group)}" class="([^"]*)"', svg)
@@ -70,7 +77,8 @@ def test_a_selection_step_shows_the_scores_and_highlights_the_path() -> None:
     assert "selected" in classes(explorer.svg, "node-b")
     assert f">{1 + BONUS_2:.2f}<" in explorer.svg and f">{BONUS_2:.2f}<" in explorer.svg  # each edge's score
     explorer.go(9)
-    assert "n=3" in explorer.svg and "n=2 q=1.00" in explorer.svg and "n=1 q=0.00" in explorer.svg
+    assert (stats(explorer.svg, "r")[0], stats(explorer.svg, "b"), stats(explorer.svg, "a")) == \
+        ("n=3", ["n=2", "q=1.00"], ["n=1", "q=0.00"])
     assert "(finished)" in explorer.caption_text
 
 
@@ -142,7 +150,7 @@ def test_steps_outside_the_trace_are_refused() -> None:
 def test_the_caption_counts_iterations_of_the_budget() -> None:
     replay = MctsReplay(record_mcts(two_leaves(), iterations=2))
     assert caption(replay.snapshot(6), 2) == ("step 6 of 6 (finished), iteration 2 of 2: "
-                                              "iteration 2, back up reward 1.000 for MAX to r > b")
+                                              "back up reward 1.000 for MAX to r > b")  # the iteration said once
 
 
 def test_the_root_choices_are_the_searches_with_smaller_budgets() -> None:
@@ -171,3 +179,47 @@ def test_the_lesson_figures_of_mcts_are_steps_of_seeded_traces() -> None:
     assert replay.snapshot(rollout_3).phase is Phase.ROLLOUT and f'data-step="{rollout_3}"' in svg
     with pytest.raises(ValueError, match="no 'iteration 13 rollout'"):
         figure_svg(Figure("broeders31", "mcts 12 1", "iteration 13 rollout", "none"))
+
+
+# The frame it shares with the tree explorer: keys, the row of controls, Projector mode.
+
+def test_the_mcts_explorer_has_the_explorers_keys_controls_and_projector_mode() -> None:
+    from gamelib.view.keys import press
+    from gamelib.view.projector import VALUE_FONT
+
+    explorer = explore_mcts(load_seed_tree("broeders31"), iterations=12, seed=1, step=30)
+    assert explorer.keys.source is explorer.stage and explorer.keys.watched_events == ["keydown"]
+    press(explorer.controls, "ArrowRight")
+    assert explorer.step == 31
+    press(explorer.controls, "Home")
+    assert explorer.step == 0
+    press(explorer.controls, "End")
+    assert explorer.step == len(explorer.replay)
+    row = [getattr(child, "description", "") for child in explorer.controls.widget.children]
+    assert row[:4] == ["|◀ Start", "◀ Back", "Next ▶", "End ▶|"] and row[-4:] == ["◀ Iteration", "Iteration ▶",
+                                                                                 "Search ▾", "Projector"]
+    assert explorer.frame.tools.layout.display == "none"  # the seed, iterations and c, folded
+    explorer.set_projector(True)
+    assert explorer.in_projector_mode and "gamelib-projector" in explorer.widget._dom_classes
+    assert f'class="label" x="' in explorer.svg and f'font-size="{VALUE_FONT:g}"' in explorer.svg
+    assert 'class="gamelib-words gamelib-caption"' in explorer.words.value
+    explorer.set_projector(False)
+    assert 'font-size="13"' in explorer.svg and "gamelib-caption" not in explorer.words.value
+
+
+def test_the_mcts_picture_writes_every_word_after_every_line_over_a_halo() -> None:
+    explorer = explore_mcts(load_seed_tree("broeders31"), iterations=40, seed=1, step=120)
+    svg = explorer.svg
+    assert 'viewBox="0 0 ' in svg and "heading" not in svg  # the words beside it say the event: not twice
+    last_line, first_text = svg.rfind("<line"), svg.find("<text")
+    stats_and_scores = [found.start() for found in re.finditer(r'<text class="(?:stats|ucb)"', svg)]
+    assert stats_and_scores and last_line < min(stats_and_scores) and first_text > 0
+    assert all('paint-order="stroke"' in text for text in re.findall(r'<text class="(?:stats|ucb)"[^>]*>', svg))
+
+
+def test_the_mcts_explorer_leaves_its_picture_and_words_in_a_page_without_a_kernel() -> None:
+    explorer = explore_mcts(two_leaves(), iterations=3, step=7)
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    page = bundle["text/html"]
+    assert 'data-step="7"' in page and html.escape("select: at r go to b") in page

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -134,3 +135,23 @@ def test_every_search_can_be_painted_at_every_step(name: str) -> None:
     for step in range(len(replay) + 1):
         svg = painter.paint(replay.snapshot(step))
         assert len(re.findall(r'<g id="node-', svg)) == len(tree.nodes())
+
+
+def test_a_picture_scales_with_a_viewbox_and_never_below_12_pixel_text(broeders: GameTree) -> None:
+    from gamelib.view.painter import DEFAULT_SIZES, MIN_SCREEN_FONT, figure_html, show_tree
+
+    svg = SvgPainter(broeders).paint(Replay(broeders, traced(alphabeta, broeders)).snapshot(19))
+    assert 'width="997" height="458" viewBox="0 0 997 458"' in svg
+    sizes = {float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)}
+    assert min(sizes) >= DEFAULT_SIZES.smallest_font == 13
+    page = figure_html(svg, 997, DEFAULT_SIZES.smallest_font)
+    assert "max-width:997px" in page and f"min-width:{math.ceil(997 * MIN_SCREEN_FONT / 13)}px" in page  # 921: 12 px
+    assert show_tree(broeders)._repr_html_().startswith('<div class="gamelib-figure"')
+
+
+def test_words_beside_the_edges_have_a_halo(broeders: GameTree) -> None:
+    svg = SvgPainter(broeders).paint(Replay(broeders, traced(alphabeta, broeders)).snapshot(19))
+    windows = re.findall(r'<text class="(?:window|cut-mark)"[^>]*>', svg)
+    assert windows and all('stroke="#ffffff"' in text and 'paint-order="stroke"' in text for text in windows)
+    labels = re.findall(r'<text class="label"[^>]*>', svg)
+    assert labels and not any("paint-order" in text for text in labels)  # inside a node, nothing crosses them

@@ -114,7 +114,7 @@ def test_sizes_refuse_an_empty_column(broeders: GameTree) -> None:
 
 def test_the_lessons_pictures_keep_their_sizes(broeders: GameTree) -> None:
     svg = SvgPainter(broeders).paint(Replay(broeders, ()).snapshot(0))
-    assert DEFAULT_SIZES.label_font == 11 and 'font-size="11"' in svg and 'class="node-id"' not in svg
+    assert DEFAULT_SIZES.label_font == 13 and 'font-size="13"' in svg and 'class="node-id"' not in svg
 
 
 def test_the_projector_picture_writes_values_and_windows_at_18_and_ids_apart(broeders: GameTree) -> None:
@@ -146,7 +146,9 @@ def test_the_caption_says_the_step_the_event_and_the_rule(broeders: GameTree) ->
     html = caption_html(broeders, at_event(broeders, events, Cutoff, "8"))
     assert "<b>step 19 of 57</b> · entered <b>8</b> · leaves <b>3</b> · cutoffs <b>1</b>" in html
     assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in html
-    assert '<div class="gamelib-rule">at 8: cut by 3 &lt;= alpha 4' in html
+    # the rule adds why, and does not say the cut again
+    assert '<div class="gamelib-rule">MAX can get 4 elsewhere and will not come here</div>' in html
+    assert html.count("3 &lt;= alpha 4") == 1
     assert "re-searches" not in html  # alpha-beta has none: no empty counter takes a line
 
 
@@ -240,7 +242,10 @@ def test_projector_mode_switches_on_and_off(broeders: GameTree) -> None:
     assert explorer.step == 19 and 'font-size="18"' in explorer.svg
     explorer.set_projector(False)
     assert not any(isinstance(view, ProjectorView) for view in explorer.views)
-    assert "gamelib-projector" not in explorer.widget._dom_classes and explorer.tools.layout.display is None
+    assert "gamelib-projector" not in explorer.widget._dom_classes
+    assert explorer.tools.layout.display == "none"  # the tools stay folded until "Tree ▾" opens them
+    explorer.tools_shown.value = True
+    assert explorer.tools.layout.display is None
     assert explorer.step == 19 and 'class="node-id"' not in explorer.svg
 
 

@@ -83,3 +83,36 @@ def test_a_class_shares_a_tree_by_its_seed() -> None:
     first.seed.value, first.depth.value = 7, 3
     first.new_tree()  # the New tree button
     assert first.tree == classroom_tree(2, 3, seed=7) and len(first.toggles) == 15
+
+
+def test_nothing_of_the_answer_shows_before_check_and_a_right_choice_turns_green(broeders: GameTree) -> None:
+    quiz = PruningQuiz(broeders)
+    quiz.choose("18", "5")
+    before = quiz.picture.svg
+    assert marks(before) == {} and "pruned" not in before and 'class="edge cut"' not in before
+    assert "cutoff" not in quiz.result.value and "missed" not in quiz.result.value
+    assert "gamelib-graded-right" not in quiz.toggles["18"]._dom_classes
+    quiz.check()
+    assert "gamelib-graded-right" in quiz.toggles["18"]._dom_classes  # green (the style sheet), ringed green
+    assert "gamelib-graded-wrong" in quiz.toggles["5"]._dom_classes and marks(quiz.picture.svg)["18"] == "mark-right"
+    # a choice changed after Check: the answer goes, until Check again
+    quiz.toggles["10"].value = True
+    assert quiz.grade is None and marks(quiz.picture.svg) == {} and "pruned" not in quiz.picture.svg
+    assert "gamelib-graded-right" not in quiz.toggles["18"]._dom_classes and "Check again" in quiz.result.value
+
+
+def test_the_quiz_draws_for_a_projector_and_keeps_the_choices() -> None:
+    quiz = PruningQuiz(seed=22)
+    quiz.choose("10")
+    quiz.check()
+    quiz.set_projector(True)
+    assert 'font-size="18"' in quiz.picture.svg and "gamelib-projector" in quiz.widget._dom_classes
+    assert quiz.chosen == ["10"] and quiz.grade is not None and "gamelib-caption" in quiz.result.value
+    quiz.set_projector(False)
+    assert 'font-size="13"' in quiz.picture.svg and quiz.chosen == ["10"]
+
+
+def test_a_page_without_a_kernel_shows_the_bare_tree(broeders: GameTree) -> None:
+    bundle = PruningQuiz(broeders)._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert 'data-step="0"' in bundle["text/html"] and "pruned" not in bundle["text/html"]

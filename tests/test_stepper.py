@@ -77,7 +77,7 @@ def test_picture_follows_the_step(broeders: GameTree) -> None:
     stepper = step_through(broeders)
     stepper.go(3)
     assert 'data-step="3"' in stepper.svg and 'id="node-3"' in stepper.svg
-    assert stepper.view.picture.widget.children[0].value == stepper.svg  # the widget shows it
+    assert stepper.view.picture.stack.children[0].value == stepper.svg  # the widget shows it
 
 
 def test_no_graphviz_needed(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
@@ -117,3 +117,10 @@ def test_step_through_minimax_and_options(broeders: GameTree) -> None:
     assert "nodes entered 7" in shallow.caption_text and "value 4" in shallow.caption_text
     soft = step_through(broeders, "alphabeta", fail_soft=True)
     assert "fail_soft=True" in soft.title
+
+
+def test_a_page_without_a_kernel_shows_the_stepper_s_picture(broeders: GameTree) -> None:
+    stepper = step_through(broeders, "negascout")
+    stepper.go(5)
+    bundle = stepper._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle and 'data-step="5"' in bundle["text/html"]

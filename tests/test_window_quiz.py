@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from gamelib.games.trees import GameTree
+from gamelib.search.random_trees import classroom_tree
 from gamelib.teach.quiz import QuizError
 from gamelib.teach.window_quiz import WindowQuiz, grade_windows, read_bound
 
@@ -101,3 +102,29 @@ def test_the_widget_checks_typed_windows(aima: GameTree) -> None:
 def test_the_widget_asks_the_inner_positions_by_default() -> None:
     quiz = WindowQuiz(branching=2, depth=3, seed=22)
     assert list(quiz.boxes) == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_lesson_2s_quiz_tree_worked_by_hand() -> None:
+    # Lesson 2's window quiz asks positions 4, 6, 10, 12 and 13 of classroom tree 2, 4, seed 22; the
+    # lesson shows no answer before the student's, so the worked answer is checked here. Leaves
+    # 15..30: 5 3 2 7 10 19 17 13 9 13 5 3 19 10 5 12. Position 1 (MIN) takes 3 = max(min(5, 3),
+    # min(2, 7)) from its first move 3, so its second move 4 is entered with (-inf, 3); 4's first
+    # move 9 = min(10, 19) = 10 >= 3 cuts, so 10 is never entered. The root has alpha 3 for move 2,
+    # whose first move 5 (MAX) finds 11 = min(9, 13) = 9: 12 is entered with (9, inf); 12 = min(5, 3)
+    # cuts, 5 is worth 9 and lowers beta at 2 to 9, so 6 and its first move 13 get (3, 9).
+    tree = classroom_tree(2, 4, seed=22)
+    right = {"4": (-INF, 3), "6": (3, 9), "10": None, "12": (9, INF), "13": (3, 9)}
+    assert grade_windows(tree, right).ok
+    mistaken = grade_windows(tree, {"4": (-INF, INF), "12": (3, INF)})
+    assert mistaken.expected == {"4": (-INF, 3), "12": (9, INF)} and mistaken.wrong == ("4", "12")
+    assert mistaken.feedback["4"] == "position 4: beta is 3, not ∞: position 1 (MIN) lowered it to 3 with its move 3"
+
+
+def test_check_adds_words_under_the_boxes_and_moves_nothing(aima: GameTree) -> None:
+    quiz = WindowQuiz(aima, ["1", "2"])
+    layout = [child.model_id for child in quiz.widget.children]
+    assert "window" not in quiz.picture.svg.replace('class="gamelib-tree"', "")  # no window drawn before Check
+    quiz.answer("1", "-inf", "inf")
+    quiz.check()
+    assert [child.model_id for child in quiz.widget.children] == layout and quiz.widget.children[-1] is quiz.result
+    assert quiz.picture.widget in quiz.widget.children and quiz.check_button.layout.width == "auto"

@@ -192,6 +192,9 @@ class CourseApp:
 
     def __init__(self, explorer: Explorer, quiz: PruningQuiz, checker: CodeChecker) -> None:
         self.explorer, self.quiz, self.checker = explorer, quiz, checker
+        # the explorer's Projector toggle sizes the quiz for the room too
+        explorer.projector.observe(lambda change: quiz.set_projector(bool(change["new"])), names="value")
+        quiz.set_projector(explorer.in_projector_mode)
         self.widget = ipywidgets().Tab(children=[explorer.widget, quiz.widget, checker.widget])
         for index, title in enumerate(self.TITLES):
             self.widget.set_title(index, title)
@@ -204,7 +207,7 @@ class CourseApp:
 
 def course_app(tree: GameTree | None = None, *, quiz_seed: int = 0, projector: bool = False) -> CourseApp:
     """The app: the explorer on ``tree`` (default Broeders' tree) with alpha-beta, in projector mode
-    if ``projector`` (its "Projector" toggle switches it too), the pruning quiz on the classroom
-    tree of ``quiz_seed``, and the code checker (the alpha-beta exercise first)."""
+    if ``projector`` (its "Projector" toggle switches it, and the quiz with it), the pruning quiz on
+    the classroom tree of ``quiz_seed``, and the code checker (the alpha-beta exercise first)."""
     explorer = Explorer(tree if tree is not None else load_seed_tree("broeders31"), ["alphabeta"], projector=projector)
     return CourseApp(explorer, PruningQuiz(seed=quiz_seed), CodeChecker())

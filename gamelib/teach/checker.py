@@ -42,7 +42,7 @@ from gamelib.search.expectimax import expectiminimax
 from gamelib.search.negamax import alphabeta, minimax
 from gamelib.search.tracing import Cutoff, Enter, Event, Exit, RecordingTracer, visited_nodes
 from gamelib.teach.answers import Answers, WatchedTree, run_student
-from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.painter import Mark, SvgPainter, SvgPicture
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 
 __all__ = ["TOLERANCE", "CheckReport", "SearchReferee", "WatchedTree", "check_alphabeta", "check_expectimax",
@@ -119,7 +119,8 @@ class CheckReport:
     def _repr_html_(self) -> str:
         colour = "#1a9641" if self.ok else "#d62728"
         text = f'<p style="color:{colour}"><b>{escape(self.message)}</b></p>'
-        return text if self.ok or self.tree is None else text + f'<div style="max-width:900px">{self.picture()}</div>'
+        # the picture scales to the output area, never so far that its text falls below 12 px
+        return text if self.ok or self.tree is None else text + SvgPicture(self.picture())._repr_html_()
 
 
 def check_minimax(student: StudentMinimax, tree: GameTree, *, negamax: bool = False) -> CheckReport:

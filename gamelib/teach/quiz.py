@@ -4,8 +4,9 @@
 for every position alpha-beta prunes, which cutoff removed it: with the true (minimax) values a
 student works with on paper, and the fail-hard trace's numbers where they differ. :class:`PruningQuiz` is the widget:
 the tree (a seeded random tree, so a whole class can share one by its seed, or any tree you give),
-a transparent toggle over every position, and a Check button that rings each position right,
-missed or wrongly chosen on the picture of the finished search, with the reasons beside it.
+a transparent toggle over every position, and a Check button that turns each choice green (right)
+or red (wrongly chosen) and rings each missed position orange on the picture of the finished
+search, with the reasons under it; nothing of the answer is drawn or said before Check.
 The search is recorded once with :func:`gamelib.search.algorithms.run_search`; the quiz only reads the
 trace.
 
@@ -29,10 +30,12 @@ from gamelib.search.random_trees import classroom_tree
 from gamelib.games.game import Player, Value
 from gamelib.search.negamax import minimax
 from gamelib.search.tracing import Cutoff, Event, Exit, RecordingTracer, pruned_nodes
-from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.painter import Mark, SvgPainter, figure_html
+from gamelib.view.picture import DEFAULT_STYLE
+from gamelib.view.projector import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.view.stepper import record
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["PruningGrade", "PruningQuiz", "QuizError", "grade_pruning"]
 
@@ -128,28 +131,36 @@ def _marks(grade: PruningGrade) -> dict[str, Mark]:
     return marks
 
 
-class PruningQuiz:
+class PruningQuiz(StaticForm):
     """The quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree` of ``branching``, ``depth`` and
-    ``seed``). Click the positions alpha-beta will never visit (each toggle sits on its node), then
-    Check: the picture turns into the finished search, with every position ringed right (✓),
-    missed or wrongly chosen ("visited"), and the reasons listed beside it. New tree draws the
-    classroom tree of the seed, branching and depth boxes. Values are from MAX's point of view.
+    ``seed``). Click the positions alpha-beta will never visit (each toggle sits on its node, ringed
+    blue when chosen), then Check: the picture turns into the finished search, each choice turns
+    green and is ringed green (right, ✓) or red ("visited": alpha-beta visits it), each pruned
+    position not chosen is ringed orange ("missed"), and the reasons are listed under it. Nothing of the answer shows before Check;
+    changing a choice after it hides the answer again. New tree draws the classroom tree of the
+    seed, branching and depth boxes. ``projector`` (or :meth:`set_projector`) draws the tree for
+    a room, at 18 pixels (:func:`gamelib.view.projector.picture_sizes`). Values are from MAX's
+    point of view.
     """
 
     def __init__(self, tree: GameTree | None = None, *, branching: int = 2, depth: int = 4, seed: int = 0,
-                 strict: bool = False) -> None:
+                 strict: bool = False, projector: bool = False) -> None:
         widgets = ipywidgets()
         self.strict = strict
+        self.projector = projector
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="160px"))
-        self.branching = widgets.IntSlider(value=branching, min=2, max=3, description="branching")
-        self.depth = widgets.IntSlider(value=depth, min=2, max=4, description="depth")
-        self.result = widgets.HTML(layout=widgets.Layout(flex="0 1 300px", min_width="220px"))
+        self.branching = widgets.IntSlider(value=branching, min=2, max=3, description="branching",
+                                           layout=widgets.Layout(width="240px"))
+        self.depth = widgets.IntSlider(value=depth, min=2, max=4, description="depth", layout=widgets.Layout(width="240px"))
+        self.result = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="220px"))
         self.check_button = touch_button("Check", "show what alpha-beta prunes, and why", self.check,
                                          button_style="primary")
-        self.picture_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.picture_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                              width="100%"))
         self.widget = widgets.VBox([
-            style_sheet(),
-            widgets.HTML("<b>Which positions will alpha-beta never visit?</b> Click them, then Check."),
+            style_sheet(), widgets.HTML(f"<style>{PROJECTOR_CSS}</style>", layout=widgets.Layout(display="none")),
+            widgets.HTML('<div class="gamelib-title"><b>Which positions will alpha-beta never visit?</b> Click '
+                         'them, then Check.</div>'),
             widgets.HBox([self.seed, self.branching, self.depth,
                           touch_button("New tree", "draw the random tree of this seed", self.new_tree),
                           touch_button("Clear", "unselect every position", self.clear), self.check_button],
@@ -164,10 +175,18 @@ class PruningQuiz:
         widgets = ipywidgets()
         self.tree = tree
         self.events = record(tree, "alphabeta", strict=self.strict)
-        self.painter = SvgPainter(tree)
-        geometry = self.painter.geometry
-        self.picture = TreePicture(geometry.width, geometry.height)
-        self.picture.widget.layout.flex = "1 1 420px"
+        if self.projector:
+            self.painter = SvgPainter(tree, projector_style(DEFAULT_STYLE),
+                                      sizes=picture_sizes(tree, column_width(1)))
+            geometry = self.painter.geometry
+            self.picture = TreePicture(geometry.width, geometry.height, shrink=MIN_FONT / VALUE_FONT)
+        else:
+            self.painter = SvgPainter(tree)
+            geometry = self.painter.geometry
+            self.picture = TreePicture(geometry.width, geometry.height,
+                                       smallest_font=self.painter.sizes.smallest_font)
+            self.picture.widget.layout.flex = f"1 1 {geometry.width:.0f}px"  # the result wraps under it
+        (self.widget.add_class if self.projector else self.widget.remove_class)("gamelib-projector")
         self.toggles: dict[str, Any] = {}
         for node in tree.nodes():
             toggle = widgets.ToggleButton(value=False, description="", tooltip=f"position {node}")
@@ -175,11 +194,28 @@ class PruningQuiz:
             x, y = geometry.centre[node]
             self.picture.lay_over(toggle, x - geometry.radius - 3, y - geometry.radius - 3,
                                   2 * geometry.radius + 6, 2 * geometry.radius + 6)
+            toggle.observe(lambda _change: self._choice_changed(), names="value")
             self.toggles[node] = toggle
         self.picture_row.children = [self.picture.widget, self.result]
         self.grade = None
-        self.result.value = f"<p>{escape(tree.name)}</p>"
-        self.picture.show(self.painter.paint(Replay(tree, self.events).snapshot(0), title=tree.name))
+        self.result.value = f'<div class="gamelib-words">{escape(tree.name)}</div>'
+        self._show_bare_tree()
+
+    def set_projector(self, on: bool = True) -> None:
+        """Draw the tree for a projector (18-pixel values, the picture sized for a 1280-pixel
+        screen, the words under it at 18 pixels) or as in a notebook; the choices are kept and the
+        answer, if checked, is shown again."""
+        if on == self.projector:
+            return
+        chosen, checked = self.chosen, self.grade is not None
+        self.projector = on
+        self.use_tree(self.tree)
+        self.choose(*chosen)
+        if checked:
+            self.check()
+
+    def _show_bare_tree(self) -> None:
+        self.picture.show(self.painter.paint(Replay(self.tree, self.events).snapshot(0), title=self.tree.name))
 
     @property
     def chosen(self) -> list[str]:
@@ -193,18 +229,40 @@ class PruningQuiz:
                 raise QuizError(f"position {node!r} is not in {self.tree.name!r}: choose among its nodes")
             self.toggles[node].value = True
 
+    def _choice_changed(self) -> None:
+        """A choice changed: an answer shown is no longer the answer to these choices, so hide it."""
+        if self.grade is not None:
+            self._hide_answer()
+            self.result.value = '<div class="gamelib-words">Your choices changed: press Check again.</div>'
+
+    def _hide_answer(self) -> None:
+        self.grade = None
+        for toggle in self.toggles.values():
+            toggle.remove_class("gamelib-graded-right")
+            toggle.remove_class("gamelib-graded-wrong")
+        self._show_bare_tree()
+
     def clear(self) -> None:
         """Unselect every position and show the bare tree again."""
+        grade, self.grade = self.grade, None  # no "press Check again" for a clean slate
         for toggle in self.toggles.values():
             toggle.value = False
-        self.grade = None
-        self.picture.show(self.painter.paint(Replay(self.tree, self.events).snapshot(0), title=self.tree.name))
+        if grade is not None:
+            self._hide_answer()
         self.result.value = ""
 
     def check(self) -> PruningGrade:
-        """Grade the chosen positions; the picture shows the finished search with each position
-        ringed, and the reasons appear beside it. Returns the grade."""
+        """Grade the chosen positions; the picture shows the finished search, the choices turn
+        green (right) or red (wrong), the missed positions are ringed orange, and the reasons appear
+        under it. Returns the grade."""
         self.grade = grade_pruning(self.tree, self.chosen, self.events)
+        for node, toggle in self.toggles.items():
+            toggle.remove_class("gamelib-graded-right")
+            toggle.remove_class("gamelib-graded-wrong")
+            if node in self.grade.right:
+                toggle.add_class("gamelib-graded-right")
+            elif node in self.grade.wrong:
+                toggle.add_class("gamelib-graded-wrong")
         finished = Replay(self.tree, self.events).snapshot(len(self.events))
         self.picture.show(self.painter.paint(finished, marks=_marks(self.grade), title=f"{self.tree.name}: checked"))
         self.result.value = self._result_html(self.grade)
@@ -215,13 +273,17 @@ class PruningQuiz:
         items = [f'<li style="color:{MISSED}">missed {node}: {escape(grade.reasons[node])}</li>' for node in grade.missed]
         items += [f'<li style="color:{WRONG}">{node} is visited: alpha-beta searches it</li>' for node in grade.wrong]
         items += [f'<li style="color:{RIGHT}">✓ {node}: {escape(grade.reasons[node])}</li>' for node in grade.right]
-        return f'<div class="gamelib-words gamelib-quiz-result"><b>{escape(head)}</b><ul>{"".join(items)}</ul></div>'
+        kind = "gamelib-words gamelib-quiz-result" + (" gamelib-caption" if self.projector else "")
+        return f'<div class="{kind}"><b>{escape(head)}</b><ul>{"".join(items)}</ul></div>'
 
     def new_tree(self) -> None:
         """Start again on the classroom tree of the seed, branching and depth boxes (the New tree button)."""
         self.use_tree(classroom_tree(self.branching.value, self.depth.value, self.seed.value))
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_html(self) -> str:
+        """The question, the picture shown and the words under it, as HTML that needs no kernel nor
+        JavaScript (a page read without one, ``make html``): before Check, the bare tree."""
+        smallest = self.painter.sizes.smallest_font
+        return ('<div class="gamelib-static"><b>Which positions will alpha-beta never visit?</b>'
+                f"{figure_html(self.picture.svg, self.picture.width, smallest)}{self.result.value}</div>")
 
-        display(self.widget)  # type: ignore[no-untyped-call]

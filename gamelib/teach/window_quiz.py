@@ -3,9 +3,9 @@
 :func:`grade_windows` compares the windows a student wrote with alpha-beta's recorded trace and
 says, for every wrong entry, what the window is and where its bound came from ("position 3 (MAX)
 raised alpha to 4 with its move 7"), or which cutoff prunes a position the search never enters.
-:class:`WindowQuiz` is the widget: the tree, an alpha and a beta box for each asked position, and a
-Check button that rings each position right or wrong on the picture of the finished search, with
-the words beside it. The search is recorded once; the quiz only reads the trace. Windows are from
+:class:`WindowQuiz` is the widget: the tree, an alpha and a beta box for each asked position in a
+row under it, and a Check button that rings each position right or wrong on the picture of the
+finished search, with the words under the boxes (nothing moves when they appear). The search is recorded once; the quiz only reads the trace. Windows are from
 MAX's point of view, as in Broeders' printout (``pos = 8 alpha = 4 beta = 15``).
 
 >>> from gamelib.games.data import load_seed_tree
@@ -31,10 +31,10 @@ from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import BestMove, Enter, Event, Exit
 from gamelib.teach.quiz import RIGHT, WRONG, QuizError
-from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.painter import Mark, SvgPainter, figure_html
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.view.stepper import record
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["WindowGrade", "WindowQuiz", "grade_windows", "read_bound"]
 
@@ -162,7 +162,7 @@ def read_bound(text: str) -> Value:
     return int(number) if number.is_integer() else number
 
 
-class WindowQuiz:
+class WindowQuiz(StaticForm):
     """The window quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree`
     of ``branching``, ``depth`` and ``seed``), asking for the window alpha-beta enters each of
     ``nodes`` with (default: every inner position below the root). Leave both boxes empty for a
@@ -181,28 +181,32 @@ class WindowQuiz:
             raise QuizError(f"position {unknown[0]!r} is not in {self.tree.name!r}: ask about its nodes")
         self.events = record(self.tree, "alphabeta", strict=strict)
         self.painter = SvgPainter(self.tree)
-        self.picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
-        self.picture.widget.layout.flex = "1 1 420px"
-        self.boxes = {node: (self._box("α"), self._box("β")) for node in asked}
+        geometry = self.painter.geometry
+        self.picture = TreePicture(geometry.width, geometry.height, smallest_font=self.painter.sizes.smallest_font)
+        self.boxes = {node: (self._box("α", node), self._box("β", node)) for node in asked}
         rows = [widgets.HBox([widgets.HTML(f"position {escape(node)} ({self.tree.to_move(node).value.upper()})",
-                                           layout=widgets.Layout(width="130px")), *pair])
+                                           layout=widgets.Layout(width="130px")), *pair],
+                             layout=widgets.Layout(align_items="center", margin="0 18px 0 0"))
                 for node, pair in self.boxes.items()]
-        self.result = widgets.HTML()
+        self.result = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.grade: WindowGrade | None = None
+        self.check_button = touch_button("Check", "compare with alpha-beta's trace", self.check, button_style="primary")
         self.widget = widgets.VBox([
             style_sheet(),
             widgets.HTML("<b>With which alpha and beta does alpha-beta enter each position?</b> Leave both "
                          "boxes empty for a position it never enters; ∞ may be typed inf."),
-            widgets.HBox([self.picture.widget, widgets.VBox([*rows, touch_button(
-                "Check", "compare with alpha-beta's trace", self.check, button_style="primary"), self.result])],
-                layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))])
+            self.picture.widget,
+            widgets.HBox([*rows, self.check_button], layout=widgets.Layout(flex_flow="row wrap", align_items="center",
+                                                                         width="100%")),
+            self.result], layout=widgets.Layout(width="100%"))
         self.widget.add_class("gamelib-quiz")
         self.picture.show(self.painter.paint(Replay(self.tree, self.events).snapshot(0), title=self.tree.name))
 
     @staticmethod
-    def _box(placeholder: str) -> Any:
+    def _box(placeholder: str, node: str) -> Any:
         widgets = ipywidgets()
-        return widgets.Text(placeholder=placeholder, layout=widgets.Layout(width="70px"))
+        return widgets.Text(placeholder=placeholder, tooltip=f"{placeholder} at position {node}",
+                            layout=widgets.Layout(width="70px"))
 
     def answer(self, node: str, alpha: str, beta: str) -> None:
         """Type ``alpha`` and ``beta`` into the boxes of ``node`` (as a student does). Raises
@@ -228,11 +232,12 @@ class WindowQuiz:
 
     def check(self) -> WindowGrade | None:
         """Grade the boxes; the picture shows the finished search with each asked position ringed,
-        and the words appear below. Returns the grade, or None if a box could not be read."""
+        and the words appear under the boxes (the picture and the boxes stay where they are).
+        Returns the grade, or None if a box could not be read."""
         read, problems = self.answers()
         if problems:
             self.grade = None
-            self.result.value = "<br>".join(escape(problem) for problem in problems)
+            self.result.value = '<div class="gamelib-words">' + "<br>".join(escape(p) for p in problems) + "</div>"
             return None
         self.grade = grade_windows(self.tree, read, self.events)
         marks = {node: Mark(RIGHT, "✓", "right") for node in self.grade.right}
@@ -244,7 +249,11 @@ class WindowQuiz:
         self.result.value = f'<div class="gamelib-words gamelib-quiz-result"><b>{head}</b><ul>{items}</ul></div>'
         return self.grade
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_html(self) -> str:
+        """The question, the picture shown and the words under it, as HTML that needs no kernel nor
+        JavaScript (a page read without one, ``make html``): before Check, the bare tree."""
+        picture = figure_html(self.picture.svg, self.picture.width, self.painter.sizes.smallest_font)
+        asked = ", ".join(self.boxes)
+        return ('<div class="gamelib-static"><b>With which alpha and beta does alpha-beta enter each position?</b> '
+                f"Positions {escape(asked)}.{picture}{self.result.value}</div>")
 
-        display(self.widget)  # type: ignore[no-untyped-call]

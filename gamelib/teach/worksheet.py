@@ -36,7 +36,7 @@ from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import Bound, Enter, Event, Exit, pruned_nodes, to_jsonable
-from gamelib.view.painter import SvgPainter, svg_text
+from gamelib.view.painter import Sizes, SvgPainter, svg_text
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView, Style, edge_attrs
 from gamelib.view.replay import Replay, Window, cut_reason, cutoff_distances
 from gamelib.view.stepper import record
@@ -264,10 +264,15 @@ SHEET_STYLE: Style = replace(DEFAULT_STYLE, label=_sheet_label, edge=_sheet_edge
 """The course's style with values and windows left to the boxes and lines beside the nodes."""
 
 
+PRINT_SIZES = Sizes(label_font=11.0, window_font=10.0, heading_font=13.0, badge_font=8.0, probability_font=10.0,
+                    mark_font=10.0)
+"""A printed page's font sizes (a screen's are larger, :data:`gamelib.view.painter.DEFAULT_SIZES`)."""
+
+
 def _painter(tree: GameTree) -> SvgPainter:
     leaves = sum(1 for node in tree.nodes() if tree.is_terminal(node))
     unit = min(72.0, PAGE_WIDTH / (leaves + 1.8))
-    return SvgPainter(tree, SHEET_STYLE, unit=unit, ply=90.0, radius=min(16.0, unit / 3))
+    return SvgPainter(tree, SHEET_STYLE, sizes=PRINT_SIZES.with_lengths(unit=unit, ply=90.0, radius=min(16.0, unit / 3)))
 
 
 def _value_text(answer: NodeAnswer) -> str:

@@ -230,21 +230,32 @@ def board_html(game: AdjacencyGame, state: AdjacencyState, *, last: Square | Non
     (100, 4, 4, True)
     """
     board = game.board_string(state)
-    files = "<tr><td></td>" + "".join(f"<td>{f}</td>" for f in "abcdefgh") + "<td></td></tr>"
+    label = f'<td style="{_CELL};color:#555555;border:none;background:transparent">{{}}</td>'
+    files = "<tr>" + label.format("") + "".join(label.format(f) for f in "abcdefgh") + label.format("") + "</tr>"
     rows = [files]
     for row in range(8):
         rank = 8 - row
         cells = "".join(_cell_html(board[8 * row + col], 8 * (rank - 1) + col, last, flipped) for col in range(8))
-        rows.append(f"<tr><td>{rank}</td>{cells}<td>{rank}</td></tr>")
+        rows.append(f"<tr>{label.format(rank)}{cells}{label.format(rank)}</tr>")
     rows.append(files)
-    head = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return (f'<table style="border-collapse:collapse;text-align:center;font-family:monospace">'
+    head = f'<caption style="caption-side:top;text-align:left">{html.escape(caption)}</caption>' if caption else ""
+    return (f'<table style="border-collapse:collapse;font-family:{BOARD_FONT};margin:0">'
             f"{head}{''.join(rows)}</table>")
+
+
+BOARD_FONT = "Helvetica, Arial, sans-serif"
+"""The static board's font: a sans-serif whose O is round and wide, unlike its narrow 0 (a
+monospaced font's bold O and 0 look alike)."""
+
+_CELL = ("width:1.9em;height:1.9em;min-width:1.9em;padding:0;text-align:center;vertical-align:middle;"
+         "line-height:1.9em;font-size:15px")
+"""Every square of the static board, set on the cell itself: a notebook's table style (cells aligned
+right, padded) does not move its mark off the centre."""
 
 
 def _cell_html(mark: str, square: Square, last: Square | None, flipped: int) -> str:
     """One square of :func:`board_html`."""
-    style = (f"width:1.8em;height:1.8em;border:1px solid #999;background:{CELL_COLOURS[mark]};"
+    style = (f"{_CELL};border:1px solid #999;background:{CELL_COLOURS[mark]};"
              f"color:white;font-weight:bold")
     if square == last:
         style += ";outline:3px solid #f1c40f"

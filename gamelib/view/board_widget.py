@@ -38,7 +38,7 @@ from typing import Any
 
 from gamelib.games.adjacency import Mark, Square, parse_square, square_name
 from gamelib.play.bots.base import BOT_NAMES, Bot
-from gamelib.view.board_model import CELL_COLOURS, HUMAN, BoardModel, TurnError
+from gamelib.view.board_model import BOARD_FONT, CELL_COLOURS, HUMAN, BoardModel, TurnError
 
 __all__ = ["AdjacencyBoard"]
 
@@ -197,6 +197,8 @@ class AdjacencyBoard:
             button.style.text_color = "#f1c40f" if square == last else "#ffe9a8" if flipped >> square & 1 else "white"
             button.style.font_style = "italic" if flipped >> square & 1 else "normal"
             button.style.font_weight = "bold"
+            button.style.font_family = BOARD_FONT  # its O is round: not read as 0
+            button.style.font_size = "16px"
         self.status.value = f"<b>{html.escape(self.model.status())}</b>"
         self.thinking.value = html.escape(self.model.thinking())
         self._enable()

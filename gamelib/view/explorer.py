@@ -3,18 +3,22 @@
 An :class:`Explorer` records each chosen search (a name in :data:`gamelib.search.algorithms.SEARCHES`:
 minimax, alpha-beta, NegaScout, PVS, and whatever else is registered, such as MTD(f)) on the tree
 with :func:`gamelib.search.algorithms.run_search`, then only replays the recorded events
-(:mod:`gamelib.view.replay`): it never re-implements a search. One bar of controls (start, back, next,
-end, play with a speed, a slider) steps both searches together; each picture shows the windows on
-the edges, values and bounds, cuts and pruned subtrees, the current node, NegaScout's null-window
-tests and re-searches, MTD(f)'s pass and bounds and table hits; beside it, the event in words and
-the counters. "✎ Edit leaves" puts a number box under every leaf of the picture: change one and
+(:mod:`gamelib.view.replay`): it never re-implements a search. It is built in the frame it shares
+with the MCTS explorer (:class:`gamelib.view.stage.Stage`): the pictures and their words first, then
+one row of controls (start, back, next, end, play, a step slider, "Tree ▾" and "Projector") that
+steps both searches together. Each picture shows the windows on the edges, values and bounds, cuts
+and pruned subtrees, the current node, NegaScout's null-window tests and re-searches, MTD(f)'s pass
+and bounds and table hits; beside it (under it when the row is narrow), the event in words, what the
+rule at the search's node adds to it, and the counters. The tree's tools are folded under "Tree ▾"
+until opened: the searches, random trees, the tree's text, Edit leaves, the play speed and Save.
+"✎ Edit leaves" puts a number box under every leaf of the picture: change one and
 both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
 seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
 (``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
 mistake is; the current tree's text is shown beside it to copy. The keys step too, with the
 pointer over the pictures (:mod:`gamelib.view.keys`). "Projector" (or ``projector=True``) draws
 for the back of a room (:mod:`gamelib.view.projector`): 18-pixel values, windows and captions,
-two searches in two columns, the tree's tools folded under "Tree ▾", all on one 1280 x 720 screen.
+two searches in two columns, all on one 1280 x 720 screen.
 "Save" writes the picture shown (or every step's) as SVG or PNG next to the notebook
 (:mod:`gamelib.view.export`).
 
@@ -45,11 +49,11 @@ from gamelib.search.negamax import SearchError
 from gamelib.search.tracing import Event
 from gamelib.search.random_trees import classroom_tree
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
-from gamelib.view.keys import KEY_HINT, watch_keys
 from gamelib.view.picture import DEFAULT_STYLE, Style
-from gamelib.view.projector import PROJECTOR_CSS, ProjectorView
-from gamelib.view.stepper import LEGEND, StepControls, Stepping, TraceView, record, search_title
-from gamelib.view.ui import ipywidgets, style_sheet, touch_button
+from gamelib.view.projector import ProjectorView
+from gamelib.view.stage import Stage
+from gamelib.view.stepper import LEGEND, StepControls, Stepping, TraceView, record, search_title, static_views_html
+from gamelib.view.ui import StaticForm, ipywidgets, touch_button
 
 __all__ = ["NONE", "Explorer", "explore"]
 
@@ -65,7 +69,7 @@ def _check_algorithm(name: str) -> None:
         raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
 
 
-class Explorer(Stepping):
+class Explorer(Stepping, StaticForm):
     """The explorer widget on ``tree`` for ``algorithms`` (one or two names of searches).
 
     ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
@@ -82,48 +86,26 @@ class Explorer(Stepping):
             raise SearchError(f"give one or two searches to show side by side, not {len(algorithms)}")
         for name in algorithms:
             _check_algorithm(name)
-        widgets = ipywidgets()
         self.tree = self._original = tree
         self.style = style
         self.options = {name: dict(values) for name, values in (options or {}).items()}
         self.views: list[TraceView] = []
         self.leaf_editors: dict[str, Any] = {}
-        self.message = widgets.HTML()
         self.controls = StepControls(0, self._show)
-        self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
         self.save_bar = SaveBar(lambda: explorer_picture(self.views),
                                 lambda: [explorer_picture(self.views, k) for k in range(self.controls.total + 1)])
-        self.tools = widgets.VBox([self._choices(algorithms), self._tree_controls(), self._text_controls()])
-        self.stage = widgets.VBox([self._bar(), widgets.HTML(f'<div class="gamelib-hint">{escape(KEY_HINT)}</div>'),
-                                   self.message, self.panels])
-        self.stage.add_class("gamelib-stage")
-        self.legend = widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')
-        self.widget = widgets.VBox([style_sheet(), widgets.HTML(f"<style>{PROJECTOR_CSS}</style>",
-                                                                layout=widgets.Layout(display="none")),
-                                    self.tools, self.stage, self.legend, self.save_bar.widget])
+        self.frame = Stage(self.controls, tools=[self._choices(algorithms), self._tree_controls(),
+                                                 self._text_controls(), self.save_bar.widget],
+                           tools_label="Tree ▾", tools_tooltip="the searches, random trees, the tree's text, "
+                           "Edit leaves and Save", legend=LEGEND, on_projector=self._projector_changed)
+        self.message, self.panels, self.stage = self.frame.message, self.frame.panels, self.frame.stage
+        self.tools, self.tools_shown, self.projector = self.frame.tools, self.frame.tools_shown, self.frame.projector
+        self.legend, self.keys, self.widget = self.frame.legend, self.frame.keys, self.frame.widget
         self.widget.add_class("gamelib-explorer")
-        self.keys = watch_keys(self.stage, self.controls)
         self.projector.value = projector
-        self._arrange_for_projector()
+        self.frame.arrange()
         self._reload()
         self.go(step)
-
-    def _bar(self) -> Any:
-        """The step controls, and the toggles of the tree's tools and of projector mode."""
-        widgets = ipywidgets()
-        self.tools_shown = widgets.ToggleButton(value=True, description="Tree ▾", tooltip="show or hide the searches, "
-                                                "random trees, the tree's text and Edit leaves",
-                                                layout=widgets.Layout(width="auto", height="44px"))
-        self.projector = widgets.ToggleButton(value=False, description="Projector", tooltip="large labels, two "
-                                              "columns, one 1280 x 720 screen", layout=widgets.Layout(width="auto",
-                                                                                                     height="44px"))
-        for toggle in (self.tools_shown, self.projector):
-            toggle.add_class("gamelib-touch")
-        self.tools_shown.observe(lambda _change: self._show_tools(), names="value")
-        self.projector.observe(lambda _change: self._projector_changed(), names="value")
-        bar = self.controls.widget  # the toggles wrap with the step controls, in one flow
-        bar.children = (*bar.children, self.tools_shown, self.projector)
-        return bar
 
     def _choices(self, algorithms: Sequence[str]) -> Any:
         """The two drop-downs: the search, and the one beside it (or none)."""
@@ -166,34 +148,21 @@ class Explorer(Stepping):
                               self.text_error])
         return widgets.HBox([typed, self.copy_text], layout=widgets.Layout(flex_flow="row wrap"))
 
-    def _show_tools(self) -> None:
-        self.tools.layout.display = None if self.tools_shown.value else "none"
-
     @property
     def in_projector_mode(self) -> bool:
         """True while projector mode is on."""
-        return bool(self.projector.value)
+        return self.frame.in_projector_mode
 
     def set_projector(self, on: bool = True) -> None:
         """Switch projector mode on or off (what the "Projector" toggle does): node values, windows
         and captions at 18 pixels, the pictures in one column per search sized for a 1280-pixel
         screen (:mod:`gamelib.view.projector`), the captions under them, the tree's tools folded
-        under "Tree ▾", no speed slider and no legend, so that it all fits 1280 x 720."""
+        under "Tree ▾" and no legend, so that it all fits 1280 x 720."""
         self.projector.value = on
 
     def _projector_changed(self) -> None:
-        self._arrange_for_projector()
         self.views = []  # new views, drawn for the new mode
         self._reload()
-
-    def _arrange_for_projector(self) -> None:
-        on = self.in_projector_mode
-        (self.widget.add_class if on else self.widget.remove_class)("gamelib-projector")
-        self.tools_shown.value = not on
-        self.legend.layout.display = "none" if on else None
-        self.controls.speed.layout.display = "none" if on else None
-        self.controls.slider.layout.width = "300px" if on else "340px"
-        self.panels.layout.flex_flow = "row nowrap" if on else "row wrap"
 
     def load_text(self, text: str) -> None:
         """Replace the tree by ``text`` in the board notation (:meth:`GameTree.from_text`) and record
@@ -337,10 +306,11 @@ class Explorer(Stepping):
         editor.observe(lambda change, leaf=leaf: self.set_leaf(leaf, change["new"]), names="value")
         return editor
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_html(self) -> str:
+        """The pictures shown and their words, as HTML that needs no kernel nor JavaScript: what a
+        page of the lesson read without a kernel shows (``make html``)."""
+        return static_views_html(self.views)
 
-        display(self.widget)  # type: ignore[no-untyped-call]
 
     def __repr__(self) -> str:
         return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self.controls.total})"

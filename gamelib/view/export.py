@@ -117,7 +117,21 @@ def _for_cairo(svg: str) -> str:
     first family named, and cairo's simple text drawing has no fallback glyph by glyph, so
     Helvetica (Liberation Sans on Linux) would draw the cut mark ✂ as a box; the generic family
     is the system's default font (DejaVu Sans on Debian), which has every symbol the pictures use."""
-    return re.sub(r'font-family="[^"]*?([\w-]+)"', r'font-family="\1"', svg)
+    svg = re.sub(r'font-family="[^"]*?([\w-]+)"', r'font-family="\1"', svg)
+    return _HALOED.sub(_halo_under, svg)
+
+
+_HALOED = re.compile(r'<text([^>]*?) (stroke="#ffffff" stroke-width="[\d.]+" stroke-linejoin="round") '
+                     r'paint-order="stroke"([^>]*)>(.*?)</text>', re.S)
+"""A text drawn over its white halo (:data:`gamelib.view.painter.HALO`), with the halo's attributes."""
+
+
+def _halo_under(found: re.Match[str]) -> str:
+    """A haloed text as cairosvg can draw it: cairo knows no ``paint-order``, and would stroke the
+    white halo over the letters; so a white copy of the text, stroked, goes under the text itself."""
+    before, halo, after, spans = found.groups()
+    halo_copy = re.sub(r'fill="[^"]*"', 'fill="#ffffff"', before + after)
+    return f'<text{halo_copy} {halo}>{spans}</text><text{before}{after}>{spans}</text>'
 
 
 def png_bytes(svg: str, *, scale: float = 1.0) -> bytes:

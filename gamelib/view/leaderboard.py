@@ -124,7 +124,8 @@ def _matrix_svg(names: Sequence[str], matrix: Sequence[Sequence[float | None]]) 
     for r, row in enumerate(matrix):
         for c, cell in enumerate(row):
             if cell is not None:
-                axes.text(c, r, f"{cell:.2f}", ha="center", va="center", fontsize=8)
+                ink = "white" if abs(cell - 0.5) > 0.3 else "black"  # legible on the map's dark ends too
+                axes.text(c, r, f"{cell:.2f}", ha="center", va="center", fontsize=10, color=ink)  # 13 px: not below 12
     axes.set_xticks(range(len(names)), names, rotation=45, ha="right")
     axes.set_yticks(range(len(names)), names)
     figure.colorbar(image, ax=axes, label="points a game (row against column)")

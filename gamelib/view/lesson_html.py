@@ -1,17 +1,24 @@
-"""The lessons as self-contained HTML pages: executed, with every figure inside the page.
+"""The lessons as self-contained HTML pages: executed, with every figure inside the page, read offline.
 
 ``make html`` runs, from the repository root::
 
     .venv/bin/python -m gamelib.view.lesson_html                 # every lesson in notebooks/ -> build/html/
     .venv/bin/python -m gamelib.view.lesson_html notebooks/01_minimax.ipynb --out build/html
 
-Each lesson (``NN_name.ipynb``; not the app's notebook) is executed in its own folder by nbclient,
-so its outputs are there and its checks have passed, then written by nbconvert's HTMLExporter with
-``embed_images``: the markdown's images (the committed figures, ``notebooks/figures/*.svg``) become
-``data:`` URIs, and SVG and PNG outputs are in the page already, so a page copied or uploaded
-anywhere still shows every figure. A page that would still refer to a local file is refused
-(:func:`local_figures`). Widgets (the explorer, the quiz) need their JavaScript from the web and a
-kernel to step; the page keeps their last state.
+Each lesson (``NN_name.ipynb``, the start page ``00_start_here.ipynb`` first; not the app's
+notebook, in ``notebooks/app/``) is executed in its own folder by nbclient, so its outputs are there
+and its checks have passed, then written by nbconvert's HTMLExporter with ``embed_images``: the
+markdown's images (the committed figures, ``notebooks/figures/*.svg``) become ``data:`` URIs, and
+SVG and PNG outputs are in the page already, so a page copied or uploaded anywhere still shows every
+figure. A page that would still refer to a local file is refused (:func:`local_figures`).
+
+A page needs nothing from the network (:func:`offline_notebook`): every widget (the explorers, the
+quizzes, the boards) shows the picture and words it showed when the cell ran, from the HTML form
+each course widget carries beside its widget view; formulas are MathML, converted from the
+markdown's TeX by latex2mathml (:func:`tex_as_mathml`), which browsers draw themselves, so the page
+loads no MathJax, require.js or widget scripts. Links between lessons (``02_alpha_beta.ipynb``) point
+at their pages. The build prints a line a page and the failures; the kernels' own start-up warnings
+are left out.
 """
 
 from __future__ import annotations
@@ -22,8 +29,10 @@ import sys
 from collections.abc import Sequence
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
-__all__ = ["LessonHtmlError", "build", "lesson_html", "lessons", "local_figures", "main"]
+__all__ = ["LessonHtmlError", "build", "lesson_html", "lessons", "local_figures", "main", "offline_notebook",
+           "tex_as_mathml"]
 
 LESSON = re.compile(r"\d\d_\w+\.ipynb")
 """A lesson's file name: two digits, an underscore, a snake_case name."""
@@ -37,6 +46,32 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 _FAR = ("data:", "http://", "https://", "//", "#")
 """How a reference begins that needs no file beside the page."""
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+"""The mime type of a widget's output: a page without a kernel shows its HTML form instead."""
+
+NO_STATIC_FORM = ('<p class="gamelib-static"><i>An interactive widget: open the notebook in JupyterLab to use '
+                  "it.</i></p>")
+"""What a page shows for a widget that carries no HTML form of its own."""
+
+_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block extra_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }</style>{%- endblock extra_css -%}
+"""
+"""nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
+manager, MathJax, mermaid): the widgets and formulas are static HTML and MathML already."""
+
+_CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.S)
+"""Fenced code blocks and inline code spans of markdown, whose dollar signs are not formulas."""
+
+_TEX = re.compile(r"\$\$(?P<block>.+?)\$\$|(?<![\\$\w])\$(?=\S)(?P<inline>[^$\n]+?)(?<=\S)\$(?![\w$])", re.S)
+"""A formula of markdown: ``$$...$$`` (displayed) or ``$...$`` (in the line; not a price like "$5")."""
+
+_LESSON_LINK = re.compile(r"\]\((\d\d_\w+)\.ipynb(#[^)\s]*)?\)")
+"""A markdown link to another lesson's notebook, ``[...](02_alpha_beta.ipynb)``."""
 
 
 class LessonHtmlError(RuntimeError):
@@ -66,6 +101,55 @@ def local_figures(html: str) -> list[str]:
     return [reference for reference in parser.references if not reference.startswith(_FAR)]
 
 
+def tex_as_mathml(markdown: str, formulas: dict[str, str] | None = None) -> str:
+    """``markdown`` with every formula (``$...$``, ``$$...$$``; not inside code) as MathML, drawn by
+    the browser without a network (latex2mathml), and links to other lessons' notebooks pointing at
+    their pages (``02_alpha_beta.html``). With ``formulas``, each formula is replaced by a word that
+    stands for it instead, and the word's MathML is put in ``formulas``: a markdown renderer that
+    re-parses inline HTML tag by tag (nbconvert's, embedding images) cannot break it then. Raises
+    LessonHtmlError naming a formula latex2mathml cannot read.
+
+    >>> print(tex_as_mathml("costs $5, and $b^d$ leaves; `$x$` is code; [next](02_alpha_beta.ipynb)"))  # doctest: +ELLIPSIS
+    costs $5, and <math ... display="inline"><mrow><msup><mi>b</mi><mi>d</mi></msup></mrow></math> leaves; `$x$` is code; [next](02_alpha_beta.html)
+    """
+    from latex2mathml.converter import convert
+
+    def formula(found: re.Match[str]) -> str:
+        tex, display = (found["block"], "block") if found["block"] is not None else (found["inline"], "inline")
+        try:
+            mathml = str(convert(tex.strip(), display=display))
+        except Exception as error:  # latex2mathml raises its own errors, and others, on TeX it cannot read
+            raise LessonHtmlError(f"cannot turn the formula ${tex}$ into MathML: {error}") from None
+        if formulas is None:
+            return mathml
+        word = f"gamelibformula{len(formulas):04d}x"
+        formulas[word] = mathml
+        return word
+
+    parts = _CODE.split(markdown)  # odd parts are code, left as they are
+    text = "".join(part if index % 2 else _TEX.sub(formula, part) for index, part in enumerate(parts))
+    return _LESSON_LINK.sub(lambda found: f"]({found[1]}.html{found[2] or ''})", text)
+
+
+def offline_notebook(book: Any) -> dict[str, str]:
+    """Make an executed notebook (an nbformat node) read without a kernel or a network, in place:
+    every widget output shows its HTML form (the picture and words when the cell ran) or, for a
+    widget that has none, a line saying to open the notebook; the widgets' saved state goes; lesson
+    links point at pages and each formula of the markdown becomes a word standing for its MathML
+    (:func:`tex_as_mathml`). Returns those words and their MathML, to put in the page."""
+    formulas: dict[str, str] = {}
+    for cell in book.cells:
+        if cell.cell_type == "markdown":
+            cell.source = tex_as_mathml(cell.source, formulas)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data:
+                del data[WIDGET_VIEW]
+                data.setdefault("text/html", NO_STATIC_FORM)
+    book.metadata.pop("widgets", None)
+    return formulas
+
+
 def lessons(folder: Path) -> list[Path]:
     """The lessons in ``folder`` (``NN_name.ipynb``), in order."""
     return sorted(path for path in folder.glob("*.ipynb") if LESSON.fullmatch(path.name))
@@ -83,16 +167,28 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600) -> 
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import ExecutePreprocessor
 
+    from jinja2 import DictLoader
+
     book = nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
     resources = {"metadata": {"path": str(notebook.parent)}}
     if execute:
+        # the kernel's start-up warnings (running over TCP on this machine) are not the reader's business
+        quiet = ["--IPKernelApp.log_level=ERROR"]
         try:
-            ExecutePreprocessor(timeout=timeout).preprocess(book, resources)  # type: ignore[no-untyped-call]
+            ExecutePreprocessor(timeout=timeout, extra_arguments=quiet).preprocess(  # type: ignore[no-untyped-call]
+                book, resources)
         except CellExecutionError as error:
             words = _ANSI.sub("", str(error))  # the traceback's terminal colours
             raise LessonHtmlError(f"{notebook.name}: a cell failed, so no page was written:\n{words}") from None
-    page, _ = HTMLExporter(embed_images=True).from_notebook_node(  # type: ignore[no-untyped-call]
-        book, resources=resources)
+    try:
+        formulas = offline_notebook(book)
+    except LessonHtmlError as error:
+        raise LessonHtmlError(f"{notebook.name}: {error}") from None
+    exporter = HTMLExporter(embed_images=True, template_file="gamelib_lesson.html.j2",  # type: ignore[no-untyped-call]
+                            extra_loaders=[DictLoader({"gamelib_lesson.html.j2": _TEMPLATE})])
+    page, _ = exporter.from_notebook_node(book, resources=resources)
+    for word, mathml in formulas.items():
+        page = page.replace(word, mathml)
     local = local_figures(page)
     if local:
         raise LessonHtmlError(f"{notebook.name}: figures still refer to local files {local}: "

@@ -6,17 +6,18 @@ replays the events (:class:`~gamelib.view.mcts_replay.MctsReplay`): the tree gro
 iteration, visits n and mean reward q for MAX on each node, the UCB1 score on each edge, the
 selected path, the node added and the rollout highlighted (:func:`~gamelib.view.mcts_picture.mcts_svg`),
 and beside the picture the event in words (:func:`~gamelib.view.mcts_replay.describe_mcts`) and a
-table of the root's moves. The bar of controls is the stepper's
-(:class:`~gamelib.view.stepper.StepControls`: start, back, next, end, play, a slider), with two more
-buttons that jump a whole iteration; "Search again" records a new search with the seed, iterations
-and ``c`` typed in. :func:`caption` and :func:`root_table` are the words, as plain functions, so
-they can be read without a browser.
+table of the root's moves. It is built in the tree explorer's frame (:class:`~gamelib.view.stage.Stage`):
+the same row of controls (the stepper's start, back, next, end, play and slider, with two more
+buttons that jump a whole iteration), the same keys and the same Projector mode; "Search again",
+folded under "Search ▾", records a new search with the seed, iterations and ``c`` typed in.
+:func:`caption` and :func:`root_table` are the words, as plain functions, so they can be read
+without a browser.
 
 >>> from gamelib.games.data import load_seed_tree
 >>> explorer = explore_mcts(load_seed_tree("broeders31"), iterations=10, seed=1)
 >>> explorer.go(2)
 >>> explorer.caption_text
-'step 2 of 42, iteration 1 of 10: iteration 1, rollout from 1: 3 random moves (3 7 16), value 5, reward 0.333 for MAX'
+'step 2 of 42, iteration 1 of 10: rollout from 1: 3 random moves (3 7 16), value 5, reward 0.333 for MAX'
 >>> explorer.next_iteration(); explorer.step, explorer.snapshot().phase.value
 (3, 'backup')
 """
@@ -24,19 +25,23 @@ they can be read without a browser.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
 from typing import Any
 
 from gamelib.games.trees import GameTree
 from gamelib.search.mcts import DEFAULT_C, mcts
 from gamelib.search.tracing import Event, RecordingTracer
-from gamelib.view.mcts_picture import mcts_svg
+from gamelib.view.mcts_picture import MCTS_SIZES, mcts_sizes, mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, describe_mcts
-from gamelib.view.painter import SvgPainter
+from gamelib.view.painter import Sizes, SvgPainter, figure_html
+from gamelib.view.projector import MIN_FONT, VALUE_FONT, column_width, picture_sizes
+from gamelib.view.stage import Stage
 from gamelib.view.stepper import StepControls, Stepping
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, touch_button
 
-__all__ = ["MCTS_LEGEND", "MctsExplorer", "caption", "explore_mcts", "iteration_ends", "record_mcts", "root_table"]
+__all__ = ["MCTS_LEGEND", "MctsExplorer", "caption", "explore_mcts", "iteration_ends", "projector_sizes", "record_mcts",
+           "root_table", "words_html"]
 
 MCTS_LEGEND = ("ink: in the search tree, with n = visits and q = mean reward for MAX (0 to 1) · grey, dotted: "
                "not in the tree yet · blue number on an edge: its UCB1 score at the latest selection through "
@@ -72,7 +77,7 @@ def caption(picture: MctsSnapshot, iterations: int) -> str:
     """
     done = " (finished)" if picture.finished else ""
     words = "before the first iteration, the tree is the root alone" if picture.event is None \
-        else describe_mcts(picture.event)
+        else describe_mcts(picture.event, iteration=False)
     return f"step {picture.step} of {picture.total}{done}, iteration {picture.iteration} of {iterations}: {words}"
 
 
@@ -87,36 +92,46 @@ def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
 
 
-def words_html(picture: MctsSnapshot, iterations: int) -> str:
-    """The panel beside the picture, as HTML: the caption, the phase, and the root's moves."""
+def words_html(picture: MctsSnapshot, iterations: int, *, projector: bool = False) -> str:
+    """The panel beside the picture (under it, at 18 pixels, for a ``projector``), as HTML: the
+    caption (:func:`caption`, which names the phase) and the root's moves, each said once."""
     rows = "".join(f"<tr><td>{escape(move)}</td><td>{visits}</td><td>{_number(mean)}</td><td>{_number(score)}</td></tr>"
                    for move, visits, mean, score in root_table(picture))
-    phase = "" if picture.phase is None else f"<div>phase: <b>{picture.phase.value}</b></div>"
-    return (f'<div class="gamelib-words"><div class="gamelib-event">{escape(caption(picture, iterations))}</div>'
-            f'{phase}<table class="gamelib-counters"><tr><th>root move</th><th>n</th><th>q (MAX)</th>'
+    kind = "gamelib-words gamelib-caption" if projector else "gamelib-words"
+    return (f'<div class="{kind}"><div class="gamelib-event">{escape(caption(picture, iterations))}</div>'
+            f'<table class="gamelib-counters"><tr><th>root move</th><th>n</th><th>q (MAX)</th>'
             f"<th>UCB1</th></tr>{rows}</table></div>")
 
 
-class MctsExplorer(Stepping):
+def projector_sizes(tree: GameTree, columns: int = 1) -> Sizes:
+    """The lengths and font sizes of ``tree``'s MCTS picture in projector mode: the projector's
+    (:func:`gamelib.view.projector.picture_sizes`, 18-pixel values) for one of ``columns`` columns,
+    the ids inside the nodes at 18 pixels too, the visits, means and scores at 18; the rows as far
+    apart as their statistics need (:func:`gamelib.view.mcts_picture.mcts_sizes`)."""
+    sizes = picture_sizes(tree, column_width(columns))
+    return mcts_sizes(replace(sizes, id_font=None, radius=max(sizes.radius, 0.6 * VALUE_FONT + 4)))
+
+
+class MctsExplorer(Stepping, StaticForm):
     """The widget that steps through a Monte Carlo tree search on ``tree``.
 
     It records :func:`record_mcts` with ``iterations``, ``seed``, ``c`` and ``options`` and opens
-    at ``step`` (0: the root alone). Step k shows the tree after the first k events: an iteration
-    is a select event for each level it descends, then expand, rollout and backup; the
-    picture is :func:`~gamelib.view.mcts_picture.mcts_svg`, the words :func:`caption` and
-    :func:`root_table`. ``controls`` is the stepper's bar, ``seed``, ``iterations`` and ``c`` the
-    boxes "Search again" reads. Raises SearchError for options out of range and MctsReplayError
-    for a step outside the trace.
+    at ``step`` (0: the root alone), in projector mode if ``projector``. Step k shows the tree after
+    the first k events: an iteration is a select event for each level it descends, then expand,
+    rollout and backup; the picture is :func:`~gamelib.view.mcts_picture.mcts_svg`, the words
+    :func:`caption` and :func:`root_table`. It is built in the tree explorer's frame
+    (:class:`~gamelib.view.stage.Stage`): the picture and words first, then one row of the stepper's
+    buttons, play, the step slider, "◀ Iteration" and "Iteration ▶", "Search ▾" (the seed,
+    iterations and ``c`` boxes that "Search again" reads, and the play speed, folded) and
+    "Projector"; the same keys (→ ← Home End space, with the pointer over the picture) and the same
+    Projector mode (18-pixel numbers and captions, :func:`projector_sizes`). Raises SearchError for
+    options out of range and MctsReplayError for a step outside the trace.
     """
 
     def __init__(self, tree: GameTree, *, iterations: int = 30, seed: int = 0, c: float = DEFAULT_C, step: int = 0,
-                 **options: Any) -> None:
+                 projector: bool = False, **options: Any) -> None:
         widgets = ipywidgets()
         self.tree, self.options = tree, options
-        geometry = SvgPainter(tree).geometry
-        self.picture = TreePicture(geometry.width, geometry.height + 14)
-        self.words = widgets.HTML(layout=widgets.Layout(flex="0 1 300px", min_width="220px"))
-        self.message = widgets.HTML()
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="160px"))
         self.iterations = widgets.BoundedIntText(value=iterations, min=1, max=10_000, description="iterations",
                                                  layout=widgets.Layout(width="200px"))
@@ -126,16 +141,50 @@ class MctsExplorer(Stepping):
         jumps = [touch_button("◀ Iteration", "back to the end of the previous iteration", self.previous_iteration),
                  touch_button("Iteration ▶", "on to the end of the next iteration", self.next_iteration)]
         again = touch_button("Search again", "record a new search with this seed, iterations and c", self.search_again)
-        row = widgets.HBox([self.picture.widget, self.words],
-                           layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
-        self.widget = widgets.VBox([
-            style_sheet(), widgets.HBox([self.seed, self.iterations, self.c, again],
-                                        layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HBox([*jumps, self.controls.widget], layout=widgets.Layout(flex_flow="row wrap")),
-            self.message, row, widgets.HTML(f'<div class="gamelib-legend">{escape(MCTS_LEGEND)}</div>')])
+        settings = widgets.HBox([self.seed, self.iterations, self.c, again],
+                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        self.frame = Stage(self.controls, tools=[settings], tools_label="Search ▾",
+                           tools_tooltip="the seed, iterations and c of the search", legend=MCTS_LEGEND,
+                           on_projector=self._projector_changed, extra=jumps)
+        self.message, self.stage, self.keys = self.frame.message, self.frame.stage, self.frame.keys
+        self.projector, self.widget = self.frame.projector, self.frame.widget
         self.widget.add_class("gamelib-mcts-explorer")
+        self.words = widgets.HTML()
+        self.projector.value = projector
+        self.frame.arrange()
+        self._lay_out()
         self._load(record_mcts(tree, iterations=iterations, seed=seed, c=c, **options), iterations)
         self.go(step)
+
+    @property
+    def in_projector_mode(self) -> bool:
+        """True while projector mode is on."""
+        return self.frame.in_projector_mode
+
+    def set_projector(self, on: bool = True) -> None:
+        """Switch projector mode on or off (what the "Projector" toggle does)."""
+        self.projector.value = on
+
+    def _lay_out(self) -> None:
+        """A new picture sized for the mode, with the words beside it (under it, for a projector)."""
+        widgets = ipywidgets()
+        self.sizes = projector_sizes(self.tree) if self.in_projector_mode else mcts_sizes(MCTS_SIZES)
+        geometry = SvgPainter(self.tree, sizes=self.sizes).geometry
+        if self.in_projector_mode:
+            self.picture = TreePicture(geometry.width, geometry.height, shrink=MIN_FONT / VALUE_FONT)
+            self.words.layout = widgets.Layout(flex="0 0 auto", width="100%")
+            row = widgets.VBox([self.picture.widget, self.words], layout=widgets.Layout(width="100%"))
+        else:
+            self.picture = TreePicture(geometry.width, geometry.height, smallest_font=self.sizes.smallest_font)
+            self.picture.widget.layout.flex = f"1 1 {min(geometry.width, 1000.0):.0f}px"
+            self.words.layout = widgets.Layout(flex="1 1 300px", min_width="220px")
+            row = widgets.HBox([self.picture.widget, self.words],
+                               layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+        self.frame.panels.children = [row]
+
+    def _projector_changed(self) -> None:
+        self._lay_out()
+        self.show(self.step)
 
     def _load(self, events: Sequence[Event], iterations: int) -> None:
         """Replay ``events`` from step 0 on."""
@@ -148,7 +197,7 @@ class MctsExplorer(Stepping):
 
     def search_again(self) -> None:
         """Record a new search with the seed, iterations and c in the boxes; a refused option is
-        said under the boxes and the old search stays."""
+        said above the picture and the old search stays."""
         try:
             events = record_mcts(self.tree, iterations=self.iterations.value, seed=self.seed.value, c=self.c.value,
                                  **self.options)
@@ -181,8 +230,8 @@ class MctsExplorer(Stepping):
         """Draw the tree after ``step`` events (the controls call this); raises MctsReplayError
         outside 0..len(events)."""
         picture = self.replay.snapshot(step)
-        self.picture.show(mcts_svg(self.tree, picture))
-        self.words.value = words_html(picture, self.total_iterations)
+        self.picture.show(mcts_svg(self.tree, picture, sizes=self.sizes, heading=False))
+        self.words.value = words_html(picture, self.total_iterations, projector=self.in_projector_mode)
 
     def next_iteration(self) -> None:
         """On to the end of the next iteration's backup (stays at the last step)."""
@@ -192,23 +241,25 @@ class MctsExplorer(Stepping):
         """Back to the end of the previous iteration's backup (step 0 before the first)."""
         self.go(max((end for end in self.ends if end < self.step), default=0))
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_html(self) -> str:
+        """The picture shown and its words, as HTML that needs no kernel nor JavaScript: what a page
+        of the lesson read without a kernel shows (``make html``)."""
+        picture = figure_html(self.picture.svg, self.picture.width, self.sizes.smallest_font)
+        return f'<div class="gamelib-static">{picture}{self.words.value}</div>'
 
-        display(self.widget)  # type: ignore[no-untyped-call]
 
     def __repr__(self) -> str:
         return f"MctsExplorer({self.tree.name!r}, step {self.step} of {len(self.replay)})"
 
 
 def explore_mcts(tree: GameTree, *, iterations: int = 30, seed: int = 0, c: float = DEFAULT_C, step: int = 0,
-                 **options: Any) -> MctsExplorer:
+                 projector: bool = False, **options: Any) -> MctsExplorer:
     """An :class:`MctsExplorer` on ``tree``: a seeded search of ``iterations`` iterations with UCB1's
-    constant ``c`` (``options`` go to the search), opened at ``step``. Raises SearchError for an
-    option out of range.
+    constant ``c`` (``options`` go to the search), opened at ``step``, in projector mode if
+    ``projector``. Raises SearchError for an option out of range.
 
     >>> from gamelib.games.data import load_seed_tree
     >>> explore_mcts(load_seed_tree("broeders31"), iterations=5)
     MctsExplorer("Broeders' 31-node binary tree", step 0 of 18)
     """
-    return MctsExplorer(tree, iterations=iterations, seed=seed, c=c, step=step, **options)
+    return MctsExplorer(tree, iterations=iterations, seed=seed, c=c, step=step, projector=projector, **options)

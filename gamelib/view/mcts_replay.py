@@ -164,26 +164,27 @@ def _score(value: float) -> str:
     return f"{value:.3f}"
 
 
-def describe_mcts(event: MctsEvent) -> str:
-    """One MCTS event in words; a node is named by its id (the last of its path).
+def describe_mcts(event: MctsEvent, *, iteration: bool = True) -> str:
+    """One MCTS event in words, after its iteration's number (unless ``iteration`` is False: for a
+    caption that says the iteration already); a node is named by its id (the last of its path).
 
     >>> describe_mcts(MctsSelect(3, ("0",), ("1", "2"), (1.823, 1.2094), "1"))
     'iteration 3, select: at 0 go to 1, UCB1 1.823 (1: 1.823, 2: 1.209)'
     >>> describe_mcts(MctsBackup(3, ("0", "1", "3"), 0.25))
     'iteration 3, back up reward 0.250 for MAX to 0 > 1 > 3'
     """
-    head = f"iteration {event.iteration}"
+    head = f"iteration {event.iteration}, " if iteration else ""
     if isinstance(event, MctsSelect):
         scores = ", ".join(f"{child}: {_score(score)}" for child, score in zip(event.children, event.scores))
         chosen = event.scores[event.children.index(event.child)]
-        return f"{head}, select: at {event.path[-1]} go to {event.child}, UCB1 {_score(chosen)} ({scores})"
+        return f"{head}select: at {event.path[-1]} go to {event.child}, UCB1 {_score(chosen)} ({scores})"
     if isinstance(event, MctsExpand):
-        return f"{head}, expand: add {event.child} under {event.path[-1]}"
+        return f"{head}expand: add {event.child} under {event.path[-1]}"
     if isinstance(event, MctsRollout):
         moves = f"{len(event.moves)} random moves ({' '.join(event.moves)})" if event.moves else "no moves"
-        return (f"{head}, rollout from {event.path[-1]}: {moves}, value {format_value(event.value)}, "
+        return (f"{head}rollout from {event.path[-1]}: {moves}, value {format_value(event.value)}, "
                 f"reward {_score(event.reward)} for MAX")
-    return f"{head}, back up reward {_score(event.reward)} for MAX to {' > '.join(event.path)}"
+    return f"{head}back up reward {_score(event.reward)} for MAX to {' > '.join(event.path)}"
 
 
 def root_choices(events: Sequence[Event], to_move: Player) -> list[str]:

@@ -26,8 +26,9 @@ browsers can read a picture without parsing colours.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 from gamelib.games.game import Player
@@ -47,11 +48,16 @@ from gamelib.view.picture import (
 )
 from gamelib.view.replay import Snapshot, Status, Visit
 
-__all__ = ["DEFAULT_SIZES", "Mark", "Sizes", "SvgPainter", "SvgPicture", "show_tree", "svg_classes", "svg_text"]
+__all__ = ["DEFAULT_SIZES", "MIN_SCREEN_FONT", "Mark", "Sizes", "SvgPainter", "SvgPicture", "figure_html", "show_tree",
+           "svg_classes", "svg_text"]
 
 FONT = "Helvetica, Arial, sans-serif"
 _POLYGON_CORNERS = {"hexagon": 6, "octagon": 8}
 """The regular polygons a node may be drawn as (players 3 and 4 of a multi-player tree)."""
+MIN_SCREEN_FONT = 12.0
+"""No text of a picture on the screen is smaller than this many pixels: a picture is shown at least
+``MIN_SCREEN_FONT / smallest font`` of its own size (:func:`figure_html`,
+:class:`gamelib.view.ui.TreePicture`), and scrolls sideways in a box narrower than that."""
 _DASHES = {"dashed": "5,3", "dotted": "2,3"}
 _PROBABILITY_AT = 0.5
 """Where along a chance node's edge its probability is written (0 at the parent, 1 at the child),
@@ -73,28 +79,43 @@ class Sizes:
     """The lengths of a picture, in pixels of the SVG: ``unit`` between neighbouring leaves, ``ply``
     between rows, ``radius`` of a node; font sizes of a node's label (``label_font``), of its id
     when drawn apart (``id_font``; None: the id is the label's first line, at ``label_font``), of
-    the windows (``window_font``), of the heading, of a node's badge ("TT") and of a chance edge's
-    probability; where along an
-    edge its window is written (``window_at``: 0 at the parent, 1 at the child); ``margin`` left and right of the outer leaves
+    the windows (``window_font``), of the heading, of a node's badge ("TT"), of a chance edge's
+    probability and of a mark's words (``mark_font``); where along an edge its window is written
+    (``window_at``: 0 at the parent, 1 at the child); ``margin`` left and right of the outer leaves
     (None: 0.9 units) and ``bottom`` below the lowest row (room for the leaves' ids and value boxes).
+
+    The defaults are the lessons' pictures: text at 13 pixels or more, so that Broeders' 16 leaves
+    (997 pixels wide) fit a notebook's 934-pixel output area on a 1366 x 768 screen, file browser
+    open, with no text below :data:`MIN_SCREEN_FONT`.
     """
 
     unit: float = 56.0
     ply: float = 88.0
     radius: float = 18.0
-    label_font: float = 11.0
+    label_font: float = 13.0
     id_font: float | None = None
-    window_font: float = 10.0
-    heading_font: float = 13.0
-    badge_font: float = 8.0
-    probability_font: float = 10.0
+    window_font: float = 13.0
+    heading_font: float = 14.0
+    badge_font: float = 13.0
+    probability_font: float = 13.0
     window_at: float = 0.6
     margin: float | None = None
     bottom: float = 36.0
+    mark_font: float = 13.0
+
+    def with_lengths(self, *, unit: float, ply: float, radius: float) -> Sizes:
+        """These font sizes with other lengths between leaves and rows and another node radius."""
+        return replace(self, unit=unit, ply=ply, radius=radius)
+
+    @property
+    def smallest_font(self) -> float:
+        """The smallest font size of the picture, in pixels."""
+        return min(size for size in (self.label_font, self.id_font, self.window_font, self.heading_font,
+                                     self.badge_font, self.probability_font, self.mark_font) if size is not None)
 
 
 DEFAULT_SIZES = Sizes()
-"""The lessons' pictures: 56-pixel leaves, 11-pixel labels, 10-pixel windows."""
+"""The lessons' pictures: 56-pixel leaves, 13-pixel labels and windows."""
 
 
 @dataclass(frozen=True)
@@ -154,16 +175,35 @@ def _stroke(looks: Mapping[str, str]) -> str:
     return text + (f' stroke-dasharray="{dash}"' if dash else "")
 
 
+HALO = 'stroke="#ffffff" stroke-width="{width:g}" stroke-linejoin="round" paint-order="stroke"'
+"""The attributes of a white halo around a text: a line under the text stops short of its letters."""
+
+
 def svg_text(x: float, y: float, words: str, *, size: float, colour: str, anchor: str = "middle",
-             weight: str = "normal", cls: str = "") -> str:
+             weight: str = "normal", cls: str = "", halo: bool = False) -> str:
     """An SVG ``<text>`` of ``words`` at (``x``, ``y``) in pixels, one ``<tspan>`` a line, ``size``
-    px high, escaped; shared by the tree, MCTS and worksheet pictures."""
+    px high, escaped; shared by the tree, MCTS and worksheet pictures. With ``halo``, the letters
+    are drawn over a white outline (:data:`HALO`), so that no line of the picture crosses them:
+    for text beside an edge or between nodes."""
     lines = words.split("\n")
     spans = "".join(f'<tspan x="{x:.1f}" dy="{0 if i == 0 else size * 1.15:.1f}">{escape(line)}</tspan>'
                     for i, line in enumerate(lines))
     css = f' class="{cls}"' if cls else ""
+    outline = " " + HALO.format(width=max(2.0, round(size / 4, 1))) if halo else ""
     return (f'<text{css} x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" fill="{colour}" text-anchor="{anchor}" '
-            f'font-weight="{weight}">{spans}</text>')
+            f'font-weight="{weight}"{outline}>{spans}</text>')
+
+
+def figure_html(svg: str, width: float, smallest_font: float) -> str:
+    """``svg`` (a picture ``width`` pixels wide whose smallest text is ``smallest_font`` pixels) as
+    HTML that fits its page without a style sheet: as wide as the page allows, never wider than its
+    own size, nor narrower than keeps its text at :data:`MIN_SCREEN_FONT` pixels (the box scrolls
+    sideways then). What a notebook shows for :func:`show_tree` and the widgets leave in a page read
+    without a kernel (``make html``)."""
+    least = min(width, math.ceil(width * MIN_SCREEN_FONT / smallest_font))  # rounded up: 12 px, not 11.99
+    scaled = svg.replace("<svg ", '<svg style="display:block;width:100%;height:auto" ', 1)
+    return (f'<div class="gamelib-figure" style="max-width:100%;overflow-x:auto">'
+            f'<div style="width:100%;max-width:{width:.0f}px;min-width:{least:.0f}px">{scaled}</div></div>')
 
 
 class SvgPainter:
@@ -220,8 +260,8 @@ class SvgPainter:
                  f'<rect width="100%" height="100%" fill="#ffffff"/>']
         heading = self.style.heading(picture)
         if heading:
-            parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333", anchor="start", weight="bold",
-                                  cls="heading"))
+            parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333",
+                                  anchor="start", weight="bold", cls="heading"))
         parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
         parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
         for node, mark in (marks or {}).items():
@@ -250,8 +290,7 @@ class SvgPainter:
                          f'{_stroke(looks)}/>')
             if label:
                 mx, my = x1 + 0.55 * (x2 - x1), y1 + 0.55 * (y2 - y1)
-                parts.append(svg_text(mx, my + 6, label, size=18, colour=colour,
-                                      cls="cut-mark"))
+                parts.append(svg_text(mx, my + 6, label, size=18, colour=colour, cls="cut-mark", halo=True))
         elif label:
             parts.append(self._window_label(x1, y1, x2, y2, label, colour))
         if looks.get("label"):  # a chance node's probability: inside the fan of edges, clear of the window on
@@ -260,7 +299,7 @@ class SvgPainter:
             parts.append(svg_text(px + (5 if right else -5), py + 4, looks["label"],
                                   size=self.sizes.probability_font,
                                   colour=looks.get("color", "#333333"), anchor="start" if right else "end",
-                                  cls="probability"))
+                                  cls="probability", halo=True))
         parts.append("</g>")
         return "\n".join(parts)
 
@@ -275,7 +314,7 @@ class SvgPainter:
         px, py = x1 + at * (x2 - x1) + 4 * nx, y1 + at * (y2 - y1) + 4 * ny
         lines, size = label.split(" "), self.sizes.window_font
         return svg_text(px, py - 3 - 1.15 * size * (len(lines) - 1), "\n".join(lines), size=size, colour=colour,
-                        anchor="end" if left else "start", cls="window")
+                        anchor="end" if left else "start", cls="window", halo=True)
 
     def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
         """The node's shape: a square (box), a diamond, or a circle, filled and stroked by ``looks``."""
@@ -312,9 +351,10 @@ class SvgPainter:
                                   cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
-            size = max(11.0, self.sizes.window_font)
+            size = self.sizes.window_font
             after_id = 0.6 * self.sizes.id_font * len(view.node) + 4 if self.sizes.id_font is not None else 0
-            parts.append(svg_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a", anchor="start", cls="window"))
+            parts.append(svg_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a",
+                                  anchor="start", cls="window", halo=True))
         parts.append("</g>")
         return "\n".join(parts)
 
@@ -330,11 +370,11 @@ class SvgPainter:
         parts = []
         if first == view.node:
             if self.tree.children.get(view.node):
-                parts.append(svg_text(x + r + 3, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
-                                      colour=colour, anchor="start", cls="node-id"))
+                parts.append(svg_text(x + r + 6, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
+                                      colour=colour, anchor="start", cls="node-id", halo=True))
             else:
                 parts.append(svg_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
-                                      cls="node-id"))
+                                      cls="node-id", halo=True))
         else:
             rest = label
         if rest:
@@ -352,25 +392,39 @@ class SvgPainter:
         return f"{words}; {note}" if note else words
 
     def _mark(self, node: str, mark: Mark) -> str:
+        """A ring just outside the node and its words under it (under a leaf's id, when ids are drawn
+        apart), clear of the ids beside inner nodes."""
         x, y = self.geometry.centre[node]
-        r = self.geometry.radius + 6
+        r = self.geometry.radius + 3
+        below = r + 3 + self.sizes.mark_font
+        if self.sizes.id_font is not None and not self.tree.children.get(node):
+            below += self.sizes.id_font + 2
         return (f'<g class="mark mark-{escape(mark.kind)}" data-node="{escape(node)}">'
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="none" stroke="{mark.colour}" '
                 f'stroke-width="3"/>'
-                + svg_text(x, y + r + 13, mark.words, size=10, colour=mark.colour, weight="bold") + "</g>")
+                + svg_text(x, y + below, mark.words, size=self.sizes.mark_font, colour=mark.colour,
+                           weight="bold", cls="mark-words", halo=True) + "</g>")
 
 
 @dataclass(frozen=True, repr=False)
 class SvgPicture:
-    """SVG text that Jupyter displays (``_repr_svg_``); ``str()`` gives the text."""
+    """SVG text that Jupyter displays; ``str()`` gives the text. A notebook shows it as HTML that
+    scales to the output area (:func:`figure_html`, ``smallest_font`` being the picture's smallest
+    text in pixels); a front end without HTML takes the SVG itself (``_repr_svg_``)."""
 
     svg: str
+    smallest_font: float = DEFAULT_SIZES.smallest_font
 
     def __repr__(self) -> str:
         return f"SvgPicture({len(self.svg)} characters of SVG)"
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_html_(self) -> str:
+        found = re.search(r'<svg [^>]*?width="([\d.]+)"', self.svg)
+        width = float(found.group(1)) if found else 600.0
+        return figure_html(self.svg, width, self.smallest_font)
 
     def __str__(self) -> str:
         return self.svg
@@ -388,4 +442,5 @@ def show_tree(tree: GameTree, events: Sequence[Event] = (), step: int | None = N
     >>> show_tree(tiny)  # doctest: +ELLIPSIS
     SvgPicture(... characters of SVG)
     """
-    return SvgPicture(SvgPainter(tree, style).paint(snapshot_at(tree, events, step)))
+    painter = SvgPainter(tree, style)
+    return SvgPicture(painter.paint(snapshot_at(tree, events, step)), painter.sizes.smallest_font)

@@ -155,15 +155,17 @@ def projector_style(style: Style) -> Style:
 def caption_html(tree: GameTree, picture: Snapshot, heading: str = "") -> str:
     """The caption under a projector picture, as HTML at :data:`CAPTION_FONT`: the step and the
     counters on one line (re-searches and table hits only when there are some), the event in
-    words, the rule at the search's node (:func:`gamelib.view.rules_text.rule_at`) and ``heading``
-    (the MTD(f) pass). Values from MAX's point of view."""
+    words, what the rule at the search's node adds to it (:func:`gamelib.view.rules_text.rule_at`,
+    :attr:`~gamelib.view.rules_text.Rule.beyond_event`: each thing said once) and ``heading`` (the
+    MTD(f) pass). Values from MAX's point of view."""
     counts = [("entered", picture.nodes_entered), ("leaves", picture.leaves_evaluated), ("cutoffs", picture.cutoffs)]
     counts += [(name, count) for name, count in (("re-searches", picture.researches),
                                                   ("table hits", picture.table_hits)) if count]
     done = " (finished)" if picture.finished else ""
     counted = " · ".join(f"{name} <b>{count}</b>" for name, count in counts)
     rule = rule_at(tree, picture)
-    rule_line = f'<div class="gamelib-rule">{escape(rule.line)}</div>' if rule is not None else ""
+    rule_line = f'<div class="gamelib-rule">{escape(rule.beyond_event)}</div>' if rule is not None and \
+        rule.beyond_event else ""
     extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
     return (f'<div class="gamelib-words gamelib-caption"><div><b>step {picture.step} of {picture.total}</b>{done}'
             f' · {counted}</div><div class="gamelib-event">{escape(describe(picture.event))}</div>{rule_line}'

@@ -57,12 +57,21 @@ class Rule:
 
     ``node`` is where it applies (None for an event about the whole search: an MTD(f) pass or an
     iteration); ``text`` the rule in words; ``cut`` is, at a cutoff, the comparison that cut
-    ("3 <= alpha 4", MAX's view), else "".
+    ("3 <= alpha 4", MAX's view), else ""; ``extra`` what the rule says beyond the event's own
+    words (:func:`gamelib.view.replay.describe`), None when all of ``text`` does: a panel that
+    shows the event too shows only :attr:`beyond_event`.
     """
 
     node: str | None
     text: str
     cut: str = ""
+    extra: str | None = None
+
+    @property
+    def beyond_event(self) -> str:
+        """The words the rule adds to the event's: "" where it only says the event again (a leaf
+        entered or evaluated, a node left), the reason at a cutoff, the rest of the rule elsewhere."""
+        return self.text if self.extra is None else self.extra
 
     @property
     def line(self) -> str:
@@ -102,15 +111,18 @@ def node_rule(player: Player, window: Window | None) -> str:
     return f"{takes} child value; prune if a child returns <= {_v(alpha)}"
 
 
-def _best_move(event: BestMove, player: Player, window: Window | None) -> str:
+def _best_move(event: BestMove, player: Player, window: Window | None) -> Rule:
     text = f"{event.move} returned {_v(event.value)}, the best so far"
+    change = ""
     if window is not None and window != (None, None):
         alpha, beta = window
         if player is Player.MAX and (alpha is None or event.value > alpha):
-            text += f": alpha rises to {_v(event.value)}"
+            change = f"alpha rises to {_v(event.value)}"
         elif player is Player.MIN and (beta is None or event.value < beta):
-            text += f": beta falls to {_v(event.value)}"
-    return f"{text}; {node_rule(player, window)}"
+            change = f"beta falls to {_v(event.value)}"
+    rule = node_rule(player, window)
+    return Rule(event.node, f"{text}: {change}; {rule}" if change else f"{text}; {rule}",
+                extra=f"{change}; {rule}" if change else rule)
 
 
 def _cutoff(event: Cutoff, player: Player, tree: GameTree) -> Rule:
@@ -125,7 +137,7 @@ def _cutoff(event: Cutoff, player: Player, tree: GameTree) -> Rule:
     else:
         why = f"MAX can get {_v(event.alpha)} elsewhere and will not come here"
     verb = "is" if len(event.skipped) == 1 else "are"
-    return Rule(event.node, f"cut by {reason}: {why}; {skipped} {verb} not searched", reason)
+    return Rule(event.node, f"cut by {reason}: {why}; {skipped} {verb} not searched", reason, extra=why)
 
 
 _EXIT_BOUND = {Bound.EXACT: "", Bound.LOWER: " (at least that: a cut stopped it early)",
@@ -240,17 +252,21 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
     if isinstance(event, (MaxnEnter, MaxnLeaf, MaxnBest, MaxnExit)):
         return _maxn_rule(tree, event)
     if isinstance(event, Enter):
-        text = node_rule(player, window) if tree.children.get(node) else f"{node} is a leaf: it returns its value"
         star1 = star1_window_words(tree, picture, node)
-        return Rule(node, f"{star1}; {text}" if star1 else text)
+        if tree.children.get(node):
+            text = node_rule(player, window)
+            return Rule(node, f"{star1}; {text}" if star1 else text)
+        leaf = f"{node} is a leaf: it returns its value"
+        return Rule(node, f"{star1}; {leaf}" if star1 else leaf, extra=star1)
     if isinstance(event, Leaf):
-        return Rule(node, f"{node} is a leaf: it returns its value {_v(event.value)}")
+        return Rule(node, f"{node} is a leaf: it returns its value {_v(event.value)}", extra="")
     if isinstance(event, BestMove):
-        return Rule(node, _best_move(event, player, window))
+        return _best_move(event, player, window)
     if isinstance(event, Cutoff):
         return _cutoff(event, player, tree)
     if isinstance(event, Exit):
-        return Rule(node, f"{node} returns {_v(event.value)} to its parent{_EXIT_BOUND[event.bound]}")
+        return Rule(node, f"{node} returns {_v(event.value)} to its parent{_EXIT_BOUND[event.bound]}",
+                    extra=_EXIT_BOUND[event.bound].strip(" ()"))
     if isinstance(event, NullWindow):
         return Rule(node, _null_window(event, player))
     if isinstance(event, FailHigh):

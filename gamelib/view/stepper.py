@@ -24,14 +24,14 @@ from typing import Any
 from gamelib.games.trees import GameTree
 from gamelib.search.algorithms import run_search
 from gamelib.search.tracing import Event, RecordingTracer
-from gamelib.view.painter import SvgPainter
+from gamelib.view.painter import SvgPainter, figure_html
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay, ReplayError, Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["LEGEND", "StepControls", "Stepper", "Stepping", "TraceView", "caption", "counters", "paint_step",
-           "record", "search_title", "step_through", "words_html"]
+           "record", "search_title", "static_views_html", "step_through", "words_html"]
 
 LEGEND = ("yellow: being searched (the window passed down is on its edge) · blue: left with its value "
           "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge · bold: best move · orange "
@@ -63,16 +63,17 @@ def caption(picture: Snapshot) -> str:
 
 
 def words_html(picture: Snapshot, heading: str = "", rule: str = "") -> str:
-    """The panel beside a picture, as HTML: the step, the event in words, the ``rule`` at the
-    search's node in words (:func:`gamelib.view.rules_text.rule_at`), the pass (MTD(f)), and a
-    table of the counters. Values from MAX's point of view."""
+    """The panel beside a picture, as HTML: the step and the event in words, then what the rule at
+    the search's node adds to them (``rule``: :attr:`gamelib.view.rules_text.Rule.beyond_event`),
+    the pass (MTD(f)), and the counters on one line. Each thing is said once. Values from MAX's
+    point of view."""
     done = " (finished)" if picture.finished else ""
-    rows = "".join(f"<tr><td>{escape(name)}</td><td><b>{count}</b></td></tr>" for name, count in counters(picture))
+    counted = " · ".join(f"{escape(name)} <b>{count}</b>" for name, count in counters(picture))
     extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
     rule_line = f'<div class="gamelib-rule">{escape(rule)}</div>' if rule else ""
     return (f'<div class="gamelib-words"><div><b>step {picture.step} of {picture.total}</b>{done}</div>'
             f'<div class="gamelib-event">{escape(describe(picture.event))}</div>{rule_line}{extra}'
-            f'<table class="gamelib-counters">{rows}</table></div>')
+            f'<div class="gamelib-counters">{counted}</div></div>')
 
 
 class TraceView:
@@ -91,7 +92,7 @@ class TraceView:
         self.replay = Replay(tree, events)
         self.painter = self._painter(tree)
         self.picture = self._new_picture()
-        self.words = widgets.HTML(layout=widgets.Layout(flex="0 1 250px", min_width="200px"))
+        self.words = widgets.HTML(layout=widgets.Layout(flex="1 1 250px", min_width="200px"))
         self._header = widgets.HTML(self._title_html())
         self._row = self._arrange()
         self.widget = widgets.VBox([self._header, self._row], layout=widgets.Layout(flex="1 1 600px", min_width="0"))
@@ -116,9 +117,10 @@ class TraceView:
         return f'<b class="gamelib-title">{escape(self.title)}</b>'
 
     def _words(self, picture: Snapshot) -> str:
-        """The HTML beside the picture of ``picture``: the event, the rule in words, the counters."""
+        """The HTML beside the picture of ``picture``: the event, what the rule adds, the counters
+        (the MTD(f) pass is the picture's heading, so it is not said again)."""
         rule = rule_at(self.tree, picture)
-        return words_html(picture, self.style.heading(picture), rule.line if rule is not None else "")
+        return words_html(picture, rule=rule.beyond_event if rule is not None else "")
 
     def _new_picture(self) -> TreePicture:
         picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
@@ -166,6 +168,17 @@ class TraceView:
         """The painter that draws ``picture`` (a folding view draws each step with its own)."""
         return self.painter
 
+    def static_html(self) -> str:
+        """The title, the picture shown and its words, as HTML that needs no kernel nor JavaScript
+        (:func:`gamelib.view.painter.figure_html`)."""
+        picture = figure_html(self.picture.svg, self.picture.width, self.painter.sizes.smallest_font)
+        return f'<div class="gamelib-static">{self._title_html()}{picture}{self.words.value}</div>'
+
+
+def static_views_html(views: Sequence[TraceView]) -> str:
+    """The static HTML of ``views`` (:meth:`TraceView.static_html`), one after the other."""
+    return "".join(view.static_html() for view in views)
+
 
 def paint_step(painter: SvgPainter, tree: GameTree, picture: Snapshot, title: str) -> str:
     """The SVG text of step ``picture`` of a search on ``tree`` drawn by ``painter``, titled
@@ -177,20 +190,21 @@ def paint_step(painter: SvgPainter, tree: GameTree, picture: Snapshot, title: st
 
 
 class StepControls:
-    """One bar that moves views together: |◀ start, ◀ back, next ▶, end ▶|, play, a speed slider
-    (milliseconds per step) and a step slider from 0 to ``total``. ``on_step(k)`` is called with
-    every new step. The buttons are at least 44 pixels square and need no keyboard.
+    """One bar that moves views together: |◀ start, ◀ back, next ▶, end ▶|, play and a step slider
+    from 0 to ``total``, in one compact row (``widget``), and a speed slider (milliseconds per step,
+    ``speed``) for the owner to place. ``on_step(k)`` is called with every new step. The buttons are
+    at least 44 pixels square and need no keyboard.
     """
 
     def __init__(self, total: int, on_step: Callable[[int], None]) -> None:
         widgets = ipywidgets()
         self._on_step = on_step
-        self.slider = widgets.IntSlider(value=0, min=0, max=total, description="step", continuous_update=True,
-                                         layout=widgets.Layout(width="340px"))
-        self.play = widgets.Play(value=0, min=0, max=total, interval=700, description="play",
-                                 layout=widgets.Layout(height="44px"))
+        self.slider = widgets.IntSlider(value=0, min=0, max=total, continuous_update=True, tooltip="step",
+                                         layout=widgets.Layout(flex="1 1 150px", min_width="150px", width="auto"))
+        self.play = widgets.Play(value=0, min=0, max=total, interval=700, description="play", show_repeat=False,
+                                 layout=widgets.Layout(height="44px", width="auto", flex="0 0 auto"))
         self.speed = widgets.IntSlider(value=700, min=100, max=2000, step=100, description="ms / step",
-                                       layout=widgets.Layout(width="260px"))
+                                       layout=widgets.Layout(width="300px"))
         widgets.jslink((self.play, "value"), (self.slider, "value"))
         widgets.jslink((self.speed, "value"), (self.play, "interval"))
         self.slider.observe(lambda change: self._on_step(change["new"]), names="value")
@@ -198,8 +212,8 @@ class StepControls:
                         touch_button("◀ Back", "one step back", self.back),
                         touch_button("Next ▶", "one step on", self.next),
                         touch_button("End ▶|", "last step: the finished search", self.last)]
-        self.widget = widgets.HBox([*self.buttons, self.play, self.speed, self.slider],
-                                   layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        self.widget = widgets.HBox([*self.buttons, self.play, self.slider],
+                                   layout=widgets.Layout(flex_flow="row wrap", align_items="center", width="100%"))
         self.widget.add_class("gamelib-controls")
 
     @property
@@ -268,7 +282,7 @@ class Stepping:
         self.controls.last()
 
 
-class Stepper(Stepping):
+class Stepper(Stepping, StaticForm):
     """A widget that steps through ``events`` recorded on ``tree``: one :class:`StepControls` bar
     and one :class:`TraceView`.
 
@@ -285,9 +299,10 @@ class Stepper(Stepping):
         widgets = ipywidgets()
         self.tree, self.title = tree, title
         self.view = TraceView(tree, events, title=title, style=style)
+        self.view.widget.layout.flex = "0 0 auto"  # in a column: as tall as the picture and words, no more
         self.controls = StepControls(len(self.view), self.view.show)
         self.slider, self.play, self.buttons = self.controls.slider, self.controls.play, self.controls.buttons
-        self.widget = widgets.VBox([style_sheet(), self.controls.widget, self.view.widget,
+        self.widget = widgets.VBox([style_sheet(), self.view.widget, self.controls.widget, self.controls.speed,
                                     widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
         self.widget.add_class("gamelib-stepper")
         self.view.show(0)
@@ -313,10 +328,10 @@ class Stepper(Stepping):
         """The SVG text of the picture shown."""
         return self.view.picture.svg
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def static_html(self) -> str:
+        """The picture shown and its words, as HTML that needs no kernel nor JavaScript (``make html``)."""
+        return self.view.static_html()
 
-        display(self.widget)  # type: ignore[no-untyped-call]
 
     def __repr__(self) -> str:
         return f"Stepper({self.tree.name!r}, step {self.step} of {len(self.view)})"

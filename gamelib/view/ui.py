@@ -8,10 +8,13 @@ their node at any size (a projector, a phone, a narrow notebook column).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["STYLE_SHEET", "TreePicture", "ipywidgets", "style_sheet", "touch_button"]
+from gamelib.view.painter import DEFAULT_SIZES, MIN_SCREEN_FONT
+
+__all__ = ["STYLE_SHEET", "StaticForm", "TreePicture", "ipywidgets", "style_sheet", "touch_button"]
 
 STYLE_SHEET = """
 .gamelib-stack { position: relative; }
@@ -22,7 +25,11 @@ STYLE_SHEET = """
 .gamelib-node-toggle.jupyter-button { background: transparent; border: 2px dashed transparent; box-shadow: none;
   border-radius: 50%; min-width: 0; padding: 0; }
 .gamelib-node-toggle.jupyter-button:hover { border-color: #888888; }
-.gamelib-node-toggle.jupyter-button.mod-active { background: rgba(214, 39, 40, 0.22); border: 3px solid #d62728; }
+.gamelib-node-toggle.jupyter-button.mod-active { background: rgba(31, 78, 154, 0.18); border: 3px solid #1f4e9a; }
+.gamelib-node-toggle.jupyter-button.mod-active.gamelib-graded-right { background: rgba(26, 150, 65, 0.28);
+  border-color: #1a9641; }
+.gamelib-node-toggle.jupyter-button.mod-active.gamelib-graded-wrong { background: rgba(214, 39, 40, 0.22);
+  border-color: #d62728; }
 .gamelib-leaf-edit { min-width: 0 !important; }
 .gamelib-leaf-edit.widget-text input[type="number"] { text-align: center; padding: 0 1px; min-width: 0; width: 100%;
   -moz-appearance: textfield; }
@@ -30,8 +37,14 @@ STYLE_SHEET = """
   -webkit-appearance: none; margin: 0; }
 .gamelib-words { font-size: 14px; line-height: 1.45; }
 .gamelib-words table { border-collapse: collapse; margin-top: 4px; }
-.gamelib-words td { padding: 1px 10px 1px 0; }
-.gamelib-legend { font-size: 12px; color: #555555; }
+.gamelib-words td, .gamelib-words th { padding: 1px 10px 1px 0; text-align: left; }
+.gamelib-rule { color: #1f4e9a; }
+.gamelib-counters { color: #444444; }
+.gamelib-controls { gap: 2px; }
+.gamelib-controls .gamelib-touch { padding: 0 8px; }
+.gamelib-hint { font-size: 12px; color: #555555; }
+.gamelib-legend { font-size: 12px; color: #555555; line-height: 1.4; }
+.gamelib-picture-box { scrollbar-width: thin; }
 """
 """CSS for the course's widgets; every rule is scoped to a ``gamelib-`` class."""
 
@@ -62,31 +75,57 @@ def touch_button(description: str, tooltip: str, action: Callable[[], object], *
     return button
 
 
+class StaticForm:
+    """A course widget (``widget``, its ipywidgets box) that also carries a static HTML form of what
+    it shows (:meth:`static_html`: its picture and words, no script), for front ends and pages that
+    cannot run widgets: a lesson read without a kernel (``make html``) shows that form. Jupyter shows
+    the widget where it can."""
+
+    widget: Any
+
+    def static_html(self) -> str:
+        """What the widget shows now, as HTML that needs no kernel nor JavaScript."""
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget, with :meth:`static_html` as its ``text/html``."""
+        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.static_html()
+        return bundle
+
+
 class TreePicture:
     """A tree's SVG picture that scales to its box, with widgets laid over it at pixel positions
     of the picture's own geometry (``width`` x ``height`` pixels unscaled).
 
-    ``widget`` is the box to display; :meth:`show` replaces the SVG; :meth:`lay_over` puts a widget
-    at (x, y) with size (w, h) in the picture's pixels; :meth:`clear_overlays` removes them. By
-    default the picture scales to its box's width, up to ``grow`` times its own; with ``shrink``
-    (a projector's) it is never wider than its own size nor narrower than ``shrink`` times it (its
-    box scrolls then), so its text keeps at least that fraction of its size.
+    ``widget`` is the box to display (it scrolls sideways when its room is narrower than the
+    picture may become); ``stack`` holds the picture and the widgets laid over it; :meth:`show`
+    replaces the SVG; :meth:`lay_over` puts a widget at (x, y) with size (w, h) in the picture's
+    pixels; :meth:`clear_overlays` removes them. By default the picture scales to its box's width,
+    up to ``grow`` times its own and down to where its smallest text, ``smallest_font`` pixels,
+    is :data:`gamelib.view.painter.MIN_SCREEN_FONT` (12) pixels on the screen; with ``shrink`` (a
+    projector's) it is never wider than its own size nor narrower than ``shrink`` times it.
     """
 
-    def __init__(self, width: float, height: float, *, grow: float = 1.6, shrink: float | None = None) -> None:
+    def __init__(self, width: float, height: float, *, grow: float = 1.6, shrink: float | None = None,
+                 smallest_font: float | None = None) -> None:
         widgets = ipywidgets()
         self.width, self.height, self.shrink = width, height, shrink
+        self.smallest_font = smallest_font if smallest_font is not None else DEFAULT_SIZES.smallest_font
         self._html = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
         self._html.add_class("gamelib-picture")
-        self.widget = widgets.Box([self._html], layout=widgets.Layout(width="100%"))
-        self.widget.add_class("gamelib-stack")
+        self.stack = widgets.Box([self._html], layout=widgets.Layout(width="100%"))
+        self.stack.add_class("gamelib-stack")
+        self.widget = widgets.Box([self.stack], layout=widgets.Layout(width="100%", overflow="auto hidden"))
+        self.widget.add_class("gamelib-picture-box")
         self._size_limits(grow)
         self.svg = ""
 
     def _size_limits(self, grow: float = 1.6) -> None:
-        layout, width = self.widget.layout, self.width
+        layout, width = self.stack.layout, self.width
         if self.shrink is None:
-            layout.max_width, layout.min_width = f"{grow * width:.0f}px", f"{min(width, 320.0):.0f}px"
+            least = min(width, math.ceil(width * MIN_SCREEN_FONT / self.smallest_font))  # rounded up: 12 px, not 11.99
+            layout.max_width, layout.min_width = f"{grow * width:.0f}px", f"{least:.0f}px"
         else:
             layout.max_width, layout.min_width = f"{width:.0f}px", f"{self.shrink * width:.0f}px"
 
@@ -112,9 +151,8 @@ class TreePicture:
         widget.layout.width = f"{100 * w / self.width:.3f}%"
         widget.layout.height = f"{100 * h / self.height:.3f}%"
         widget.add_class("gamelib-overlay")
-        self.widget.children = (*self.widget.children, widget)
+        self.stack.children = (*self.stack.children, widget)
 
     def clear_overlays(self) -> None:
         """Remove every widget laid over the picture."""
-        self.widget.children = (self._html,)
-
+        self.stack.children = (self._html,)
