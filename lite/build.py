@@ -70,6 +70,7 @@ packages, so it does not look for them elsewhere, and gamelib with ipywidgets an
 lesson's first cell imports them without a ``%pip install``."""
 
 LESSONS: dict[str, str] = {
+    "00_start_here.ipynb": "",
     "01_minimax.ipynb": "",
     "02_alpha_beta.ipynb": "",
     "03_negascout.ipynb": "",

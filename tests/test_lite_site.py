@@ -35,7 +35,7 @@ from gamelib.teach.quiz import grade_pruning
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "browser"
-LESSONS = ("01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb",
+LESSONS = ("00_start_here.ipynb", "01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb",
            "05_adjacency_game.ipynb", "08_chance_and_many_players.ipynb", "09_monte_carlo_tree_search.ipynb")
 """The lessons the site's start page says run in the browser."""
 PLOTS = {"02_alpha_beta.ipynb": 1, "03_negascout.ipynb": 1, "04_transpositions_and_mtdf.ipynb": 2,
