@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,3 +20,12 @@ def provenance(command: str, **more: Any) -> dict[str, Any]:
     return {"command": command, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
             "python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
             "load": "load average " + " ".join(f"{load:.1f}" for load in os.getloadavg()), **more}
+
+
+def quick_argument(arguments: list[str]) -> bool:
+    """Whether a benchmark's command line (``sys.argv[1:]``) asks for its ``--quick`` run; any
+    other argument ends the program with one line and status 2."""
+    if any(argument != "--quick" for argument in arguments):
+        print(f"unknown argument {arguments[0]!r}: give nothing or --quick", file=sys.stderr)
+        raise SystemExit(2)
+    return bool(arguments)

@@ -33,7 +33,7 @@ from gamelib.search.mtdf import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta  # noqa: E402
 from gamelib.search.ttable import Replacement, TranspositionTable  # noqa: E402
 
-from benchmarks.provenance import provenance  # noqa: E402
+from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 
 DATA = ROOT / "gamelib" / "data" / "benchmarks" / "replacement.json"
 LESSON_LINE = ("c3", "f6", "d4", "e5", "c5", "f4")
@@ -76,11 +76,7 @@ def run(count: int) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    arguments = sys.argv[1:]
-    if any(argument != "--quick" for argument in arguments):
-        print(f"unknown argument {arguments[0]!r}: give nothing or --quick", file=sys.stderr)
-        raise SystemExit(2)
-    quick = bool(arguments)
+    quick = quick_argument(sys.argv[1:])
     rows = run(2 if quick else 1 + RANDOM_POSITIONS)
     if not quick:
         DATA.parent.mkdir(parents=True, exist_ok=True)

@@ -68,7 +68,7 @@ from gamelib.search.mtdf import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta, negascout  # noqa: E402
 from gamelib.search.ttable import TranspositionTable  # noqa: E402
 
-from benchmarks.provenance import provenance  # noqa: E402
+from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 
 MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
 """The midgame position of ``benchmarks/adjacency_search.py`` (X to move, 32 empty squares)."""
@@ -252,11 +252,7 @@ def ladder(depth: int, quick: bool, seconds: float) -> dict[str, Any]:
 
 
 def main() -> None:
-    arguments = sys.argv[1:]
-    if any(argument != "--quick" for argument in arguments):
-        print(f"unknown argument {arguments[0]!r}: give nothing or --quick", file=sys.stderr)
-        raise SystemExit(2)
-    quick = bool(arguments)
+    quick = quick_argument(sys.argv[1:])
     rates = node_rates({"opening": [4] if quick else [4, 5], "midgame": [5] if quick else [5, 6]}, 3 if quick else 5)
     depths = [] if quick else bot_depths(5.0)
     leaves = ladder(8, quick, 5.0)
