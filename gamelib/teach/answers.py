@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from gamelib.games.game import Player, Value
 
 __all__ = ["FILENAME", "MAX_NODE_CHARACTERS", "Answers", "DataTree", "Departed", "TreeLike", "WatchedTree",
-           "answer_in_box", "returns_of", "run_student", "value_data", "value_from_data"]
+           "answer_in_box", "returns_of", "run_student", "unchain", "value_data", "value_from_data"]
 
 FILENAME = "<your code>"
 """The file name the student's code is compiled under; tracebacks are cut down to its lines."""
@@ -343,6 +343,7 @@ def answer_in_box(payload: Mapping[str, Any], channel: Any, *, build: Callable[[
         raise
     except Exception as error:  # noqa: BLE001 - any error in the student's code is reported as data
         channel.send({"error": {"stage": "run", **error_data(error)}})
+        unchain(error)
         return
     function = namespace.get(name)
     if not callable(function):
@@ -362,5 +363,16 @@ def answer_in_box(payload: Mapping[str, Any], channel: Any, *, build: Callable[[
             raise
         except Exception as error:  # noqa: BLE001
             channel.send({"error": {"stage": "call", "tree": index, **error_data(error)}})
+            unchain(error)
             return
         channel.send({"answers": index, **answers.to_data()})
+
+
+def unchain(error: BaseException) -> None:
+    """Cut the chain of exceptions ``error`` was raised during (``__context__``), one link at a time, so
+    it is freed a link at a time. A recursion that catches its own RecursionError and recurses again
+    chains thousands, and freeing them all at once recurses in C deep enough to overflow the stack of
+    Python in a browser (Pyodide), which ends the kernel."""
+    link: BaseException | None = error
+    while link is not None:
+        link.__context__, link = None, link.__context__

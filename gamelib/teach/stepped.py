@@ -8,19 +8,24 @@ through JSON, as from the box), judges them the same way and writes the same ver
 in for the box's limits:
 
 - **A step budget** instead of the wall clock (:data:`STEPS` by default). The student's text is
-  compiled with a step counted at the start of every function call, every loop iteration (``for``,
-  ``while``) and every item a comprehension or generator expression takes, and the tree counts each
-  call of its API (``is_terminal``, ``evaluate``, ``to_move``, ``children_of``,
-  ``chance_outcomes``) and each MCTS rollout against the same budget. The count is the same on every
-  machine, load and Python version: it depends only on the code and the trees. Past the budget every
-  further step raises a private exception (a BaseException, so ``except Exception`` lets it through);
-  code that swallows it with a bare ``except`` meets it again at its next loop iteration or call, and
-  no loop or recursion can go on without one, so the run ends. The counter is C code
-  (:func:`itertools.repeat` behind :func:`functools.partial`): a step adds no Python frame, so
-  recursion reaches exactly the depth it reaches in the box.
-- **The box's recursion room**: the recursion limit is set, for the run, so the student's code has
-  as many frames above it as in the box's fresh Python (:data:`BOX_RECURSION_ROOM`), and runaway
+  compiled (:func:`instrumented`) with a step at the start of every function call, every loop
+  iteration (``for``, ``while``) and every lambda, and one for every item a comprehension or
+  generator expression takes; the tree takes one for each call of its API (``is_terminal``,
+  ``evaluate``, ``to_move``, ``children_of``, ``chance_outcomes``), and each MCTS rollout takes one.
+  The count depends only on the code and the trees, not on the machine, its load or the Python
+  version. Past the budget every further step raises a private exception (a BaseException, so
+  ``except Exception`` lets it through); code that swallows it with a bare ``except`` meets it again
+  at its next call or loop iteration, outside that ``try`` (a step is the first statement of a loop's
+  body), and no loop or recursion goes on without one, so the run ends. The counter is C code
+  (:func:`itertools.repeat`, read through :func:`next` and :func:`itertools.compress`): a step adds
+  no Python frame, so the student's recursion reaches the depth it reaches in the box.
+- **The box's recursion room**: the recursion limit is set, for the run, so the student's code can
+  stack as many frames as in the box's fresh Python (:data:`BOX_RECURSION_ROOM`), and runaway
   recursion ends in the same RecursionError at the same line.
+- **A backstop** on the clock (:data:`BACKSTOP_SECONDS`) for code whose steps grow slower and
+  slower, checked by the garbage collector as such code allocates; and the exceptions the code
+  chained are freed a link at a time (:func:`gamelib.teach.answers.unchain`), since Pyodide's stack
+  overflows freeing thousands at once.
 - **Output**: what the code prints is kept, not shown, up to the limits' ``output_bytes`` (stdout
   and stderr together, as the sandbox counts them); past it the run ends (outcome OUTPUT).
 - **Imports**: the code imports what the box holds, the standard library and ``from gamelib import
@@ -30,9 +35,10 @@ This is no boundary: the code runs as the kernel does, and can read what the ker
 change how it judges. In a browser that is the student's own tab and nothing else, which is why it is
 used there, and only there: in CPython :func:`gamelib.teach.code_check.check_code` always takes the
 sandbox, and the grader, the app and tournaments never come here (tests may, through
-:func:`gamelib.teach.code_check.check_in_kernel`). A single long call into C code (``sum(range(10**12))``,
-``10**10**8``) takes no steps and is not interrupted; a memory bomb ends in MemoryError where the
-browser's memory runs out (or the tab is closed by the browser first).
+:func:`gamelib.teach.code_check.check_in_kernel`). Not bounded: a single long call into C code
+(``sum(range(10**12))``, ``10**10**8``) takes no step and allocates nothing, so neither the budget nor
+the backstop interrupts it (in a browser, Kernel → Restart ends it); a memory bomb ends in
+MemoryError where the browser's memory runs out, or the browser closes the tab first.
 
 >>> result = run_in_kernel({"function": "f", "source": "def f(tree, node):\\n    while True:\\n        pass\\n",
 ...                         "call": {"kind": "plain"},
@@ -55,6 +61,7 @@ import json
 import operator
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,7 +69,7 @@ from types import CodeType, ModuleType
 from typing import Any
 
 from gamelib.teach import student_api
-from gamelib.teach.answers import FILENAME, DataTree, answer_in_box
+from gamelib.teach.answers import FILENAME, DataTree, answer_in_box, unchain
 from gamelib.teach.box_child import error_data
 from gamelib.teach.sandbox import CHANNEL_BYTES, END, Limits, Listener, Outcome, SandboxResult
 
@@ -88,7 +95,7 @@ RecursionError and recurses again chains its exceptions, and each takes longer t
 garbage collector, which runs while such code allocates, ends the run past this many seconds
 (outcome TIMEOUT). Code that takes its steps at a steady pace meets the step budget long before."""
 
-_STEP, _COUNTED, _ITEMS = "__gamelib_step__", "__gamelib_counted__", "__gamelib_items__"
+_STEP, _COUNTED = "__gamelib_step__", "__gamelib_counted__"
 """The names through which the instrumented code counts its steps."""
 
 
@@ -115,14 +122,14 @@ class _Budget:
         self.steps = steps
         self.reason: Outcome | None = None
         self.spent: int | None = None
-        self._left = itertools.repeat(None, steps)
+        self._left = itertools.repeat(True, steps)
         # Once the budget is spent, chain asks the refusal for every step, and iter(callable, sentinel)
         # calls _refuse each time (it never returns): no Python code runs before that, so no
         # RecursionError can end the counter.
         counter = itertools.chain(self._left, iter(self._refuse, None))
         self.step: Callable[[], object] = functools.partial(next, counter)
-        self.counted: Callable[[Any], Any] = functools.partial(zip, counter)  # (step, item) pairs: a step an item
-        self.items: Callable[[Any], Any] = functools.partial(map, operator.itemgetter(1))
+        # compress(items, selectors=counter) takes an item, then a step (True: the item is kept)
+        self.counted: Callable[[Any], Any] = functools.partial(itertools.compress, selectors=counter)
 
     @property
     def used(self) -> int:
@@ -172,15 +179,14 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
         self.generic_visit(node)
-        counted = ast.Call(ast.Name(_COUNTED, ast.Load()), [node.iter], [])
-        node.iter = ast.copy_location(ast.Call(ast.Name(_ITEMS, ast.Load()), [ast.copy_location(counted, node.iter)],
-                                               []), node.iter)
+        node.iter = ast.copy_location(ast.Call(ast.Name(_COUNTED, ast.Load()), [node.iter], []), node.iter)
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         self.generic_visit(node)
         step = ast.copy_location(ast.Call(ast.Name(_STEP, ast.Load()), [], []), node.body)
-        node.body = ast.copy_location(ast.BoolOp(ast.Or(), [step, node.body]), node.body)  # None or body: body
+        pair = ast.copy_location(ast.Tuple([step, node.body], ast.Load()), node.body)
+        node.body = ast.copy_location(ast.Subscript(pair, ast.Constant(1), ast.Load()), node.body)  # (step, body)[1]
         return node
 
 
@@ -190,7 +196,9 @@ def instrumented(source: str) -> CodeType:
     and every comprehension's iterable wrapped so that each item takes one. Raises SyntaxError as
     :func:`compile` does."""
     tree = _Instrument().visit(ast.parse(source, FILENAME))
-    return compile(ast.fix_missing_locations(tree), FILENAME, "exec")
+    with warnings.catch_warnings():  # a SyntaxWarning was shown once already, when the text was compiled as it is
+        warnings.simplefilter("ignore")
+        return compile(ast.fix_missing_locations(tree), FILENAME, "exec")
 
 
 _BOX_GAMELIB = frozenset({"gamelib", "gamelib.games", "gamelib.games.game"})
@@ -292,7 +300,7 @@ class _Run:
     def names(self) -> dict[str, Any]:
         """What the student's namespace gets besides the box's names: the step counter, and builtins
         whose ``__import__`` imports what the box holds."""
-        return {_STEP: self.budget.step, _COUNTED: self.budget.counted, _ITEMS: self.budget.items,
+        return {_STEP: self.budget.step, _COUNTED: self.budget.counted,
                 "__builtins__": {**builtins.__dict__, "__import__": _box_import}}
 
     @contextmanager
@@ -300,7 +308,7 @@ class _Run:
         """While active: stdout and stderr are this run's, the recursion limit leaves the student's
         code the box's room (the caller's frame is run_in_kernel's, which calls answer_in_box as the
         box's child_main does), and the backstop watches the clock; all restored afterwards."""
-        saved = sys.stdout, sys.stderr, sys.getrecursionlimit()
+        saved = sys.stdout, sys.stderr, sys.getrecursionlimit(), sys.unraisablehook
         sys.setrecursionlimit(saved[2] + BOX_RECURSION_ROOM - (_room() + _PROBE_FRAMES))
         sys.stdout, sys.stderr = self.stdout, self.stderr
         deadline = time.monotonic() + BACKSTOP_SECONDS
@@ -309,12 +317,16 @@ class _Run:
             if time.monotonic() > deadline:
                 self.budget.stop(Outcome.TIMEOUT)
 
+        # At the recursion limit the backstop itself cannot be called: Python reports that as an
+        # "unraisable" error, with the student's chain of exceptions. A C function that ignores it,
+        # which the limit cannot stop, drops those (and any other unraisable error) while the code runs.
+        sys.unraisablehook = id
         gc.callbacks.append(backstop)
         try:
             yield
         finally:
             gc.callbacks.remove(backstop)
-            sys.stdout, sys.stderr = saved[0], saved[1]
+            sys.stdout, sys.stderr, sys.unraisablehook = saved[0], saved[1], saved[3]
             sys.setrecursionlimit(saved[2])
 
 
@@ -380,19 +392,23 @@ def run_in_kernel(payload: Any, limits: Limits = Limits(), *, steps: int = STEPS
     with run.active():
         try:
             answer_in_box(data, run, build=instrumented, tree=run.tree, names=run.names())
-        except (_Stopped, _JudgeFailed):
-            pass
+        except (_Stopped, _JudgeFailed) as error:
+            unchain(error)
         except MemoryError as error:
             run.messages.append({"sandbox_error": error_data(error)})
             outcome = Outcome.MEMORY
-        except KeyboardInterrupt:
+            unchain(error)
+        except KeyboardInterrupt as error:
             outcome = Outcome.STOPPED
+            unchain(error)
         except SystemExit as error:
             code = error.code
             returncode = 0 if code is None else code if isinstance(code, int) else 1
+            unchain(error)
         except BaseException as error:  # noqa: BLE001 - whatever the code let through, as a crashed process's
             run.messages.append({"sandbox_error": error_data(error)})
             returncode = 1
+            unchain(error)
     if run.failure is not None:
         raise run.failure
     outcome = run.budget.ended() or outcome or (Outcome.FINISHED if returncode == 0 else Outcome.CRASHED)
