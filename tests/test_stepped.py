@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import inspect
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,3 +235,11 @@ def _payload(function: str, source: str, call: dict[str, Any] | None = None) -> 
     """A payload for run_in_kernel: ``function`` of ``source`` on a one-leaf tree worth 1."""
     return {"function": function, "source": source, "call": call or {"kind": "plain"},
             "trees": [{"name": "t", "root": "a", "children": {}, "values": {"a": 1}, "players": {"a": "max"}}]}
+
+
+def test_the_lessons_that_check_a_function_say_how_a_browser_checks_it() -> None:
+    lessons = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    for lesson in lessons:
+        text = lesson.read_text(encoding="utf-8")
+        if "check_function(" in text:
+            assert text.count(f"stopped after {STEPS:,} steps") >= 2, lesson.name  # the text and the check's cell

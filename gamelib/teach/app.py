@@ -51,9 +51,10 @@ class CodeChecker:
     verdict then shows in ``report``, with the tree drawn up to the first departure from the
     reference, or what went wrong and where. A verdict is never left under code it was not given:
     changing the code clears the report and stops a check that is running. ``status`` says which
-    boundary the code runs in: "isolated" (bubblewrap's box) or "guard only" and why. In a browser
-    (Pyodide: no processes, no threads) Check runs the check in the kernel, under the step budget,
-    before it returns; Stop stays disabled there (the kernel hears no click until the check ends).
+    boundary the code runs in: "isolated" (bubblewrap's box) or "guard only" and why. Left last in a
+    cell, the checker shows as its ``widget``. In a browser (Pyodide: no processes, no threads) Check
+    runs the check in the kernel, under the step budget, before it returns; Stop stays disabled there
+    (the kernel hears no click until the check ends).
     """
 
     STARTER = "starter code"
@@ -157,6 +158,11 @@ class CodeChecker:
         with self._lock:
             if self._running is not None:
                 self._running.cancel.set()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)  # type: ignore[no-untyped-call]
 
     def check(self) -> SourceVerdict:
         """Check the code in the box, wait for the verdict, show it and return it (what the Check
