@@ -35,6 +35,7 @@ from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.sandbox import END, Limits, Outcome
 from gamelib.teach.stepped import IN_KERNEL, STEPS, run_in_kernel
 from tests import notebook_functions as cells
+from tests.hostile import IMPORT_ANSWERS, MEMORY_BOMB, MONKEYPATCH, OUTPUT_FLOOD
 
 SOLUTIONS = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
              "alphabeta": solutions.lesson_02_alpha_beta, "expectimax": solutions.lesson_08_chance,
@@ -162,6 +163,15 @@ def test_the_code_imports_what_the_box_holds() -> None:
     typed = inspect.getsource(solutions.lesson_01_minimax) + (
         "import math, itertools\nfrom gamelib import INF, Player, Value, format_value\nimport gamelib.games.game\n")
     assert check_in_kernel("minimax", typed).ok
+
+
+@pytest.mark.parametrize("source", [MONKEYPATCH, IMPORT_ANSWERS, MEMORY_BOMB, OUTPUT_FLOOD],
+                         ids=["monkeypatch", "import_answers", "memory_bomb", "output_flood"])
+def test_the_hostile_files_that_need_no_process_are_not_right_in_the_kernel_either(source: str) -> None:
+    # Not a boundary (builtins.__import__ reaches the checker): the course's modules are simply not
+    # importable by name, as in the box, and the bombs meet the memory and output verdicts.
+    verdict = check_in_kernel("minimax", source)
+    assert not verdict.ok and verdict.report is None, verdict.message
 
 
 def test_the_starter_code_and_the_messages_read_as_in_the_box() -> None:

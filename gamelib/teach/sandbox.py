@@ -210,7 +210,7 @@ def sandbox_problem() -> str | None:
     """Why this platform cannot run the sandbox, or None if it can (POSIX, with ``resource``)."""
     if sys.platform == "emscripten":  # Pyodide in a browser: its `resource` is a stand-in with no spec
         return ("code is checked in a child process with time and memory limits, and Python in a browser "
-                "(Pyodide) cannot start one")
+                "(Pyodide) cannot start one (check_function and the app's checker check in the kernel there)")
     if os.name != "posix" or importlib.util.find_spec("resource") is None:
         return ("code is checked only on Linux or macOS: the sandbox needs POSIX process groups and the "
                 "resource module for its time and memory limits, and this Python has no resource module")
