@@ -193,6 +193,15 @@ def test_an_error_of_the_judge_is_raised_not_turned_into_a_verdict() -> None:
         run_in_kernel(_payload("f", swallowing), listen=broken)
 
 
+def test_a_run_inside_a_run_is_refused() -> None:
+    def nested(message: Any) -> Any:
+        return run_in_kernel(_payload("f", "def f(tree, node):\n    return 1\n"))
+
+    with pytest.raises(RuntimeError, match="a check is already running in this kernel"):
+        run_in_kernel(_payload("f", "def f(tree, node):\n    return 1\n"), listen=nested)
+    assert run_in_kernel(_payload("f", "def f(tree, node):\n    return 1\n")).outcome is Outcome.FINISHED
+
+
 def test_the_judge_s_end_stops_the_code_even_if_it_swallows_the_stop() -> None:
     rollouts = ("def my_mcts(tree, root, iterations, c, rollout):\n    while True:\n        try:\n"
                 "            rollout(root)\n        except:\n            pass\n")

@@ -37,8 +37,11 @@ used there, and only there: in CPython :func:`gamelib.teach.code_check.check_cod
 sandbox, and the grader, the app and tournaments never come here (tests may, through
 :func:`gamelib.teach.code_check.check_in_kernel`). Not bounded: a single long call into C code
 (``sum(range(10**12))``, ``10**10**8``) takes no step and allocates nothing, so neither the budget nor
-the backstop interrupts it (in a browser, Kernel → Restart ends it); a memory bomb ends in
-MemoryError where the browser's memory runs out, or the browser closes the tab first.
+the backstop interrupts it (in a browser, Kernel → Restart ends it); nor is code the student's code
+builds as it runs (``exec("while True: pass")``) instrumented; a memory bomb ends in MemoryError where
+the browser's memory runs out, or the browser closes the tab first. One run at a time: a run sets
+state of the whole interpreter (stdout, the recursion limit, a garbage-collector callback), restored
+when it ends.
 
 >>> result = run_in_kernel({"function": "f", "source": "def f(tree, node):\\n    while True:\\n        pass\\n",
 ...                         "call": {"kind": "plain"},
@@ -60,6 +63,7 @@ import itertools
 import json
 import operator
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -86,8 +90,8 @@ IN_KERNEL = "in the kernel"
 BOX_RECURSION_ROOM = 997
 """How many more frames the box's Python (a fresh CPython 3.11, recursion limit 1000) can stack where
 ``child_main`` calls the entry, as :func:`_room` counts them: a run in the kernel sets its recursion
-limit to leave the same room where :func:`run_in_kernel` calls it, so the student's code recurses
-exactly as deep as in the box (tests/test_stepped.py compares the two)."""
+limit to leave the same room where it calls the entry, so the student's code recurses exactly as deep
+as in the box (tests/test_stepped.py compares the two)."""
 
 BACKSTOP_SECONDS = 60.0
 """The last resort, for code whose steps grow slower and slower (a recursion that catches its own
@@ -306,8 +310,8 @@ class _Run:
     @contextmanager
     def active(self) -> Iterator[None]:
         """While active: stdout and stderr are this run's, the recursion limit leaves the student's
-        code the box's room (the caller's frame is run_in_kernel's, which calls answer_in_box as the
-        box's child_main does), and the backstop watches the clock; all restored afterwards."""
+        code the box's room (the caller, :func:`_run`, calls answer_in_box as the box's child_main
+        does), and the backstop watches the clock; all restored afterwards."""
         saved = sys.stdout, sys.stderr, sys.getrecursionlimit(), sys.unraisablehook
         sys.setrecursionlimit(saved[2] + BOX_RECURSION_ROOM - (_room() + _PROBE_FRAMES))
         sys.stdout, sys.stderr = self.stdout, self.stderr
@@ -325,13 +329,14 @@ class _Run:
         try:
             yield
         finally:
-            gc.callbacks.remove(backstop)
+            if backstop in gc.callbacks:  # the student's code may have emptied the list
+                gc.callbacks.remove(backstop)
             sys.stdout, sys.stderr, sys.unraisablehook = saved[0], saved[1], saved[3]
             sys.setrecursionlimit(saved[2])
 
 
 _PROBE_FRAMES = 2
-"""The frames between run_in_kernel's and the probe's (the context manager's ``__enter__`` and
+"""The frames between :func:`_run`'s and the probe's (the context manager's ``__enter__`` and
 :meth:`_Run.active`'s)."""
 
 
@@ -381,9 +386,23 @@ def run_in_kernel(payload: Any, limits: Limits = Limits(), *, steps: int = STEPS
     the run (:data:`~gamelib.teach.sandbox.END`). Outcomes: FINISHED, ENDED, STEPS (the budget ran
     out), OUTPUT, MEMORY (a MemoryError), STOPPED (KeyboardInterrupt), CRASHED (SystemExit with a
     status other than 0, or another BaseException the code let through). An error of ``listen``
-    itself is raised again, unchanged, after the run. Raises ValueError for a budget below 1."""
+    itself is raised again, unchanged, after the run. Raises ValueError for a budget below 1, and
+    RuntimeError if a run is already going on in this process (say, started by the code being checked)."""
     if steps < 1:
         raise ValueError(f"the step budget must be at least 1, not {steps}")
+    if not _one_at_a_time.acquire(blocking=False):
+        raise RuntimeError("a check is already running in this kernel: one at a time")
+    try:
+        return _run(payload, limits, steps, listen)
+    finally:
+        _one_at_a_time.release()
+
+
+_one_at_a_time = threading.Lock()
+
+
+def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> SteppedResult:
+    """:func:`run_in_kernel`'s run, once it holds the kernel."""
     data = json.loads(json.dumps(payload))
     run = _Run(limits, steps, listen)
     outcome: Outcome | None = None
