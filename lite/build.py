@@ -276,11 +276,12 @@ notebook to keep it).</p>
 <table>
 {chr(10).join(rows)}
 </table>
-<p>The exercises' checker works here: <code>check_function</code> gives the same verdicts as in the full
+<p>The exercises' checker works here: <code>check_function</code> (and the checker app,
+<code>CodeChecker()</code> from <code>gamelib.teach.app</code>) gives the same verdicts as in the full
 install, and the same picture of where your search first goes another way than the reference. With no
 child process to run your function in, it runs it in this tab's kernel and stops it after
-{STEPS:,} steps (each call, loop turn and question to the tree is a step; the exercises' answers take a
-few thousand), so an endless loop gets its verdict in seconds. A single long computation inside
+{STEPS:,} steps (each call, loop turn and question to the tree is a step; the exercises' answers take
+fewer than 10,000), so an endless loop gets its verdict in seconds. A single long computation inside
 Python's own C code, such as <code>sum(range(10**12))</code>, takes no steps and is not stopped:
 Kernel &rarr; Restart ends it.</p>
 <p>What the browser lacks: child processes (tournaments, the command line as a separate program),
