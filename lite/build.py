@@ -16,7 +16,7 @@ What goes in, all pinned:
   not from whatever the build's environment has installed (``--ignore-sys-prefix``).
 - The lessons (``notebooks/NN_*.ipynb`` and their committed figures), their kernel set to Pyodide's,
   and a start page, ``index.html``, saying which lessons run in the browser and which need the full
-  install, and why.
+  install, and why, and how the exercises' checker works there (in the kernel, under a step budget).
 - ``lite/overrides.json``: JupyterLab's settings for the site: every cell drawn, not only those in
   view (so a widget stays live after Run All), and no news or update checks (they would ask another
   host).
@@ -68,6 +68,10 @@ PRELOAD = ("micropip", "comm", "ipython", "jedi", "gamelib")
 """Loaded with Pyodide when a kernel starts (their dependencies with them): the kernel's own
 packages, so it does not look for them elsewhere, and gamelib with ipywidgets and ipyevents, so a
 lesson's first cell imports them without a ``%pip install``."""
+
+STEPS = 1_000_000
+"""The checker's step budget in the browser (gamelib.teach.stepped.STEPS; tests/test_lite_build.py
+checks they agree), for the start page."""
 
 LESSONS: dict[str, str] = {
     "00_start_here.ipynb": "",
@@ -273,12 +277,17 @@ notebook to keep it).</p>
 <table>
 {chr(10).join(rows)}
 </table>
+<p>The exercises' checker works here: <code>check_function</code> (and the checker app,
+<code>CodeChecker()</code> from <code>gamelib.teach.app</code>) gives the same verdicts as in the full
+install, and the same picture of where your search first goes another way than the reference. With no
+child process to run your function in, it runs it in this tab's kernel and stops it after
+{STEPS:,} steps (each call, loop turn and question to the tree is a step; the exercises' answers take
+fewer than 10,000), so an endless loop gets its verdict in seconds. A single long computation inside
+Python's own C code, such as <code>sum(range(10**12))</code>, takes no steps and is not stopped:
+Kernel &rarr; Restart ends it.</p>
 <p>What the browser lacks: child processes (tournaments, the command line as a separate program),
 numpy, scipy and matplotlib. The lessons that run here draw their plots with gamelib's own SVG where
-matplotlib is missing, and run <code>python -m gamelib</code> commands inside the kernel. The
-exercises' checker, <code>check_function</code>, runs your function in a child process with time and
-memory limits, so here it says it cannot check yet; <code>check_exercise</code> checks the same function
-inside the kernel, with no time limit (an endless loop stops only with Kernel &rarr; Restart). The full
+matplotlib is missing, and run <code>python -m gamelib</code> commands inside the kernel. The full
 install (Python 3.11, <code>make lab</code>) runs every lesson: see the course's README.</p>
 <p><a href="lab/index.html">Open JupyterLab</a> with all the lessons.</p>
 </body></html>

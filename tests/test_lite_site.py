@@ -6,7 +6,10 @@ The site is built afresh (``lite/build.py``, into a temporary folder, from the d
 refused (and recorded: the test fails if the site even tries one). Lessons 1-5, 8 and 9 each run
 every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, every plot
 must be drawn (as SVG: there is no matplotlib), and the explorer's Next (lesson 1), the pruning and
-window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must answer through the kernel.
+window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must answer through the kernel. In
+lesson 2 the exercise's checker runs in the kernel: check_function finds the solution right, the app's
+checker shows a loaded mistake's first departure as the sandbox reports it, and stops an endless loop
+after its step budget.
 Kernel start and run-all times are printed and written, with the site's size, to
 ``build/browser/lite_timings.json`` (the README's numbers); screenshots go to ``build/browser/``.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import json
 import os
 import re
@@ -154,6 +158,70 @@ def errors_shown(page: Any) -> list[str]:
     return texts
 
 
+def replace_cell(page: Any, cell: Any, text: str) -> None:
+    """Put ``text`` in the code cell ``cell`` (as typed, without the editor's indentation) and leave the
+    cursor there."""
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
+
+
+def check_the_exercise(page: Any) -> None:
+    """Lesson 2's exercise in the browser: check_function on the solution (right on all 5 trees), the
+    app's checker on a loaded mistake (the first departure the sandbox reports, with its picture) and
+    on an endless loop (stopped after the step budget), all in the kernel. Records the seconds."""
+    from playwright.sync_api import expect
+
+    from gamelib.teach.code_check import check_source, source_as_exercise
+    from gamelib.teach.mistakes import alphabeta_forgets_to_raise_alpha
+    from gamelib.teach.stepped import STEPS
+    from solutions.lesson_02_alpha_beta import my_alphabeta
+
+    names = "from typing import Any\nfrom gamelib import Player, Value\n\n"  # the cell's annotations need them
+    cells = page.locator(".jp-CodeCell")  # found by their text now, by their place once the text is changed
+    texts = cells.all_inner_texts()
+    exercise = cells.nth(next(i for i, text in enumerate(texts) if "def my_alphabeta(tree, node, alpha, beta):" in text))
+    checked = cells.nth(next(i for i, text in enumerate(texts) if 'check_function("alphabeta", my_alphabeta)' in text))
+    replace_cell(page, exercise, names + inspect.getsource(my_alphabeta))
+    started = time.monotonic()
+    page.keyboard.press("Shift+Enter")  # runs the solution's cell and moves to the check's
+    page.keyboard.press("Shift+Enter")
+    expect(checked.locator(".jp-OutputArea")).to_contain_text("alphabeta: right on all 5 trees.",
+                                                              timeout=STEP_SECONDS * 1000)
+    solution_seconds = time.monotonic() - started
+    checked.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "lite_02_check_function.png"))
+
+    replace_cell(page, exercise, "from gamelib.teach.app import CodeChecker\n\nCodeChecker()")
+    page.keyboard.press("Control+Enter")
+    checker = exercise.locator(".gamelib-checker")
+    expect(checker.locator(".gamelib-boundary")).to_contain_text("in this browser tab", timeout=STEP_SECONDS * 1000)
+    checker.locator("select").nth(1).select_option(label="alphabeta forgets to raise alpha")
+    boxed = check_source("alphabeta", source_as_exercise(alphabeta_forgets_to_raise_alpha, "alphabeta")).report
+    assert boxed is not None and boxed.failure is not None
+    started = time.monotonic()
+    checker.get_by_role("button", name="Check", exact=True).click()
+    report = checker.locator(".gamelib-verdict")
+    expect(report).to_contain_text(boxed.failure.message, timeout=STEP_SECONDS * 1000)
+    mistake_seconds = time.monotonic() - started
+    expect(report.locator("svg.gamelib-tree")).to_be_visible()
+    checker.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "lite_02_checker_mistake.png"))
+
+    checker.locator(".gamelib-code textarea").fill("def my_alphabeta(tree, node, alpha, beta):\n"
+                                                   "    while True:\n        pass\n")
+    started = time.monotonic()
+    checker.get_by_role("button", name="Check", exact=True).click()
+    expect(report).to_contain_text(f"my_alphabeta ran more than {STEPS:,} steps on tree 1 of 5",
+                                   timeout=STEP_SECONDS * 1000)
+    endless_seconds = time.monotonic() - started
+    page.screenshot(path=str(SCREENSHOTS / "lite_02_checker_endless.png"))
+    print(f"checker in the browser: the solution {solution_seconds:.1f} s, a mistake {mistake_seconds:.1f} s, "
+          f"an endless loop {endless_seconds:.1f} s")
+    _record("checker_seconds", {"solution": round(solution_seconds, 1), "mistake": round(mistake_seconds, 1),
+                                "endless_loop": round(endless_seconds, 1)})
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, list[str]], lesson: str) -> None:
     from playwright.sync_api import expect
@@ -195,6 +263,7 @@ def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, li
             windows.get_by_role("button", name="Check", exact=True).click()
             expect(windows.locator(".gamelib-quiz-result")).to_be_visible(timeout=STEP_SECONDS * 1000)
             page.screenshot(path=str(SCREENSHOTS / "lite_02_window_quiz.png"))
+            check_the_exercise(page)
         if lesson.startswith("03"):  # the stepper's Next draws the next step
             stepper = page.locator(".gamelib-stepper").first
             picture = stepper.locator("svg.gamelib-tree").first

@@ -28,13 +28,13 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any, Protocol
 
 from gamelib.games.game import Player, Value
 
 __all__ = ["FILENAME", "MAX_NODE_CHARACTERS", "MAX_VECTOR", "Answers", "DataTree", "Departed", "TreeLike", "WatchedTree",
-           "answer_in_box", "returns_of", "run_student", "value_data", "value_from_data"]
+           "answer_in_box", "returns_of", "run_student", "unchain", "value_data", "value_from_data"]
 
 FILENAME = "<your code>"
 """The file name the student's code is compiled under; tracebacks are cut down to its lines."""
@@ -147,9 +147,12 @@ class DataTree:
     ``players`` (node -> ``"max"``, ``"min"`` or ``"chance"``), optional ``probabilities``
     (chance node -> child -> float) and ``value_range``; a multi-player tree also ``player_count``,
     ``payoffs`` (node -> one number a player) and ``movers`` (node -> player, 1, 2, ...). Unknown
-    nodes raise KeyError, as a :class:`~gamelib.games.trees.GameTree`'s do."""
+    nodes raise KeyError, as a :class:`~gamelib.games.trees.GameTree`'s do. ``step``, if given, is
+    called once for each call of the tree API (:mod:`gamelib.teach.stepped` counts them against
+    its step budget)."""
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
+    def __init__(self, data: Mapping[str, Any], step: Callable[[], object] | None = None) -> None:
+        self._step = step
         self.name, self.root = str(data["name"]), str(data["root"])
         low, high = data.get("value_range", (-math.inf, math.inf))
         self.value_range: tuple[Value, Value] = (low, high)
@@ -176,6 +179,8 @@ class DataTree:
         return self.movers[node]
 
     def _known(self, node: str) -> None:
+        if self._step is not None:
+            self._step()
         if node not in self.players:
             raise KeyError(f"no node {node!r} in tree {self.name!r}")
 
@@ -365,34 +370,45 @@ _PROVIDED = {"Any": Any, "Player": Player, "Value": Value, "math": math}
 """The names the student's code has without importing them."""
 
 
-def answer_in_box(payload: Mapping[str, Any], channel: Any) -> None:
+def answer_in_box(payload: Mapping[str, Any], channel: Any, *, build: Callable[[str], CodeType] | None = None,
+                  tree: Callable[[Mapping[str, Any]], TreeLike] = DataTree,
+                  names: Mapping[str, Any] | None = None) -> None:
     """The box's entry (run in the sandbox's child): compile ``payload["source"]``, run it, and run
     its function ``payload["function"]`` on each tree of ``payload["trees"]`` (as data) as
     ``payload["call"]`` says. Sends, as data: ``{"syntax": {...}}`` for a syntax error, ``{"error":
     {...}}`` for an error while the code runs or while its function runs on a tree, ``{"missing":
     [names defined]}`` if there is no such function, and for each tree ``{"tree": index}`` when the
     function starts on it, then ``{"answers": index, ...}`` (:meth:`Answers.to_data`). A MemoryError
-    is left to the sandbox to report."""
+    is left to the sandbox to report.
+
+    The same entry runs in the kernel, under a step budget, where no process can be started
+    (:mod:`gamelib.teach.stepped`): ``build`` then compiles the text once it has compiled as it is
+    (so a syntax error reads the same), ``tree`` makes each tree from its data, and ``names`` are
+    added to the code's namespace."""
     from gamelib.teach.box_child import error_data
 
-    name, source = str(payload["function"]), str(payload["source"])
+    name, source, names = str(payload["function"]), str(payload["source"]), names or {}
     try:
         code = compile(source, FILENAME, "exec")
+        if build is not None:
+            code = build(source)
     except SyntaxError as error:
         channel.send({"syntax": {"line": error.lineno, "message": str(error.msg)[:1000],
                                  "text": (error.text or "")[:1000]}})
         return
-    namespace: dict[str, Any] = {"__name__": "student", **_PROVIDED}
+    namespace: dict[str, Any] = {"__name__": "student", **_PROVIDED, **names}
     try:
         exec(code, namespace)  # noqa: S102 - the student's code, in the box
     except MemoryError:
         raise
     except Exception as error:  # noqa: BLE001 - any error in the student's code is reported as data
         channel.send({"error": {"stage": "run", **error_data(error)}})
+        unchain(error)
         return
     function = namespace.get(name)
     if not callable(function):
-        defined = sorted(key for key, value in namespace.items() if callable(value) and key not in _PROVIDED)
+        defined = sorted(key for key, value in namespace.items()
+                         if callable(value) and key not in _PROVIDED and key not in names)
         channel.send({"missing": [each[:MAX_NODE_CHARACTERS] for each in defined[:50]]})
         return
     for index, data in enumerate(payload["trees"]):
@@ -402,10 +418,21 @@ def answer_in_box(payload: Mapping[str, Any], channel: Any) -> None:
             return channel.ask({**question, "tree": index})
 
         try:
-            answers = run_student(function, DataTree(data), payload["call"], ask)
+            answers = run_student(function, tree(data), payload["call"], ask)
         except MemoryError:
             raise
         except Exception as error:  # noqa: BLE001
             channel.send({"error": {"stage": "call", "tree": index, **error_data(error)}})
+            unchain(error)
             return
         channel.send({"answers": index, **answers.to_data()})
+
+
+def unchain(error: BaseException) -> None:
+    """Cut the chain of exceptions ``error`` was raised during (``__context__``), one link at a time, so
+    it is freed a link at a time. A recursion that catches its own RecursionError and recurses again
+    chains thousands, and freeing them all at once recurses in C deep enough to overflow the stack of
+    Python in a browser (Pyodide), which ends the kernel."""
+    link: BaseException | None = error
+    while link is not None:
+        link.__context__, link = None, link.__context__

@@ -3,8 +3,9 @@
 ``make app`` serves it with Voila on localhost behind a random token (``scripts/app.sh``; see the
 README); :func:`course_app` builds it and works in JupyterLab too. In the checker tab a student types
 a minimax, negamax, alpha-beta or expectiminimax function and checks it, in a sandbox (:mod:`gamelib.teach.sandbox`)
-and in the background, with a Stop button; an instructor can load the plausible mistakes of
-:mod:`gamelib.teach.mistakes`.
+and in the background, with a Stop button (in a browser, which has neither processes nor threads: in
+the kernel under the step budget, :mod:`gamelib.teach.stepped`); an instructor can load the plausible
+mistakes of :mod:`gamelib.teach.mistakes`.
 
 >>> app = course_app()
 >>> [app.widget.get_title(index) for index in range(len(app.widget.children))]
@@ -22,7 +23,7 @@ from gamelib.games.trees import GameTree
 from gamelib.play.boundary import bwrap_problem
 from gamelib.teach.code_check import (
     SourceVerdict,
-    check_source,
+    check_code,
     function_name,
     source_as_exercise,
     starter_code,
@@ -31,6 +32,7 @@ from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.quiz import PruningQuiz
 from gamelib.teach.sandbox import Limits
+from gamelib.teach.stepped import STEPS, in_browser
 from gamelib.view.explorer import Explorer
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 
@@ -43,13 +45,16 @@ class CodeChecker:
 
     ``exercise`` picks the exercise (:data:`gamelib.teach.exercises.EXERCISES`); ``examples`` loads the
     starter code or one of the plausible mistakes of :mod:`gamelib.teach.mistakes` into ``code`` (an
-    instructor's demonstration). The Check button runs :func:`gamelib.teach.code_check.check_source`
+    instructor's demonstration). The Check button runs :func:`gamelib.teach.code_check.check_code`
     (in its sandbox, within ``limits``: 5 s by default) in a background thread, so the kernel stays
     free: while it runs the report says "checking…", Check is disabled and Stop ends the check. The
     verdict then shows in ``report``, with the tree drawn up to the first departure from the
     reference, or what went wrong and where. A verdict is never left under code it was not given:
     changing the code clears the report and stops a check that is running. ``status`` says which
-    boundary the code runs in: "isolated" (bubblewrap's box) or "guard only" and why.
+    boundary the code runs in: "isolated" (bubblewrap's box) or "guard only" and why. Left last in a
+    cell, the checker shows as its ``widget``. In a browser (Pyodide: no processes, no threads) Check
+    runs the check in the kernel, under the step budget, before it returns; Stop stays disabled there
+    (the kernel hears no click until the check ends).
     """
 
     STARTER = "starter code"
@@ -71,8 +76,9 @@ class CodeChecker:
         self.examples.observe(lambda _change: self.load(), names="value")
         self.code.observe(lambda _change: self._code_changed(), names="value")
         self.check_button = touch_button("Check", f"run your function on the exercise's trees (at most "
-                                                  f"{limits.seconds:g} s)", self.start)
-        self.stop_button = touch_button("Stop", "stop the check that is running", self.stop, disabled=True)
+                                                  f"{_budget_words(limits)})", self.start)
+        self.stop_button = touch_button("Stop", "a check in the browser ends by itself, within its step budget"
+                                        if in_browser() else "stop the check that is running", self.stop, disabled=True)
         self.status = widgets.HTML(boundary_status(), layout=widgets.Layout(margin="0 0 0 12px", align_self="center"))
         self.status.add_class("gamelib-boundary")
         self.widget = widgets.VBox([style_sheet(), widgets.HBox([self.exercise, self.examples]), self.code,
@@ -122,11 +128,14 @@ class CodeChecker:
             if self._running is not None:
                 return self._running
             running = self._running = _Check(self.exercise.value, self.code.value)
-            running.thread = threading.Thread(target=self._run, args=(running,), name="gamelib-check", daemon=True)
         self.verdict = None
-        self.report.value = (f'<p class="gamelib-checking">{self.CHECKING} (at most {self.limits.seconds:g} s; '
-                             f'Stop ends it)</p>')
-        self.check_button.disabled, self.stop_button.disabled = True, False
+        stop = "" if in_browser() else "; Stop ends it"
+        self.report.value = f'<p class="gamelib-checking">{self.CHECKING} (at most {_budget_words(self.limits)}{stop})</p>'
+        self.check_button.disabled, self.stop_button.disabled = True, in_browser()
+        if in_browser():  # no threads: the check runs now, and the page shows "checking…" meanwhile
+            self._run(running)
+            return running
+        running.thread = threading.Thread(target=self._run, args=(running,), name="gamelib-check", daemon=True)
         running.thread.start()
         return running
 
@@ -134,7 +143,7 @@ class CodeChecker:
         """The background thread: wait for the sandbox, then show the verdict unless the code has
         changed meanwhile."""
         try:
-            running.verdict = check_source(running.exercise, running.source, self.limits, cancel=running.cancel)
+            running.verdict = check_code(running.exercise, running.source, self.limits, cancel=running.cancel)
         finally:
             with self._lock:
                 self._running = None
@@ -150,19 +159,33 @@ class CodeChecker:
             if self._running is not None:
                 self._running.cancel.set()
 
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)  # type: ignore[no-untyped-call]
+
     def check(self) -> SourceVerdict:
         """Check the code in the box, wait for the verdict, show it and return it (what the Check
         button does, without returning before the end)."""
         running = self._start()
-        assert running.thread is not None
-        running.thread.join()
+        if running.thread is not None:
+            running.thread.join()
         assert running.verdict is not None, "a check ended without a verdict"
         return running.verdict
 
 
+def _budget_words(limits: Limits) -> str:
+    """What bounds a check here: "5 s" in the sandbox, "1,000,000 steps" in a browser's kernel."""
+    return f"{STEPS:,} steps" if in_browser() else f"{limits.seconds:g} s"
+
+
 def boundary_status() -> str:
     """The checker's status line, HTML: the boundary the code runs in, "isolated" (bubblewrap's box:
-    no network, no files of ours, its own processes) or "guard only" and why."""
+    no network, no files of ours, its own processes) or "guard only" and why; in a browser, "in this
+    browser tab", where the student's tab is all it can harm."""
+    if in_browser():
+        return (f'<span title="Python in a browser starts no process: your code runs in this tab\'s kernel, stopped '
+                f'after {STEPS:,} steps">Your code runs <b>in this browser tab</b>: it can harm nothing else.</span>')
     problem = bwrap_problem()
     if problem is None:
         return ('<span title="bubblewrap: its own namespaces, no network, none of our files">'

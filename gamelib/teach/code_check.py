@@ -47,9 +47,11 @@ from gamelib.teach.answers import FILENAME, Answers
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
 from gamelib.teach.sandbox import END, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
+from gamelib.teach.stepped import STEPS, in_browser, run_in_kernel
 
-__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_function",
-           "check_source", "function_name", "function_source", "source_as_exercise", "starter_code"]
+__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_code",
+           "check_function", "check_in_kernel", "check_source", "function_name", "function_source", "source_as_exercise",
+           "starter_code"]
 
 _TREE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX or\n"
              "    # Player.MIN, with .sign +1 or -1), tree.children_of(node) (in search order)\n")
@@ -135,13 +137,13 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     message for a syntax error, an error while the code runs, a missing function, an error raised
     by the function during the check (each with the line of ``source`` it came from), code that
     runs too long (naming the tree), runs out of memory, prints too much, is stopped, or ends the
-    checking process; ``output`` holds what the code printed. Raises UnknownExerciseError for an
-    unknown exercise.
+    checking process; ``output`` holds what the code printed. Where no process can be started (a
+    browser), the message says so: :func:`check_code` checks there in the kernel instead. Raises
+    UnknownExerciseError for an unknown exercise.
     """
-    _exercise(exercise)
-    if len(source) > MAX_SOURCE_CHARACTERS:
-        return SourceVerdict(exercise, None, f"your code has {len(source):,} characters; the checker takes at most "
-                                             f"{MAX_SOURCE_CHARACTERS:,}")
+    refused = _refused(exercise, source)
+    if refused is not None:
+        return refused
     judge = _Judge(exercise, source)
     try:
         result = run_in_sandbox(_ENTRY, judge.payload(), limits, cancel=cancel, listen=judge.hear)
@@ -150,10 +152,50 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     return judge.verdict(result)
 
 
+def check_in_kernel(exercise: str, source: str, limits: Limits = Limits(), *, steps: int = STEPS) -> SourceVerdict:
+    """Check ``source`` as :func:`check_source` does, but in this process, under a budget of ``steps``
+    steps instead of a wall-clock limit (:func:`gamelib.teach.stepped.run_in_kernel`; of ``limits``
+    only ``output_bytes`` applies): what :func:`check_code` does in a browser, which cannot start a
+    process. The same answers go to the same judge, so the verdicts and their reports are
+    :func:`check_source`'s; code that runs out of steps gets "... ran more than 1,000,000 steps on
+    tree 2 of 5 (...); an endless loop?". No boundary: the code runs as this process does, so in
+    CPython only tests call this (the grader, the app and tournaments never do). Raises
+    UnknownExerciseError for an unknown exercise, ValueError for a budget below 1."""
+    refused = _refused(exercise, source)
+    if refused is not None:
+        return refused
+    judge = _Judge(exercise, source)
+    return judge.verdict(run_in_kernel(judge.payload(), limits, steps=steps, listen=judge.hear))
+
+
+def check_code(exercise: str, source: str, limits: Limits = Limits(), *,
+               cancel: threading.Event | None = None) -> SourceVerdict:
+    """Check ``source`` where this Python can: in the sandbox (:func:`check_source`), or, in a browser
+    (Pyodide, ``sys.platform == "emscripten"``, where no process can be started), in the kernel
+    under the step budget (:func:`check_in_kernel`, :data:`gamelib.teach.stepped.STEPS` steps;
+    ``cancel`` does not apply there: the kernel is busy until the check ends). The lessons'
+    :func:`check_function` and the app's checker check through this; the grader does not (it
+    always takes the sandbox). Raises UnknownExerciseError for an unknown exercise."""
+    if in_browser():
+        return check_in_kernel(exercise, source, limits)
+    return check_source(exercise, source, limits, cancel=cancel)
+
+
+def _refused(exercise: str, source: str) -> SourceVerdict | None:
+    """The verdict on text the checker does not take (too long), or None; raises UnknownExerciseError
+    for an unknown exercise."""
+    _exercise(exercise)
+    if len(source) <= MAX_SOURCE_CHARACTERS:
+        return None
+    return SourceVerdict(exercise, None, f"your code has {len(source):,} characters; the checker takes at most "
+                                         f"{MAX_SOURCE_CHARACTERS:,}")
+
+
 def check_function(exercise: str, function: Callable[..., Any], limits: Limits = Limits(), *,
                    cancel: threading.Event | None = None) -> SourceVerdict:
-    """Check a function defined in a notebook as :func:`check_source` checks typed code: in the
-    sandbox, so an endless loop or a memory bomb stops the child process, not the student's kernel.
+    """Check a function defined in a notebook as :func:`check_code` checks typed code: in the
+    sandbox, so an endless loop or a memory bomb stops the child process, not the student's kernel;
+    in a browser, in the kernel under the step budget (the student's own tab is all it can harm).
 
     The text sent is :func:`function_source` of ``function``: its source, the sources of the plain
     functions it calls from the same notebook or module, and, if it has another name than the
@@ -170,7 +212,7 @@ def check_function(exercise: str, function: Callable[..., Any], limits: Limits =
     except (OSError, TypeError) as error:
         return SourceVerdict(exercise, None, f"the checker cannot read the source of {function!r} ({error}): "
                                              "define it with def in a notebook cell or a file")
-    return check_source(exercise, source, limits, cancel=cancel)
+    return check_code(exercise, source, limits, cancel=cancel)
 
 
 def function_source(function: Callable[..., Any], name: str) -> str:
@@ -321,7 +363,7 @@ class _Judge:
         who = name if tree >= 0 else "your code"
         where = _tree_words(self.exercise, tree) if tree >= 0 else f" before {name} was called"
         outcome = result.outcome
-        if outcome in (Outcome.TIMEOUT, Outcome.CPU_LIMIT):
+        if outcome in (Outcome.TIMEOUT, Outcome.CPU_LIMIT, Outcome.STEPS):
             return f"{who} {result.describe()}{where}; an endless loop?"
         if outcome is Outcome.MEMORY:
             frames = (result.error or {}).get("frames", [])

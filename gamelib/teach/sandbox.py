@@ -63,8 +63,8 @@ from gamelib.play.boundary import (GUARD_ONLY, ISOLATED, boundary, boxed_command
 from gamelib.play.limits import kill_group, minimal_environment
 from gamelib.teach.box_child import BOX_PROCESSES
 
-__all__ = ["END", "Limits", "Listener", "Outcome", "SandboxResult", "SandboxUnavailableError", "box_library",
-           "run_in_sandbox", "sandbox_problem"]
+__all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "Outcome", "SandboxResult", "SandboxUnavailableError",
+           "box_library", "run_in_sandbox", "sandbox_problem"]
 
 _BOX = "/box"
 """Where the box's library is bound inside bubblewrap's box."""
@@ -75,8 +75,8 @@ _BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv[1]); "
 _POLL_SECONDS = 0.05
 """How often the parent looks at the clock, the Stop event and the child's exit while it waits."""
 
-_CHANNEL_BYTES = 4 * 2**20
-"""The most the child may send on its channel."""
+CHANNEL_BYTES = 4 * 2**20
+"""The most the child may send on its channel (past it, the outcome is OUTPUT)."""
 
 _CGROUP_PROCESSES = 64
 """The most processes a run's cgroup may hold (bwrap's two and the child's own among them)."""
@@ -96,6 +96,7 @@ class Outcome(str, Enum):
     MEMORY = "memory"       # it asked for more memory than its address-space limit (MemoryError)
     OUTPUT = "output"       # it printed (or sent) more than the output limit and was killed
     STOPPED = "stopped"     # the caller's Stop event was set and it was killed
+    STEPS = "steps"         # it ran more steps than its budget (a run in the kernel: gamelib.teach.stepped)
     CRASHED = "crashed"     # it exited with another status, or a signal not sent by the sandbox killed it
 
 
@@ -209,7 +210,7 @@ def sandbox_problem() -> str | None:
     """Why this platform cannot run the sandbox, or None if it can (POSIX, with ``resource``)."""
     if sys.platform == "emscripten":  # Pyodide in a browser: its `resource` is a stand-in with no spec
         return ("code is checked in a child process with time and memory limits, and Python in a browser "
-                "(Pyodide) cannot start one")
+                "(Pyodide) cannot start one (check_function and the app's checker check in the kernel there)")
     if os.name != "posix" or importlib.util.find_spec("resource") is None:
         return ("code is checked only on Linux or macOS: the sandbox needs POSIX process groups and the "
                 "resource module for its time and memory limits, and this Python has no resource module")
@@ -397,7 +398,7 @@ class _Watch:
                 return
             if name == "channel":
                 self._hear(chunk)
-                if self.channel_bytes > _CHANNEL_BYTES:
+                if self.channel_bytes > CHANNEL_BYTES:
                     return
                 continue
             room = self.limits.output_bytes + 1 - len(self.received[name])
@@ -408,7 +409,7 @@ class _Watch:
     def _hear(self, chunk: bytes) -> None:
         """Take the channel's complete lines as messages, each heard by the listener at once."""
         self.channel_bytes += len(chunk)
-        if self.channel_bytes > _CHANNEL_BYTES:
+        if self.channel_bytes > CHANNEL_BYTES:
             return
         self.pending += chunk
         *lines, rest = bytes(self.pending).split(b"\n")
@@ -429,7 +430,7 @@ class _Watch:
 
     def _too_much(self) -> bool:
         printed = len(self.received["stdout"]) + len(self.received["stderr"])
-        return printed > self.limits.output_bytes or self.channel_bytes > _CHANNEL_BYTES
+        return printed > self.limits.output_bytes or self.channel_bytes > CHANNEL_BYTES
 
     def _exited(self) -> bool:
         """True once the child has exited, without reaping it (so its group id stays its own)."""
