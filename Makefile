@@ -54,8 +54,11 @@ app: $(STAMP) cairo bubblewrap
 test: $(STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
+# test-slow runs the slow checks, then the property tests again with all their examples
+# (tests/budget.py: make test draws a quarter of them).
 test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE GAMELIB_EXAMPLES=full $(VENV)/bin/python -m pytest $(PARALLEL) -m examples $(PYTEST_ARGS)
 
 html: $(STAMP) graphviz
 	$(VENV)/bin/python -m gamelib.view.lesson_html --out build/html

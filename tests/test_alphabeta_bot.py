@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import gamelib.play.bots.alphabeta as bot_module
@@ -28,6 +28,7 @@ from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
+from tests.budget import examples
 from tests.conftest import SetClock
 
 
@@ -53,7 +54,7 @@ def plain_value(game: AdjacencyGame, state: AdjacencyState, depth: int) -> int:
 
 # The lookahead ---------------------------------------------------------------------------------
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(st.integers(0, (1 << 64) - 1), st.sampled_from([8, 4]))
 def test_gain_counts_count_the_neighbours(marks: int, rule: int) -> None:
     planes = gain_counts(marks, rule)
@@ -63,7 +64,7 @@ def test_gain_counts_count_the_neighbours(marks: int, rule: int) -> None:
             assert count == (marks & neighbour_mask(square, rule)).bit_count(), square
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(positions())
 def test_the_frontier_value_is_a_depth_1_search(position: tuple[AdjacencyGame, AdjacencyState]) -> None:
     game, state = position
@@ -74,7 +75,7 @@ def test_the_frontier_value_is_a_depth_1_search(position: tuple[AdjacencyGame, A
         assert value == plain_value(game, state, 1)
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(positions(most_empty=24), st.sampled_from([2, 3, 4]))
 def test_move_groups_cover_the_moves_and_bound_their_values(position: tuple[AdjacencyGame, AdjacencyState],
                                                             depth: int) -> None:
@@ -90,7 +91,7 @@ def test_move_groups_cover_the_moves_and_bound_their_values(position: tuple[Adja
             assert -plain_value(game, game.result(state, move), depth - 1) <= bound
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(positions(most_empty=30), st.integers(1, 4))
 def test_every_search_with_the_lookahead_equals_plain_alphabeta(position: tuple[AdjacencyGame, AdjacencyState],
                                                                depth: int) -> None:
@@ -117,7 +118,7 @@ def test_a_traced_lookahead_search_is_the_untraced_one() -> None:
 
 # The bot at a fixed depth -------------------------------------------------------------------------
 
-@settings(max_examples=30, deadline=None)
+@examples(30)
 @given(positions(most_empty=30), st.integers(1, 4), st.sampled_from(sorted(SEARCHES)))
 def test_the_bot_at_a_fixed_depth_plays_a_minimax_move(position: tuple[AdjacencyGame, AdjacencyState],
                                                        depth: int, search: str) -> None:
@@ -130,14 +131,14 @@ def test_the_bot_at_a_fixed_depth_plays_a_minimax_move(position: tuple[Adjacency
     assert game.to_move(state).sign * alphabeta(game, after, depth - 1).value == plain_value(game, state, depth)
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(positions(most_empty=9))
 def test_the_bot_equals_minimax_near_the_end(position: tuple[AdjacencyGame, AdjacencyState]) -> None:
     game, state = position
     assert AlphaBetaBot(depth=3).choose(game, state, 1.0).value == minimax(game, state, 3).value
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(positions(most_empty=16), st.integers(1, 2))
 def test_the_weighted_bot_equals_minimax_on_the_weighted_evaluation(
         position: tuple[AdjacencyGame, AdjacencyState], depth: int) -> None:
@@ -207,7 +208,7 @@ def test_after_solving_the_game_the_bot_still_plays_a_best_move() -> None:
         assert alphabeta(game, game.result(position, decision.move)).value == decision.value
 
 
-@settings(max_examples=30, deadline=None)
+@examples(30)
 @given(positions())
 def test_the_bot_never_plays_an_illegal_move(position: tuple[AdjacencyGame, AdjacencyState]) -> None:
     game, state = position

@@ -6,13 +6,14 @@ import io
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square, square_name
 from gamelib.play.bots import make_bot
 from gamelib.play.bots.human import HumanPlayer
 from gamelib.play.bots.random_bot import RandomBot
+from tests.budget import examples
 
 GAME = AdjacencyGame(rounds=6)
 
@@ -25,7 +26,7 @@ def random_position(seed: int, plies: int) -> AdjacencyState:
     return state
 
 
-@settings(max_examples=50, deadline=None)
+@examples(50)
 @given(st.integers(0, 10**6), st.integers(0, 11))
 def test_random_bot_plays_an_empty_square(seed: int, plies: int) -> None:
     state = random_position(seed, plies)

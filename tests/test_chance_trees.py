@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.game import Player
@@ -31,6 +31,7 @@ from gamelib.search.tracing import (
 )
 from gamelib.view.dot import edge_line, node_line, to_dot
 from gamelib.view.painter import show_tree
+from tests.budget import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -210,7 +211,7 @@ def test_the_explorer_steps_through_expectiminimax_on_a_chance_tree() -> None:
     assert [event_from_dict(json.loads(json.dumps(event.to_dict()))) for event in sums] == sums
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(st.integers(1, 3), st.integers(0, 4), st.integers(0, 10**6))
 def test_chance_trees_round_trip_through_json(branching: int, depth: int, seed: int) -> None:
     tree = random_tree((1, branching), depth, seed=seed, chance=True)

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
@@ -25,6 +25,7 @@ from gamelib.search.negamax import SearchError, alphabeta, negascout
 from gamelib.search.tracing import Bound
 from gamelib.search.random_trees import random_tree
 from gamelib.search.ttable import TranspositionTable
+from tests.budget import examples
 from tests.conftest import SetClock
 from tests.test_alphabeta_bot import positions
 
@@ -89,7 +90,7 @@ def test_a_min_root_reports_values_for_the_side_to_move() -> None:
     assert listener.reports == [("b", -7, Bound.EXACT, True), ("a", -4, Bound.EXACT, False)]
 
 
-@settings(max_examples=20, deadline=None)
+@examples(20)
 @given(positions(most_empty=20), st.integers(1, 4))
 def test_listening_changes_nothing(position: tuple[AdjacencyGame, AdjacencyState], depth: int) -> None:
     game, state = position
@@ -149,7 +150,7 @@ def valued_tree(seed: int, to_move: str = "max") -> GameTree:
     return tree_from_dict(data)
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(st.integers(0, 10**6), st.sampled_from(["max", "min"]), st.integers(1, 800),
        st.sampled_from([negascout, alphabeta, mtdf]))
 def test_an_interrupted_depth_keeps_only_a_move_proven_better(seed: int, to_move: str, limit: int,

@@ -10,13 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.game import Player
 from gamelib.games.trees import TreeFormatError, from_cs188, load_tree
 from gamelib.search.expectimax import expectimax, expectiminimax
 from gamelib.search.negamax import SearchResult, alphabeta, minimax
+from tests.budget import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,7 +138,7 @@ def test_a_successor_back_to_the_start_is_a_cycle() -> None:
         from_cs188(WIN_AND_LOSE.replace("B x C", "B x root"))
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(st.text(alphabet=st.sampled_from(list('abAB01 .:"\n#-e')), max_size=300))
 def test_any_text_gives_a_tree_or_a_tree_format_error(text: str) -> None:
     try:
@@ -146,7 +147,7 @@ def test_any_text_gives_a_tree_or_a_tree_format_error(text: str) -> None:
         pass
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(st.lists(st.sampled_from(WIN_AND_LOSE.splitlines()), max_size=25))
 def test_shuffled_lines_give_a_tree_or_a_tree_format_error(lines: list[str]) -> None:
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame
@@ -17,6 +17,7 @@ from gamelib.play.arena import play_game
 from gamelib.play.bots.base import Decision
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.play.engine_protocol import EngineError, EngineSession, ExternalBot, serve
+from tests.budget import examples
 
 # The start position as the task's protocol description writes it: rank 8 first, files a..h.
 START = "......OO......OO" + "." * 32 + "XX......XX......"
@@ -101,7 +102,7 @@ def test_quit_answers_ok_and_ends_serving() -> None:
     assert out.getvalue().splitlines() == [f"{START} X 56 4 4", "ok"]
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(st.lists(st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
                         max_size=30), max_size=12))
 def test_every_line_gets_exactly_one_line(lines: list[str]) -> None:

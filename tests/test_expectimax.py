@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.data import load_seed_tree
@@ -20,6 +20,7 @@ from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Cutoff, Enter, RecordingTracer, pruned_nodes
 from gamelib.view.replay import Replay
 from gamelib.view.rules_text import rule_at, star1_window_words
+from tests.budget import examples
 
 
 def chance_root() -> dict[str, object]:
@@ -74,7 +75,7 @@ def test_star1_cuts_a_chance_node_and_traces_the_bound() -> None:
     assert pruned_nodes(tree, tracer.events) == ["b2"]
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(branching=st.integers(1, 4), depth=st.integers(0, 5), seed=st.integers(0, 10**6),
        to_move=st.sampled_from(["max", "min"]), low=st.integers(-50, 0), high=st.integers(1, 50))
 def test_star1_gives_expectiminimax_value_on_random_bounded_trees(branching: int, depth: int, seed: int,
@@ -146,7 +147,7 @@ shapes = st.recursive(st.integers(0, 20), lambda kids: st.tuples(
     max_leaves=40)
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(shapes)
 def test_expectiminimax_and_star1_give_the_exact_value_on_any_players(shape: Shape) -> None:
     # Any mix of MAX, MIN and chance nodes: MIN below MIN, chance below chance, a chance root.

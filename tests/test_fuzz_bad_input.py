@@ -11,7 +11,7 @@ Two properties, run in-process through :func:`gamelib.cli.main` with stdout and 
   either status 0 with JSON (or the text printout) on stdout and nothing on stderr, or status 2
   and one line.
 
-300 + 200 examples run in ``make test``; the ``slow`` runs (``pytest -m slow
+100 + 60 examples run in ``make test``; the ``slow`` runs (``pytest -m slow
 tests/test_fuzz_bad_input.py``, deselected otherwise) draw 12,000 + 8,000. No check reads a clock:
 a file that took long to refuse would show as a slow test, not a failure on a busy machine. A few malformed files
 also go through a real ``python -m gamelib`` process.
@@ -264,7 +264,7 @@ def check_malformed(folder: Path, content: bytes, algorithm: str) -> None:
         load_tree(path)
 
 
-@examples(300)
+@examples(100)
 @given(content=malformed_files(), algorithm=st.sampled_from(sorted(SEARCHES)))
 def test_malformed_trees_are_one_line_and_status_2(folder: Path, content: bytes, algorithm: str) -> None:
     check_malformed(folder, content, algorithm)
@@ -336,7 +336,7 @@ def check_any(folder: Path, content: bytes, args: list[str]) -> None:
         assert_one_line_error(status, out, err)
 
 
-@examples(200)
+@examples(60)
 @given(run=any_run())
 def test_any_file_and_options_give_output_or_one_line(folder: Path, run: tuple[bytes, list[str]]) -> None:
     check_any(folder, *run)

@@ -7,7 +7,7 @@ from collections.abc import Set
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square
@@ -18,6 +18,7 @@ from gamelib.play.bots.genetic import Evolution, GeneticBot
 from gamelib.play.bots.reservation import ReservationError, ReservationTree
 from gamelib.search.negamax import SearchError
 from gamelib.search.random_trees import random_tree
+from tests.budget import examples
 
 # Brute force, written independently of the tree: minimax over a set of sequences.
 
@@ -43,7 +44,7 @@ def prefixes(sequences: Set[tuple[Any, ...]]) -> set[tuple[Any, ...]]:
     return {s[:k] for s in sequences for k in range(len(s) + 1)}
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(st.integers(0, 10_000), st.integers(1, 3), st.integers(1, 4), st.data())
 def test_backed_up_values_are_minimax_over_the_stored_sequences(seed: int, branching: int, depth: int,
                                                                  data: st.DataObject) -> None:
@@ -65,7 +66,7 @@ def _state_after(game: GameTree, path: tuple[str, ...]) -> str:
     return path[-1] if path else game.root
 
 
-@settings(max_examples=25, deadline=None)
+@examples(25)
 @given(st.integers(0, 10_000), st.data())
 def test_backed_up_values_on_adjacency_sequences(seed: int, data: st.DataObject) -> None:
     game = AdjacencyGame(rounds=3, rule=data.draw(st.sampled_from([8, 4])))
@@ -144,7 +145,7 @@ def assert_legal(game: AdjacencyGame, state: AdjacencyState, chromosome: tuple[A
 genes = st.lists(st.one_of(st.none(), st.integers(0, 63)), max_size=6)
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(positions(), st.integers(1, 5), genes, genes, st.integers(0, 100))
 def test_repair_crossover_and_mutation_give_legal_chromosomes(
         position: tuple[AdjacencyGame, AdjacencyState], depth: int, mother_genes: list[int | None],
@@ -163,7 +164,7 @@ def test_repair_crossover_and_mutation_give_legal_chromosomes(
     assert list(mother[:len(legal_prefix)]) == legal_prefix  # legal moves are kept
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(positions(), st.integers(0, 100))
 def test_every_stored_sequence_of_a_search_is_legal(position: tuple[AdjacencyGame, AdjacencyState],
                                                      seed: int) -> None:
@@ -209,7 +210,7 @@ def two_ply_minimax(game: AdjacencyGame, state: AdjacencyState) -> dict[int, Val
             for move in game.legal_moves(state)}
 
 
-@settings(max_examples=30, deadline=None)
+@examples(30)
 @given(endgames(), st.integers(0, 100))
 def test_covering_a_tiny_endgame_it_finds_the_minimax_move(endgame: tuple[AdjacencyGame, AdjacencyState],
                                                            seed: int) -> None:

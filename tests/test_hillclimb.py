@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square
 from gamelib.play.bots import make_bot
 from gamelib.play.bots.hillclimb import HillClimbBot
 from gamelib.search.negamax import SearchError
+from tests.budget import examples
 
 
 def names(*squares: str) -> set[int]:
@@ -49,7 +50,7 @@ def positions(draw: st.DrawFn) -> tuple[AdjacencyGame, AdjacencyState]:
     return game, state
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(positions(), st.integers(0, 1000))
 def test_its_move_has_the_best_gain_of_the_seed(position: tuple[AdjacencyGame, AdjacencyState],
                                                  seed: int) -> None:

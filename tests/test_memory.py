@@ -10,7 +10,7 @@ import functools
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib import GameTree, Player, RecordingTracer, minimax, tree_from_dict
@@ -22,6 +22,7 @@ from gamelib.search.pitfalls import MoveForgettingTable
 from gamelib.search.tracing import Bound, MtdPass, TableHit
 from gamelib.search.pitfalls import ShortKeyTable
 from gamelib.search.ttable import Replacement, TableStats, TranspositionTable, TTEntry
+from tests.budget import examples
 from tests.strategies import ranged_trees, trees
 
 GAME = TicTacToe()
@@ -151,7 +152,7 @@ def with_frontier_values(tree: GameTree) -> GameTree:
     return tree.with_values({node: 5 for node in tree.nodes() if not tree.is_terminal(node)})
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees(), st.one_of(st.none(), st.integers(0, 5)), st.integers(1, 8),
        st.sampled_from(list(Replacement)), st.integers(-2, 12))
 def test_every_search_with_a_table_equals_minimax_on_trees(
@@ -222,7 +223,7 @@ def passes(tracer: RecordingTracer) -> list[MtdPass]:
     return [event for event in tracer.events if isinstance(event, MtdPass)]
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees(), st.one_of(st.none(), st.integers(1, 5)))
 def test_mtdf_from_the_true_value_takes_exactly_two_passes(tree: GameTree, depth: int | None) -> None:
     """Plaat et al. (1996): with f = the minimax value, one pass proves >= f, one proves <= f."""
@@ -236,7 +237,7 @@ def test_mtdf_from_the_true_value_takes_exactly_two_passes(tree: GameTree, depth
     assert (found[-1].lower, found[-1].upper) == (value, value)
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees(), st.integers(-20, 20))
 def test_mtdf_bounds_close_in_on_the_value(tree: GameTree, guess: int) -> None:
     value = minimax(tree).value
@@ -335,7 +336,7 @@ def with_inner_values(tree: GameTree, data: st.DataObject) -> GameTree:
                              for node in tree.nodes() if not tree.is_terminal(node)})
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(ranged_trees(), st.integers(1, 3), st.booleans(), st.data())
 def test_an_aspiration_miss_reopens_only_the_side_that_failed(tree: GameTree, width: int, same_parity: bool,
                                                                data: st.DataObject) -> None:
@@ -366,7 +367,7 @@ def test_an_aspiration_miss_reopens_only_the_side_that_failed(tree: GameTree, wi
     assert next(calls, None) is None
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(ranged_trees(), st.data())
 def test_same_parity_gives_mtdf_the_value_from_two_depths_back(tree: GameTree, data: st.DataObject) -> None:
     tree = with_inner_values(tree, data)

@@ -3,7 +3,13 @@ defines (no second copy), and issue 13's searches and games are among them."""
 
 from __future__ import annotations
 
+import ast
 import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 import gamelib
 from gamelib.games.pig import Pig
@@ -33,3 +39,25 @@ def test_the_offered_names_work_together() -> None:
     # holding draws at once (0): rolling, worth 1/2 (worked by hand).
     result = gamelib.expectiminimax(gamelib.Pig(target=2, turns=1, sides=2))
     assert (result.value, result.move) == (0.5, "roll")
+
+
+def test_the_names_for_type_checkers_are_the_names_offered() -> None:
+    # gamelib/__init__.py lists its names twice: imports under TYPE_CHECKING, and the lazy map.
+    source = Path(gamelib.__file__).read_text(encoding="utf-8")
+    checked = next(node for node in ast.parse(source).body if isinstance(node, ast.If)
+                   and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+    imported = {(node.module, alias.name) for node in checked.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    offered = {(module, name) for module, names in gamelib._EXPORTS.items() for name in names}
+    assert imported == offered, imported ^ offered
+
+
+def test_importing_the_package_loads_no_room_until_a_name_is_read() -> None:
+    # A boxed check or a tournament entry imports one room; the package alone must not pull in all.
+    code = ("import sys, gamelib; before = sorted(m for m in sys.modules if m.startswith('gamelib.')); "
+            "gamelib.GameTree; after = {m for m in sys.modules if m.startswith('gamelib.')}; "
+            "print(before, 'gamelib.games.trees' in after, 'gamelib.view.painter' in after)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["[]", "True", "False"], shown
+    with pytest.raises(AttributeError, match="no attribute 'alphabta'"):
+        gamelib.alphabta  # noqa: B018 - a misspelt name is an AttributeError, as for any module

@@ -7,7 +7,7 @@ from functools import partial
 from typing import TypedDict
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib import (
@@ -24,6 +24,7 @@ from gamelib.search.negamax import SearchError, alphabeta_with_memory, negascout
 from gamelib.search.random_trees import ORDERINGS, Ordering, random_tree
 from gamelib.search.tracing import scout_tests
 from gamelib.search.ttable import TranspositionTable
+from tests.budget import examples
 from tests.strategies import ranged_trees, trees
 
 
@@ -40,7 +41,7 @@ class AlphaBetaOptions(TypedDict):
 OPTIONS = [AlphaBetaOptions(fail_soft=soft, strict=strict) for soft in (False, True) for strict in (False, True)]
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(trees(), st.one_of(st.none(), st.integers(0, 5)))
 def test_alphabeta_value_equals_minimax_for_every_option(tree: GameTree, depth: int | None) -> None:
     if depth is not None:  # a depth limit needs static values on the frontier: give inner nodes some
@@ -53,7 +54,7 @@ def test_alphabeta_value_equals_minimax_for_every_option(tree: GameTree, depth: 
             assert negascout(tree, depth=depth, pvs=pvs, fail_soft=soft).value == expected, (pvs, soft)
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(trees())
 def test_negascout_never_evaluates_a_leaf_alphabeta_prunes(tree: GameTree) -> None:
     """Reinefeld's dominance result: NegaScout's leaves are among alpha-beta's (same move order)."""
@@ -66,7 +67,7 @@ def test_negascout_never_evaluates_a_leaf_alphabeta_prunes(tree: GameTree) -> No
             assert set(evaluated_nodes(scouting.events)) <= set(evaluated_nodes(pruning.events)), (pvs, soft)
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees(), st.integers(-3, 12), st.integers(1, 8), st.booleans())
 def test_negascout_values_are_bounds_consistent_with_the_true_value(tree: GameTree, alpha: int, width: int,
                                                                      pvs: bool) -> None:
@@ -78,7 +79,7 @@ def test_negascout_values_are_bounds_consistent_with_the_true_value(tree: GameTr
         assert (true <= v) if v <= alpha else (true >= v) if v >= beta else (true == v), soft
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(st.integers(2, 3), st.integers(1, 6), st.integers(0, 10**6), st.sampled_from(ORDERINGS), st.booleans())
 def test_negascout_researches_exactly_where_reinefeld_says(b: int, d: int, seed: int, order: Ordering,
                                                           pvs: bool) -> None:
@@ -95,7 +96,7 @@ def test_negascout_researches_exactly_where_reinefeld_says(b: int, d: int, seed:
             assert test.researched == (inside and d - tree.depth(test.node) > exact_plies), (soft, test)
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees())
 def test_alphabeta_enters_a_subsequence_of_minimax_nodes(tree: GameTree) -> None:
     full, pruned = RecordingTracer(), RecordingTracer()
@@ -104,7 +105,7 @@ def test_alphabeta_enters_a_subsequence_of_minimax_nodes(tree: GameTree) -> None
     assert is_subsequence(visited_nodes(pruned.events), visited_nodes(full.events))
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees(), st.integers(-3, 12), st.integers(1, 8))
 def test_fail_hard_and_fail_soft_agree(tree: GameTree, alpha: int, width: int) -> None:
     """Same root value with an open window; with any window, the same nodes, and both values are
@@ -129,13 +130,13 @@ def test_fail_hard_and_fail_soft_agree(tree: GameTree, alpha: int, width: int) -
         assert v_hard == v_soft == true
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees())
 def test_strict_pruning_never_prunes_more(tree: GameTree) -> None:
     assert alphabeta(tree, strict=True).nodes >= alphabeta(tree).nodes
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees())
 def test_principal_variation_ends_in_a_leaf_worth_the_root_value(tree: GameTree) -> None:
     for search in (minimax, alphabeta):
@@ -146,7 +147,7 @@ def test_principal_variation_ends_in_a_leaf_worth_the_root_value(tree: GameTree)
         assert tree.is_terminal(node) and tree.evaluate(node) == result.value
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(st.integers(2, 4), st.integers(1, 5), st.integers(0, 10**6))
 def test_best_first_ordering_searches_the_minimal_tree(b: int, d: int, seed: int) -> None:
     """Knuth & Moore (1975): on a perfectly ordered uniform tree alpha-beta evaluates exactly
@@ -163,7 +164,7 @@ WINDOWED: dict[str, Searcher] = {
     "negascout_soft": partial(negascout, fail_soft=True), "alphabeta_with_memory": alphabeta_with_memory}
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(trees(), st.integers(1, 4), st.data())
 def test_aspiration_windows_keep_every_depths_value(tree: GameTree, width: int, data: st.DataObject) -> None:
     # Inner nodes get static values too, so the value changes from depth to depth.
@@ -202,7 +203,7 @@ def plies_below_root(tree: GameTree, node: str) -> int:
     return 0 if node == tree.root else 1 + plies_below_root(tree, tree.parents[node])
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300)
 @given(ranged_trees(), st.one_of(st.none(), st.integers(1, 4)), st.data())
 def test_a_root_with_moves_always_returns_a_best_move(tree: GameTree, depth: int | None,
                                                         data: st.DataObject) -> None:

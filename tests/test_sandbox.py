@@ -60,6 +60,7 @@ def marked_processes() -> list[psutil.Process]:
     return found
 
 
+@pytest.mark.slow  # the default limit, waited out in full; the 1 s and 2 s limits below are in make test
 def test_an_endless_loop_is_stopped_after_5_s_naming_the_tree() -> None:
     verdict, seconds = timed_check("def my_minimax(tree, node):\n    while True:\n        pass\n")
     assert verdict.report is None

@@ -11,13 +11,14 @@ from dataclasses import asdict
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 from gamelib import GameTree, load_seed_tree
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.mtdf import iterative_deepening
 from gamelib.search.tracing import Event, RecordingTracer, to_jsonable
 from gamelib.search.ttable import TranspositionTable
+from tests.budget import examples
 from tests.strategies import trees
 
 
@@ -55,7 +56,7 @@ def test_event_kinds_covered() -> None:
                      "tt_hit", "mtd_pass", "iteration", "maxn_enter", "maxn_leaf", "maxn_best", "maxn_exit"}
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(trees())
 def test_random_trees_convert_as_asdict_did(tree: GameTree) -> None:
     for name in ("negascout", "mtdf"):

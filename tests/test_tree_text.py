@@ -6,13 +6,14 @@ import json
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib import GameTree, alphabeta, load_seed_tree, minimax, random_tree
 from gamelib.cli import main
 from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, TreeFormatError, tree_from_dict
+from tests.budget import examples
 from tests.strategies import ranged_trees, trees
 
 AIMA = "((3 12 8) (2 4 6) (14 5 2))"
@@ -58,7 +59,7 @@ def test_commas_and_newlines_are_spaces() -> None:
     assert GameTree.from_text("((3, 12, 8),\n (2, 4, 6))").to_text() == "((3 12 8) (2 4 6))"
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(trees())
 def test_round_trip_of_random_trees(tree: GameTree) -> None:
     again = GameTree.from_text(tree.to_text())
@@ -66,7 +67,7 @@ def test_round_trip_of_random_trees(tree: GameTree) -> None:
     assert again.to_text() == tree.to_text()
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(trees(max_depth=3), st.data())
 def test_round_trip_with_names(tree: GameTree, data: st.DataObject) -> None:
     names = {node: data.draw(st.sampled_from([node, f"n{node}", f"{node}x", f"9{node}"])) for node in tree.nodes()}
@@ -130,7 +131,7 @@ def test_broeders_tree_with_its_value_range() -> None:
         GameTree.from_text("[a 3] (1)")
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(ranged_trees())
 def test_round_trip_of_trees_with_a_range(tree: GameTree) -> None:
     again = GameTree.from_text(tree.to_text())
@@ -172,7 +173,7 @@ def test_cli_bad_text_is_one_line(capsys: pytest.CaptureFixture[str], args: list
     assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
 
 
-@settings(max_examples=400, deadline=None)
+@examples(400)
 @given(st.text(alphabet="()=:, -.0123456789eaxnim\n\t\ud800", max_size=40))
 def test_any_text_is_a_tree_or_a_clear_error(text: str) -> None:
     try:
