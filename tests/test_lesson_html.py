@@ -75,6 +75,7 @@ def test_a_missing_figure_stops_the_build(tmp_path: Path) -> None:
         lesson_html(tiny_notebook(tmp_path, "figures/gone.svg"), execute=False)
 
 
+@pytest.mark.slow  # executes a lesson to its failing cell: a long run
 def test_a_failing_cell_leaves_its_lesson_without_a_page(tmp_path: Path) -> None:
     failing = tiny_notebook(tmp_path / "failing")
     book = nbformat.read(failing, as_version=4)  # type: ignore[no-untyped-call]

@@ -39,6 +39,7 @@ def test_the_fitted_order_is_the_true_order() -> None:
     assert abs(sum(rating.rating for rating in ratings)) < 1e-6  # relative to the field's average
 
 
+@pytest.mark.slow  # 200 simulated tournaments fitted: a long run
 def test_the_intervals_cover_the_truth_at_about_95_percent() -> None:
     rng = random.Random(2026)
     covered = total = 0

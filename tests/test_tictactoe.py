@@ -30,6 +30,7 @@ def walk(state: TicTacToeState, outcomes: Counter[int], seen: set[int]) -> int:
     return 1 + sum(walk(GAME.result(state, move), outcomes, seen) for move in GAME.legal_moves(state))
 
 
+@pytest.mark.slow  # every game played out (255,168): a long run; lesson 4 counts the tree in make test
 def test_the_game_tree_has_its_well_known_size() -> None:
     outcomes: Counter[int] = Counter()
     seen: set[int] = set()

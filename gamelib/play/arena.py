@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
 from gamelib.games.game import IllegalMoveError, Value
@@ -318,6 +317,8 @@ def run_match(a: str, b: str, games: int, rounds: int = 28, *, rule: int = 8, se
     >>> summary.games
     2
     """
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]  # here: an entry's process imports this module too
+
     _check_settings(a, b, games, rounds, rule, seconds, workers)
     if game_time is not None and not game_time > 0:
         raise ValueError(f"the game time is {game_time} seconds: give a positive number")

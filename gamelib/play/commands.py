@@ -29,6 +29,7 @@ from gamelib.play.boundary import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
 from gamelib.play.records import Turn
+from gamelib.play.serve_file import own_channel
 from gamelib.play.standings import standings_csv, standings_text
 from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
 
@@ -229,7 +230,7 @@ def run_engine(args: argparse.Namespace) -> int:
     named = args.bot is not None and args.bot != "human" and args.bot_class is None
     if not named and (args.bot_file is None or args.bot_class is None):
         raise ValueError("engine: give --bot NAME (not human), or --bot-file FILE.py with --bot-class NAME")
-    answers: TextIO = sys.stdout if args.bot else _own_channel()
+    answers: TextIO = sys.stdout if args.bot else own_channel()
     bot = build_bot(args.bot, args.seed) if args.bot else load_file_bot(args.bot_file, args.bot_class, args.seed)
     try:
         serve(bot, sys.stdin, answers, game_time=args.game_time)
@@ -238,15 +239,6 @@ def run_engine(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # the client went away: nobody is left to answer
         return 0
     return 0
-
-
-def _own_channel() -> TextIO:
-    """The protocol's answers on a stream of their own (a copy of stdout), and stdout itself pointed
-    at stderr, the entry's log: a submission's ``print`` goes to its log, never into the protocol."""
-    sys.stdout.flush()
-    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    return answers
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -9,7 +9,8 @@ Each ``[[entry]]`` of the manifest (``docs/tournament.md``) is one of
 - one of the course's bots by its spec (``bot = "alphabeta:evaluation=weighted"``).
 
 Submissions run as child processes (:func:`start_entry`): a Python file is served by ``python -m
-gamelib engine --bot-file PATH --bot-class NAME``, which loads the file in that child only (its
+gamelib.play.serve_file PATH NAME SEED`` (what ``python -m gamelib engine --bot-file PATH --bot-class
+NAME`` does, with less to import), which loads the file in that child only (its
 ``print`` goes to its log: the protocol has a channel of its own). Where bubblewrap runs
 (:mod:`gamelib.play.boundary`), each child starts in a box: its own user, PID, network and IPC
 namespaces, an unprivileged uid, an empty environment, read-only binds of only the interpreter, its
@@ -21,8 +22,8 @@ be made) is killed when its game ends; the arena enforces the move time from out
 bots are trusted and play inside the worker. ``docs/tournament.md`` says what is guaranteed.
 
 >>> entry = Entry(name="greedy", team="Team 3", file="/sub/greedy.py", class_name="GreedyBot")
->>> entry.kind, entry_command(entry, seed=4)[-6:]
-('file', ['--bot-file', '/sub/greedy.py', '--bot-class', 'GreedyBot', '--seed', '4'])
+>>> entry.kind, entry_command(entry, seed=4)[1:]
+('file', ['-m', 'gamelib.play.serve_file', '/sub/greedy.py', 'GreedyBot', '4'])
 """
 
 from __future__ import annotations
@@ -187,12 +188,11 @@ def _command(root: Path, where: str, command: Any) -> tuple[str, ...]:
 
 def entry_command(entry: Entry, seed: int) -> list[str]:
     """The command line that serves a file or command ``entry`` over the engine protocol (a file
-    entry's bot built by its class, told ``seed`` by ``--seed`` if its class takes one)."""
+    entry's bot built by its class with ``seed`` if its class takes one)."""
     if entry.kind == "command":
         return list(entry.command)
     if entry.kind == "file":
-        return [sys.executable, "-m", "gamelib", "engine", "--bot-file", entry.file, "--bot-class", entry.class_name,
-                "--seed", str(seed)]
+        return [sys.executable, "-m", "gamelib.play.serve_file", entry.file, entry.class_name, str(seed)]
     raise EntryError(f"entry {entry.name} is a course bot ({entry.bot}): it plays in-process, not as a command")
 
 
