@@ -29,10 +29,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
 from gamelib.games.adjacency import AdjacencyGame
-from gamelib.play.arena import completed, game_seed, play_game, pool_executor
+from gamelib.play.arena import completed, game_seed, play_game, pool_executor, progress_bar
 from gamelib.play.bots.base import Bot, Decision
 from gamelib.play.boundary import process_cap
 from gamelib.play.entries import Entry, EntryLimits, start_entry
@@ -190,7 +189,7 @@ def run_tournament(entries: Sequence[Entry], *, games: int = 2, rounds: int = 28
     on_file = {record.index: record for record in ([] if path is None else recover_records(path))}
     plan = _plan(entries, games, rounds, rule, seconds, seed, limits, schedule, swiss_rounds)
     records: dict[int, GameRecord] = {}
-    with pool_executor(executor, workers) as pool, tqdm(total=plan.total, disable=not progress, unit="game",
+    with pool_executor(executor, workers) as pool, progress_bar(total=plan.total, disable=not progress, unit="game",
                                                        desc="tournament") as bar:
         for tasks in plan.rounds(records):
             pending = [task for task in tasks if not _known(path, task, on_file, records)]

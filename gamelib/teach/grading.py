@@ -44,8 +44,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm  # type: ignore[import-untyped]
-
+from gamelib.play.arena import progress_bar
 from gamelib.play.boundary import GUARD_ONLY, boundary
 from gamelib.teach.code_check import SourceVerdict, check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
@@ -299,7 +298,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     _write_csv(out, kept.values())
     lock = threading.Lock()
     grades = dict(kept)
-    with ThreadPoolExecutor(max_workers=workers) as pool, tqdm(
+    with ThreadPoolExecutor(max_workers=workers) as pool, progress_bar(
             total=len(submissions), initial=len(kept), disable=not progress, desc=f"grading {exercise}",
             unit="student") as bar:
         futures = {pool.submit(grade_file, exercise, path, limits, student=student): student
