@@ -55,7 +55,7 @@ test: $(STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 # test-slow runs the slow checks, then the property tests again with all their examples
-# (tests/budget.py: make test draws a quarter of them).
+# (tests/budget.py: make test draws a fifth of them).
 test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 	env -u PYTHONDONTWRITEBYTECODE GAMELIB_EXAMPLES=full $(VENV)/bin/python -m pytest $(PARALLEL) -m examples $(PYTEST_ARGS)

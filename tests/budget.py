@@ -2,7 +2,7 @@
 
 A test decorated ``@examples(count)`` is marked ``examples``; ``make test-slow`` runs those tests
 again with ``GAMELIB_EXAMPLES=full`` in the environment, drawing all ``count`` examples. ``make
-test`` draws a quarter of them, at least 20 (or all, if fewer), so that it stays within its time
+test`` draws a fifth of them, at least 20 (or all, if fewer), so that it stays within its time
 while every property is still tried on many trees. No deadline: no check depends on the machine's
 speed.
 """
@@ -19,7 +19,7 @@ from hypothesis import settings
 FULL = os.environ.get("GAMELIB_EXAMPLES") == "full"
 """True under ``make test-slow``: every property test draws all its examples."""
 
-SHARE = 4
+SHARE = 5
 """``make test`` draws ``count // SHARE`` examples (at least 20, or ``count`` if it is smaller)."""
 
 Test = TypeVar("Test", bound=Callable[..., Any])
