@@ -12,7 +12,6 @@ message and status 130 or 1.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
