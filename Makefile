@@ -14,10 +14,15 @@
 #             (JupyterLite and Pyodide): build/lite/, to put on any web server or a USB stick; the
 #             first build downloads Pyodide (npm) and the browser's wheels (PyPI) into .cache/lite,
 #             later builds run offline (lite/build.py)
+# make lock   resolve pyproject.toml's ranges again to the newest versions they allow and write
+#             them, with their hashes, to requirements/lock.txt (and the same versions into
+#             environment.yml); run it each term before teaching, then make test and
+#             make test-slow on the new lock before committing it (README, "Tested versions")
 # make clean  remove .venv and caches (not .cache/lite, the site's downloads)
 #
-# Every user target first makes sure .venv exists and holds what pyproject.toml
-# asks for (reinstalled whenever pyproject.toml is newer than .venv/.installed);
+# Every user target first makes sure .venv exists and holds exactly the versions in
+# requirements/lock.txt, hashes checked, then gamelib itself with --no-deps (reinstalled
+# whenever the lock or pyproject.toml is newer than .venv/.installed);
 # lab and test then make sure graphviz's `dot` program is there
 # (scripts/ensure_graphviz.sh); lab, app and test make sure the cairo library is
 # there for PNG pictures of search steps (scripts/ensure_cairo.sh).
@@ -30,8 +35,10 @@
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
-LITE_STAMP := $(VENV)/.installed-lite
+LOCK := requirements/lock.txt
 PIP := $(VENV)/bin/python -m pip --quiet --disable-pip-version-check
+# make lock asks this index (uv ignores pip's configuration); e.g. make lock INDEX_URL=https://mirror/simple
+INDEX_URL ?= https://pypi.org/simple
 PYTEST_ARGS ?=
 # make test runs the tests on every core (pytest-xdist), a test file per worker at a time, so a
 # notebook's cells run in order in one kernel; PARALLEL= runs them in one process.
@@ -40,7 +47,7 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test test-slow html lite clean venv graphviz chromium cairo bubblewrap
+.PHONY: lab app test test-slow html lite lock clean venv graphviz chromium cairo bubblewrap
 
 lab: $(STAMP) graphviz cairo bubblewrap
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
@@ -56,30 +63,39 @@ test: $(STAMP) graphviz chromium cairo bubblewrap
 
 # test-slow runs the slow checks, then the property tests again with all their examples
 # (tests/budget.py: make test draws a fifth of them).
-test-slow: $(STAMP) $(LITE_STAMP) graphviz chromium cairo bubblewrap
+test-slow: $(STAMP) graphviz chromium cairo bubblewrap
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/python -m pytest -m slow $(PYTEST_ARGS)
 	env -u PYTHONDONTWRITEBYTECODE GAMELIB_EXAMPLES=full $(VENV)/bin/python -m pytest $(PARALLEL) -m examples $(PYTEST_ARGS)
 
 html: $(STAMP) graphviz
 	$(VENV)/bin/python -m gamelib.view.lesson_html --out build/html
 
-lite: $(LITE_STAMP)
+lite: $(STAMP)
 	$(VENV)/bin/python lite/build.py --out build/lite
 
 # Internal targets.
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The lock holds the dependencies and the `full`, `test` and `lite` extras (lite: jupyterlite-core and
+# the Pyodide kernel, to build the site; the browser's own wheels are pinned in lite/wheels.txt),
+# and pip, setuptools and uv themselves. pip installs the lock as it is (--no-deps: the lock already
+# holds every dependency, resolved by uv; pip check then confirms that nothing is missing), and
+# gamelib on top with --no-deps.
+$(STAMP): $(LOCK) pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --upgrade pip
-	$(PIP) install -e ".[full,test]"
+	$(PIP) install --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --no-deps --no-build-isolation -e .
+	$(VENV)/bin/python -m pip check
 	touch $@
 
-# the `lite` extra: jupyterlite-core and the Pyodide kernel, pinned, to build the site
-$(LITE_STAMP): $(STAMP)
-	$(PIP) install -e ".[full,test,lite]"
-	touch $@
+lock: $(STAMP)
+	$(VENV)/bin/uv pip compile --quiet --no-config --index-url $(INDEX_URL) --upgrade \
+		--universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
+		pyproject.toml requirements/tools.in --extra full --extra test --extra lite -o $(LOCK)
+	$(VENV)/bin/python scripts/pin_environment.py
+	rm -rf $(VENV)
+	$(MAKE) venv
 
 graphviz:
 	@bash scripts/ensure_graphviz.sh

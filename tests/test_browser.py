@@ -131,8 +131,9 @@ def test_lesson_2_explorer_in_jupyterlab(lab: Server, page: Any, broeders: GameT
     explorer = page.locator(".gamelib-explorer").first
     picture = explorer.locator("svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", str(opened), timeout=RUN_SECONDS * 1000)
-    # the cells after the explorer's still run, and clicks wait for them: wait for the last one
-    expect(page.get_by_text("all checks pass", exact=True)).to_have_count(1, timeout=RUN_SECONDS * 1000)
+    # the cells after the explorer's still run, and clicks wait for them: wait for the last one's output
+    last_output = page.locator(".jp-CodeCell").last.locator(".jp-OutputArea-output")
+    expect(last_output).to_have_text("all checks pass", timeout=RUN_SECONDS * 1000)
     explorer.scroll_into_view_if_needed()
     assert "pruned" not in (picture.locator("#node-18").get_attribute("class") or "")
 

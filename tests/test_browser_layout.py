@@ -172,7 +172,9 @@ def test_every_course_widget_fits_and_reads_at_1366_by_768(lab: Server, page: An
     (lab.log.parent / "notebooks" / "widgets.ipynb").write_text(notebook_of(WIDGETS_NOTEBOOK), encoding="utf-8")
     run_all(page, lab, "widgets.ipynb")
     notebook = page.locator(".jp-NotebookPanel-notebook").first
-    expect(notebook.locator(".jp-OutputArea-output table")).to_have_count(1, timeout=RUN_SECONDS * 1000)  # the last cell
+    # Run All has finished when the last cell (a BoardModel) shows its board, in the last cell's output.
+    last_cell = notebook.locator(".jp-CodeCell").nth(len(WIDGETS_NOTEBOOK) - 1)
+    expect(last_cell.locator(".jp-OutputArea-output table.gamelib-board")).to_have_count(1, timeout=RUN_SECONDS * 1000)
     expect(notebook.locator(".gamelib-mcts-explorer svg.gamelib-mcts")).to_have_attribute("data-step", "30")
     assert box(page.locator(".jp-FileBrowser").first)["width"] > 200  # the file browser is open, as JupyterLab opens
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

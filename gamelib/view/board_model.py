@@ -221,7 +221,7 @@ CELL_COLOURS: dict[str, str] = {"X": "#1f5fa8", "O": "#c0392b", ".": "#f4f1e8"}
 
 def board_html(game: AdjacencyGame, state: AdjacencyState, *, last: Square | None = None, flipped: int = 0,
                caption: str = "") -> str:
-    """A static HTML table of ``state``: files a-h above and below, ranks 8-1 on both sides, marks
+    """A static HTML table (class ``gamelib-board``) of ``state``: files a-h above and below, ranks 8-1 on both sides, marks
     coloured by :data:`CELL_COLOURS`, the ``last`` move outlined and ``flipped`` squares (a
     bitboard) underlined; ``caption`` (plain text) goes above the board.
 
@@ -239,7 +239,7 @@ def board_html(game: AdjacencyGame, state: AdjacencyState, *, last: Square | Non
         rows.append(f"<tr>{label.format(rank)}{cells}{label.format(rank)}</tr>")
     rows.append(files)
     head = f'<caption style="caption-side:top;text-align:left">{html.escape(caption)}</caption>' if caption else ""
-    return (f'<table style="border-collapse:collapse;font-family:{BOARD_FONT};margin:0">'
+    return (f'<table class="gamelib-board" style="border-collapse:collapse;font-family:{BOARD_FONT};margin:0">'
             f"{head}{''.join(rows)}</table>")
 
 
