@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.lesson_cells import python_of
+
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
@@ -26,12 +28,6 @@ RELATIVE = re.compile(r"""\.\./|["'](?:\./)?(?:data|notebooks|solutions|tests|ga
 def code_cells(notebook: Path) -> list[str]:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
-
-
-def python_of(cell: str) -> str:
-    """A code cell as plain Python: IPython's ``%magic`` and ``!shell`` lines, and ``x = !shell``
-    captures, blanked out (kept as empty lines, so line numbers stay)."""
-    return "\n".join("" if re.match(r"\s*(%|!|\w+\s*=\s*!)", line) else line for line in cell.splitlines())
 
 
 def test_the_lessons_are_found() -> None:
