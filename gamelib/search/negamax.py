@@ -545,17 +545,18 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     again with (t, beta), unless the test's value is exact already (see below). ``pvs``
     re-searches with (a, beta) instead, as principal variation search does.
 
-    Fail-hard (the default) is seed 000's transcription (after Plaat 1994): a node's value starts
-    at alpha, so a test that fails high returns exactly a + 1 unless the move leads to a static
-    evaluation; the re-search windows (t, beta) and (a, beta) then differ by one point, and only a
-    static value counts as exact (the seed's "depth > 1"). ``fail_soft`` is Reinefeld's own form
-    (Reinefeld 1983, ICCA Journal 6(4), p. 7, as Breuker quotes it in CCC, 2 August 2004; proofs in
-    Reinefeld 1989, *Spielbaum-Suchverfahren*): values start at -INF, so a test returns the best
-    bound it found and (t, beta) can be much narrower than (a, beta); and a test of a node that
-    searched all its moves and got an exact value from each needs no re-search. On a fixed-depth
-    tree with alternating players and no table this is Reinefeld's rule of no re-search on the
-    last two plies (his ``depth >= d - 2``): a test there fails high only when the child fails
-    low, having searched every leaf below it.
+    Fail-hard (the default) is seed 000's code, which is the C code of Reinefeld's web page (Zuse
+    Institute Berlin, www.zib.de/reinefeld/nsc.html; the seed names no source for it, and cites Plaat
+    1994 for its description): a node's value starts at alpha, so a test that fails high returns
+    exactly a + 1 unless the move leads to a static evaluation; the re-search windows (t, beta) and
+    (a, beta) then differ by one point, and only a static value counts as exact (the seed's
+    "depth > 1"). ``fail_soft`` is the form of Reinefeld's 1983 paper (ICCA Journal 6(4), p. 7, as
+    Breuker quotes it in CCC, 2 August 2004; proofs in Reinefeld 1989, *Spielbaum-Suchverfahren*):
+    values start at -INF, so a test returns the best bound it found and (t, beta) can be much
+    narrower than (a, beta); and a test of a node that searched all its moves and got an exact
+    value from each needs no re-search. On a fixed-depth tree with alternating players and no
+    table this is Reinefeld's rule of no re-search on the last two plies (his ``depth >= d - 2``):
+    a test there fails high only when the child fails low, having searched every leaf below it.
 
     Values must be integers for the null window to be one. ``window`` and the result are from
     MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``,
