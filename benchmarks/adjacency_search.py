@@ -18,7 +18,8 @@ machine is running:
    depth to depth, the lookahead of ``gamelib.games.adjacency_lookahead``) at each depth: nodes entered,
    static evaluations (leaves, a depth-1 node valued by the lookahead counting as one), the
    leaves had every such node been searched in full ("expanded": the node counts as its moves),
-   Knuth & Moore's minimal tree b^ceil(d/2) + b^floor(d/2) - 1 for b = the root's move count,
+   Knuth & Moore's minimal tree for the moves at each ply (every empty square is a move, so the
+   root's move count falls by one a ply; ``benchmarks/minimal_tree.py``),
    and plain alpha-beta's leaves where it finishes quickly.
 3. The bot's searches compared: the cumulative seconds each search the bot offers (NegaScout,
    PVS, MTD(f) guessing the previous depth's value, alpha-beta with memory) needs to finish depth
@@ -36,7 +37,6 @@ machine is running:
 
 from __future__ import annotations
 
-import math
 import statistics
 import subprocess
 import sys
@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from easyAI import Negamax  # type: ignore[import-untyped]  # noqa: E402
 from easyai_adapter import CopyingEasyAIAdjacency, EasyAIAdjacency  # noqa: E402
+from minimal_tree import falling, minimal_tree  # noqa: E402
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
 from gamelib.games.adjacency_lookahead import LookaheadGame  # noqa: E402
@@ -128,11 +129,6 @@ def node_rates(depths: dict[str, list[int]], copy_depth: int) -> None:
             print(line)
 
 
-def minimal_tree(branching: int, depth: int) -> int:
-    """Knuth & Moore (1975): leaves of the minimal tree of a uniform tree."""
-    return int(branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1)
-
-
 class _CountingLookahead(LookaheadGame):
     """The lookahead game counting the depth-1 nodes it values (``frontiers``) and the moves they
     have (``covered``): the leaves depth-1 searches there would evaluate without cutoffs."""
@@ -164,7 +160,7 @@ def leaves(max_depth: int, plain_depth: dict[str, int]) -> None:
             result, seconds = timed(lambda: SEARCHES["negascout"](game, state, depth, table=table))
             plain = str(alphabeta(AdjacencyGame(), state, depth).leaves) if depth <= plain_depth[name] else ""
             print(f"{name:8} {depth:>2} {result.value:>+5} {result.nodes:>9} {result.leaves:>8} "
-                  f"{result.leaves + game.covered - game.frontiers:>9} {minimal_tree(branching, depth):>13,} "
+                  f"{result.leaves + game.covered - game.frontiers:>9} {minimal_tree(falling(branching, depth)):>13,} "
                   f"{plain:>10} {seconds:>6.2f}")
 
 

@@ -21,8 +21,9 @@ to ``gamelib/data/benchmarks/search_enhancements.json``, which lesson 6 reads:
 3. **Leaves against the minimal tree.** At depth 8 in the midgame: NegaScout with iterative
    deepening on the lookahead game (depth-1 nodes valued by the lookahead count as one
    evaluation), the static evaluations of the depth-8 iteration (all evaluations of deepening to
-   8 less those of deepening to 7) against Knuth & Moore's minimal tree b^4 + b^4 - 1 (b = 32,
-   the root's moves: 2,097,151, as ``benchmarks/adjacency_search.py`` counts it), with each
+   8 less those of deepening to 7) against Knuth & Moore's minimal tree b1 b3 b5 b7 + b2 b4 b6 b8 - 1
+   for the moves at each ply (32, 31, ..., 25 from the midgame: 1,305,704;
+   ``benchmarks/minimal_tree.py``), with each
    enhancement switched on in turn: none (square order, no table), the table's move (a
    2^20-slot table kept from depth to depth), the lookahead's gain order (and its bounds), killer
    moves, the history heuristic, enhanced transposition cut-offs, aspiration windows (half-width
@@ -40,9 +41,9 @@ run whose figures ``gamelib/data/benchmarks/search_enhancements.json`` holds; wa
 * depth in 5 s: the bot completed depth 8 from the opening and 9 in the midgame under rule 8, and
   8 and 9 under rule 4; each time its clock did not start the next depth, predicted to need more
   than the time left (depth 9 from the opening: 4.96 s predicted, 3.1 s left);
-* leaves at depth 8 in the midgame (minimal tree 2,097,151): none 8,476,652 (4.04x), table move
-  1,097,162 (0.52x), gain order 5,377 (0.0026x), killers 5,804, history 5,799, ETC 5,481,
-  aspiration 5,539 (all 0.0026-0.0028x); CPU seconds of deepening to 8: 37.4, 5.2, 0.43, 0.63,
+* leaves at depth 8 in the midgame (minimal tree 1,305,704): none 8,476,652 (6.49x), table move
+  1,097,162 (0.84x), gain order 5,377 (0.0041x), killers 5,804, history 5,799, ETC 5,481,
+  aspiration 5,539 (all 0.0041-0.0044x); CPU seconds of deepening to 8: 37.4, 5.2, 0.43, 0.63,
   0.74, 1.15, 1.42; depth in 5 s: 6, 7, 9, 9, 9, 8, 8. The bot keeps killers, history, ETC and
   aspiration off: they buy no leaves once the gain order is on, and cost time.
 """
@@ -68,6 +69,7 @@ from gamelib.search.mtdf import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta, negascout  # noqa: E402
 from gamelib.search.ttable import TranspositionTable  # noqa: E402
 
+from benchmarks.minimal_tree import falling, minimal_tree  # noqa: E402
 from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 
 MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
@@ -106,11 +108,6 @@ class SkeletonGame(AdjacencyGame):
     for AdjacencyGame itself, so this runs the skeleton (untraced)."""
 
     __slots__ = ()
-
-
-def minimal_tree(branching: int, depth: int) -> int:
-    """Knuth & Moore (1975): the leaves of the minimal tree of a uniform tree, b^ceil(d/2) + b^floor(d/2) - 1."""
-    return int(branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1)
 
 
 def positions(rule: int = 8) -> dict[str, AdjacencyState]:
@@ -231,7 +228,7 @@ class _NoTable(TranspositionTable):
 
 def ladder(depth: int, quick: bool, seconds: float) -> dict[str, Any]:
     state = AdjacencyGame().from_notation(MIDGAME)
-    minimal = minimal_tree(len(AdjacencyGame().legal_moves(state)), depth)
+    minimal = minimal_tree(falling(len(AdjacencyGame().legal_moves(state)), depth))
     print(f"\n3. Depth {depth} in the midgame: static evaluations against the minimal tree ({minimal:,}), each "
           "enhancement on in turn")
     print(f"{'enhancements up to':20} {'leaves':>10} {'ratio':>7} {'CPU s':>7} {'value':>5} "

@@ -5,7 +5,7 @@ mark next to the placed square turns into the mover's (flips do not chain). X st
 b2, O with g7 h7 g8 h8, and X moves first unless the game says otherwise. A game lasts a number of
 rounds (2 to 28; a round is one X move and one O move) or until the board is full; more marks wins.
 "Next to" is all 8 neighbours by default (seed 002's rule: its example flips a diagonal mark) or
-the 4 orthogonal ones (``rule=4``, the course's later edition).
+the 4 orthogonal ones (``rule=4``, a variant the course adds; seed 002 has only the 8-neighbour rule).
 
 Squares are ints 0..63, a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63, so a bitboard (a Python
 int) has bit s set when square s holds a mark. X is MAX and O is MIN, always.
