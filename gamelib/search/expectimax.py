@@ -90,14 +90,15 @@ def expectiminimax(game: Game[Any, Any], state: Any = None, *, depth: int | None
     stops at the first chance node. Trace: Enter, Leaf, BestMove and Exit as minimax's, and a
     ChanceSum event for each child of a chance node as its weighted value joins the sum.
 
-    ``star1`` prunes (Ballard 1983, *Artificial Intelligence* 21): alpha-beta at MAX and MIN
-    nodes (fail-soft, windows from MAX's view) and Star1 at chance nodes. With values bounded by
-    the game's ``value_range`` (L, U), a chance node whose children so far sum to S, with
-    probability p for the next child and R for those after it, can only reach alpha if that child
-    is worth more than (alpha - S - R U) / p, and beta if less than (beta - S - R L) / p: the child
-    is searched with that window, and the node cut (a Cutoff event naming the children skipped)
-    when its value falls outside, returning the bound S + p v + R U (or R L). The root's value is
-    plain expectiminimax's, up to floating-point rounding; nodes and leaves count what was searched.
+    ``star1`` prunes (Ballard 1983, *Artificial Intelligence* 21): alpha-beta at MAX and MIN nodes
+    (fail-soft, windows from MAX's view) and Star1 at chance nodes. With values bounded by the game's
+    ``value_range`` (L, U), a chance node whose children so far sum to S, with probability p for the
+    next child and R for those after it, can rise above alpha only if that child is worth more than
+    (alpha - S - R U) / p, and is sure to reach beta once it is worth at least (beta - S - R L) / p (the
+    rest lies between R L and R U): the child is searched with that window, and the node cut (a Cutoff
+    event naming the children skipped) when its value falls outside, returning the bound S + p v + R U
+    (or R L). The root's value is plain expectiminimax's, up to floating-point rounding; nodes and
+    leaves count what was searched.
 
     Raises SearchError for a negative depth, a tree deeper than MAX_TREE_DEPTH without a depth
     limit within it, ``star1`` without a finite ``value_range``, or a chance node of a game

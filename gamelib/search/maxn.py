@@ -9,9 +9,11 @@ plain :class:`~gamelib.games.trees.GameTree`: MAX is player 1, MIN player 2.
 The **paranoid** alternative (Sturtevant & Korf 2000) assumes all the others play against one
 player, which makes the tree a two-player one again (:func:`gamelib.games.multiplayer.paranoid_tree`;
 a :class:`~gamelib.games.multiplayer.MultiPlayerTree` read as a two-player tree is player 1's):
-minimax and alpha-beta search it, and alpha-beta prunes it as usual. Max^n prunes little (only
-Sturtevant & Korf's shallow pruning, when the payoffs have a known bounded sum); this one prunes
-nothing and visits every node.
+minimax and alpha-beta search it, and alpha-beta prunes it as usual. Max^n prunes little, and only
+with bounds on the payoffs: shallow pruning needs a lower bound on each payoff and an upper bound on
+their sum (Korf 1991, "Multi-player alpha-beta pruning", *Artificial Intelligence* 48); Sturtevant &
+Korf (2000) add alpha-beta branch-and-bound pruning with a monotonic heuristic, and Sturtevant (2003)
+last-branch and speculative pruning. This one prunes nothing and visits every node.
 
 >>> from gamelib.games.multiplayer import multiplayer_tree_from_dict
 >>> tree = multiplayer_tree_from_dict({"root": "a", "player_count": 3, "children": {"a": ["b", "c"]},

@@ -170,12 +170,12 @@ def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
     was entered with, in words: "" if ``node``'s parent is no chance node or the window is not
     Star1's (a search without windows, or a re-search with a full one).
 
-    With every value in [L, U] (the tree's value range), the chance node entered with (alpha,
-    beta), its children before ``node`` worth S together (each value times its probability), p
-    the probability of ``node`` and R that of the children after it, the node can only reach
-    alpha if ``node`` is worth more than (alpha - S - R U) / p, and beta if less than
-    (beta - S - R L) / p: outside that window ``node``'s value settles the chance node, whatever
-    the rest are worth. Read from the snapshot: the windows, the values of the children done."""
+    With every value in [L, U] (the tree's value range), the chance node entered with (alpha, beta), its
+    children before ``node`` worth S together (each value times its probability), p the probability of
+    ``node`` and R that of the children after it, the node can rise above alpha only if ``node`` is
+    worth more than (alpha - S - R U) / p, and is sure to reach beta once ``node`` is worth at least
+    (beta - S - R L) / p: outside that window ``node``'s value settles the chance node, whatever the
+    rest are worth. Read from the snapshot: the windows, the values of the children done."""
     parent = tree.parents.get(node)
     if parent is None or tree.players[parent] is not Player.CHANCE:
         return ""
