@@ -47,9 +47,9 @@ from gamelib.search.tracing import (
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
-from gamelib.play.boundary import ISOLATED, boundary, bwrap_problem
-from gamelib.teach.grading import (MAX_GRADING_WORKERS, OUTCOMES, default_out, grade_file, grade_folder,
-                                   gradescope_results)
+from gamelib.play.boundary import ISOLATED, bwrap_problem
+from gamelib.teach.grading import (MAX_GRADING_WORKERS, NOT_RUN, OUTCOMES, Grade, default_out, grade_file,
+                                   grade_folder, gradescope_results)
 from gamelib.teach.sandbox import Limits
 from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEARCHES, Difficulty, WorksheetError,
                                      make_worksheet, write_worksheet)
@@ -187,8 +187,9 @@ def run_grade(args: argparse.Namespace) -> int:
         grade = grade_file(args.exercise, path, limits)
         results = Path(args.results or "results.json")
         results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
-        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; student code ran "
-              f"{_boundary_words(grade.boundary)}; wrote {results}")
+        where = (f"student code ran {_boundary_words(grade.boundary)}" if grade.ran
+                 else f"no student code ran ({grade.boundary.removeprefix(NOT_RUN + ': ')})")
+        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; {where}; wrote {results}")
         return 0
     out = args.out or str(default_out(path))
     try:
@@ -196,12 +197,22 @@ def run_grade(args: argparse.Namespace) -> int:
                               progress=not args.quiet)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"{error.filename or out}: {error.strerror}") from None
     counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
     said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
-    boxes = sorted({grade.boundary for grade in grades}) or [boundary()]
-    print(f"graded {len(grades)} students ({said or 'no files'}); student code ran "
-          f"{' and '.join(_boundary_words(box) for box in boxes)}; wrote {out}")
+    print(f"graded {len(grades)} students ({said or 'no files'}); {_where_code_ran(grades)}; wrote {out}")
     return 0
+
+
+def _where_code_ran(grades: Sequence[Grade]) -> str:
+    """Where the summary says student code ran: the boundaries of the grades whose code ran, and how
+    many files never ran (their rows' ``boundary`` says why); never a boundary no code ran in."""
+    boxes = sorted({grade.boundary for grade in grades if grade.ran})
+    unrun = sum(not grade.ran for grade in grades)
+    where = (f"student code ran {' and '.join(_boundary_words(box) for box in boxes)}" if boxes
+             else "no student code ran")
+    return where + (f"; {unrun} file{'s' * (unrun != 1)} not run (the boundary column says why)" if unrun else "")
 
 
 def _boundary_words(box: str) -> str:

@@ -348,8 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         print(f"make lite: {error}", file=sys.stderr)
         return 2
-    print(f"built {args.out}: {site_size(args.out) / 2**20:.1f} MiB; serve it with "
-          f"python -m http.server --directory {args.out}")
+    print(f"built {args.out}: {site_size(args.out) / 2**20:.1f} MiB; serve it on this machine only with "
+          f"python -m http.server 8000 --bind 127.0.0.1 --directory {args.out} and open http://127.0.0.1:8000/")
     return 0
 
 

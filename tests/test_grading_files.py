@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from gamelib.cli import main
-from gamelib.teach.grading import default_out, grade_folder, spreadsheet_safe
+from gamelib.games.spreadsheet import spreadsheet_safe
+from gamelib.teach.grading import default_out, grade_folder
 from gamelib.teach.sandbox import Limits
 from tests.hostile import RIGHT, SECRET
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -155,19 +157,54 @@ def test_random_line_rejects_a_bad_length() -> None:
         random_line(AdjacencyGame(rounds=2), random.Random(0), 5)
 
 
-def test_export_commit_makes_a_runnable_frozen_copy() -> None:
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own user cache folder (``XDG_CACHE_HOME``): nothing is written to the real one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_export_commit_makes_a_runnable_frozen_copy_in_a_private_folder(cache: Path) -> None:
     folder = export_commit(BASE_COMMIT)
     assert (folder / "gamelib" / "play" / "engine_protocol.py").is_file()
+    assert folder.parent == cache / "gamelib" and folder.name.startswith("gamelib-frozen-")
+    private = (cache / "gamelib").lstat()
+    assert stat.S_IMODE(private.st_mode) == 0o700 and private.st_uid == os.geteuid()  # never in a shared /tmp
     assert export_commit(BASE_COMMIT) == folder  # reused: a resumed match names the same engine
     assert engine_spec(folder).startswith("cmd:env PYTHONPATH=" + str(folder))
+    assert [path.name for path in folder.parent.iterdir()] == [folder.name]  # no half-made export left
     with pytest.raises(ValueError, match="no commit"):
         export_commit("not-a-commit")
+
+
+def test_a_frozen_folder_someone_else_could_have_made_is_never_used(cache: Path, tmp_path: Path) -> None:
+    # another user plants the folder (or the code in it) before the match: its code would run as you
+    planted = cache / "gamelib"
+    planted.mkdir(parents=True, mode=0o700)
+    planted.chmod(0o777)  # writable by anyone: whatever is in it may be anyone's
+    with pytest.raises(ValueError, match=r"may be used by others \(mode 0777, not 0700\)"):
+        export_commit(BASE_COMMIT)
+    planted.rmdir()
+    elsewhere = tmp_path / "theirs"
+    elsewhere.mkdir(mode=0o700)
+    planted.symlink_to(elsewhere)  # a symlink to a folder of theirs
+    with pytest.raises(ValueError, match="is not a folder"):
+        export_commit(BASE_COMMIT)
+    assert list(elsewhere.iterdir()) == []
+    if os.geteuid() == 0:  # only root can give a folder away
+        planted.unlink()
+        planted.mkdir(mode=0o700)
+        os.chown(planted, 65534, 65534)
+        with pytest.raises(ValueError, match="belongs to another user"):
+            export_commit(BASE_COMMIT)
 
 
 def test_the_summary_script_keeps_what_lesson_6_reads(tmp_path: Path) -> None:
     # two pairs by hand: A (frozen abcdef1...) wins both as O; as X it loses 30-34 and 31-33:
     # margins (-4 + 10) = +6 and (-2 + 6) = +4; O won all four games
-    new, base = "cmd:env PYTHONPATH=/tmp/gamelib-frozen-abcdef1234 python", "cmd:env PYTHONPATH=/tmp/gamelib-frozen-9876543210 python"
+    cache = "/home/u/.cache/gamelib"
+    new = f"cmd:env PYTHONPATH={cache}/gamelib-frozen-abcdef1234 python"
+    base = f"cmd:env PYTHONPATH={cache}/gamelib-frozen-9876543210 python"
     games = [(0, 30, 34), (1, 27, 37), (2, 31, 33), (3, 29, 35)]
     match = tmp_path / "match.jsonl"
     for index, x, o in games:

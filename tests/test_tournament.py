@@ -3,6 +3,7 @@ CLI, the leaderboard, and the dask path giving the same games as the process poo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ from gamelib.play.boundary import bwrap_problem
 from gamelib.play.entries import Entry, EntryError, EntryLimits, course_entry, load_entries
 from gamelib.play.records import GameRecord, read_records
 from gamelib.play.standings import head_to_head, standings_csv
+from gamelib.play import engine_protocol
 from gamelib.play.tournament import GAMES_FILE, TournamentGame, play_tournament_game, run_tournament, swiss_round
 from gamelib.view.leaderboard import leaderboard_html
 
@@ -103,14 +105,61 @@ def test_a_bad_manifest_is_named(tmp_path: Path, text: str, message: str) -> Non
         load_entries(tmp_path)
 
 
+REAPED_SECONDS = 60.0
+"""How long a test waits for the processes a game started to be gone after the game returns: the
+kernel ends a killed process, and a box's PID namespace, a moment later, and under load that
+moment can be long. A process left running (an entry's endless loop) is still there after it."""
+
+
+def started_processes(monkeypatch: pytest.MonkeyPatch) -> list[psutil.Process]:
+    """The process of every external entry started from now on (the one the engine client starts:
+    the entry itself, or its box), recorded as psutil handles as it starts, so a reused pid is not
+    mistaken for one of them; an entry that fails to start is recorded too."""
+    found: list[psutil.Process] = []
+    real = engine_protocol._start
+
+    def recorded(*arguments: Any, **options: Any) -> Any:
+        process = real(*arguments, **options)
+        with contextlib.suppress(psutil.NoSuchProcess):
+            found.append(psutil.Process(process.pid))
+        return process
+
+    monkeypatch.setattr(engine_protocol, "_start", recorded)
+    return found
+
+
+def alive(processes: Sequence[psutil.Process]) -> list[psutil.Process]:
+    """Those of ``processes`` still running (a zombie has ended: only its exit status is left)."""
+    def running(process: psutil.Process) -> bool:
+        try:
+            return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+    return [process for process in processes if running(process)]
+
+
+def reaped(processes: Sequence[psutil.Process], seconds: float = REAPED_SECONDS) -> list[psutil.Process]:
+    """Wait up to ``seconds`` for ``processes`` to end; those still running then."""
+    deadline = time.monotonic() + seconds
+    while alive(processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive(processes)
+
+
 @pytest.mark.parametrize("name", [*FAULTS, "garbage"])
-def test_a_fault_loses_with_its_reason_in_time_and_leaves_no_process(submissions: Path, name: str) -> None:
+def test_a_fault_loses_with_its_reason_in_time_and_leaves_no_process(submissions: Path, name: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     entries = {entry.name: entry for entry in load_entries(submissions)}
     reason = FAULTS[name][1] if name in FAULTS else "protocol"
     limits, seconds = EntryLimits(grace=0.5), 0.3
+    started = started_processes(monkeypatch)
 
     record = play_tournament_game(TournamentGame(0, 1, entries[name], entries["random"], 8, 2, seconds, limits))
     assert (record.result, record.reason, record.forfeit, record.moves) == ("O", reason, "X", ()), record.detail
+    assert started, "the game started no process of the entry"
+    # the run's own processes: the entry's, and whatever runs code of this test's own folder (its box,
+    # its Python); each is waited for until it ends (the kernel takes a moment), not raced
+    assert reaped([*started, *entry_processes(submissions)]) == []
     assert entry_processes(submissions) == []
 
 

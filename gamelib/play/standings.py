@@ -2,7 +2,10 @@
 
 :func:`standings` turns the game records of a tournament into one :class:`Standing` per entry,
 best rating first (:func:`gamelib.play.ratings.fit_ratings`); :func:`head_to_head` is the matrix
-of scores between entries; :func:`standings_csv` and :func:`standings_text` write the table. A
+of scores between entries; :func:`standings_csv` and :func:`standings_text` write the table (the
+CSV's text cells :func:`~gamelib.games.spreadsheet.spreadsheet_safe`: a team named ``=1+1`` is
+written ``'=1+1``, so a spreadsheet shows it rather than running it; its numbers, negative ratings
+included, stay numbers). A
 game counts as seed 002 scores it: the side with more marks wins, equal marks are a draw (half a
 point each); a game lost by a fault (timeout, crash, ...) is a loss for the side at fault.
 
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import Any
 
+from gamelib.games.spreadsheet import spreadsheet_row
 from gamelib.play.ratings import fit_ratings
 
 __all__ = ["TIE_ELO", "Standing", "head_to_head", "move_times", "points_of", "standings", "standings_csv", "standings_text"]
@@ -122,11 +126,13 @@ def head_to_head(names: Sequence[str], records: Sequence[Any]) -> list[list[floa
 
 
 def standings_csv(table: Sequence[Standing]) -> str:
-    """The standings as CSV text, a header line of the field names, then one line an entry."""
+    """The standings as CSV text, a header line of the field names, then one line an entry: every
+    text cell (a name, a team, the faults) :func:`~gamelib.games.spreadsheet.spreadsheet_safe`, the
+    numbers as they are (:func:`~gamelib.games.spreadsheet.spreadsheet_row`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([field.name for field in fields(Standing)])
-    writer.writerows(astuple(row) for row in table)
+    writer.writerows(spreadsheet_row(astuple(row)) for row in table)
     return out.getvalue()
 
 

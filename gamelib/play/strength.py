@@ -3,8 +3,9 @@
 A change that claims to make the bot stronger is played against the version before it, as
 fishtest and OpenBench test Stockfish's and other engines' patches: both versions run as engines
 over the line protocol (``docs/engine_protocol.md``), each from its own copy of the code; the
-earlier version is a git commit exported with ``git archive`` into a folder of the temporary
-directory (:func:`export_commit`; no second copy of the code is kept in the repository). The
+earlier version is a git commit exported with ``git archive`` into a private folder of this user's
+cache (:func:`export_commit`, :func:`private_cache`; no second copy of the code is kept in the
+repository). The
 games come in pairs from varied balanced openings (:mod:`gamelib.play.openings`), each opening
 played once with each version as X; after every game the match's score, its Elo difference with
 a 95% interval, a GSPRT's log-likelihood ratio (:mod:`gamelib.play.sprt`) and the gain in final
@@ -19,7 +20,10 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import shlex
+import shutil
+import stat
 import statistics
 import subprocess
 import sys
@@ -39,7 +43,7 @@ MARGIN_LEVEL = 0.95
 """The confidence level of :class:`MarginGain`'s interval."""
 
 __all__ = ["BASE_COMMIT", "MarginGain", "StrengthReport", "engine_spec", "export_commit", "margin_gain",
-           "margin_interval", "package_root", "pair_margins", "report", "run_strength"]
+           "margin_interval", "package_root", "pair_margins", "private_cache", "report", "run_strength"]
 
 BASE_COMMIT = "629c7bd"
 """The version a strength match plays against by default: main before issue 15's speed work."""
@@ -50,25 +54,54 @@ def package_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
+def private_cache() -> Path:
+    """This user's private folder for gamelib's cached files: ``gamelib`` in the user's cache folder
+    (``$XDG_CACHE_HOME`` if it is an absolute path, else ``~/.cache``), made with mode 0700 if it is
+    not there. Before it is used it is checked, never trusted: it must be a folder (not a symlink)
+    owned by this user that no one else may read, write or enter, since the code exported into it is
+    run. Raises ValueError saying what is wrong with it otherwise (what to do: remove it, or make it
+    yours with mode 0700), OSError if it cannot be made."""
+    given = os.environ.get("XDG_CACHE_HOME", "")
+    folder = (Path(given) if os.path.isabs(given) else Path.home() / ".cache") / "gamelib"
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(folder)
+    problem = ("is not a folder (a symlink?)" if not stat.S_ISDIR(info.st_mode)
+               else f"belongs to another user (uid {info.st_uid})" if info.st_uid != os.geteuid()
+               else f"may be used by others (mode {stat.S_IMODE(info.st_mode):04o}, not 0700)"
+               if stat.S_IMODE(info.st_mode) & 0o077 else None)
+    if problem is not None:
+        raise ValueError(f"{folder}, where frozen versions of gamelib are kept, {problem}: remove it, or make it "
+                         "a folder of yours with mode 0700")
+    return folder
+
+
 def export_commit(commit: str, repository: Path | None = None) -> Path:
     """The folder holding ``commit`` of the git ``repository`` (default: the one this gamelib is
-    in), exported with ``git archive`` into ``gamelib-frozen-SHA`` in the temporary directory the
-    first time and reused after (so a resumed match names the same engine). Raises ValueError if
-    git does not know the commit."""
+    in), exported with ``git archive`` into ``gamelib-frozen-SHA`` in this user's private cache
+    (:func:`private_cache`) the first time and reused after (so a resumed match names the same
+    engine). Raises ValueError if git does not know the commit or the private cache is not private."""
     repository = repository or package_root()
     found = subprocess.run(["git", "-C", str(repository), "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}"],
                            capture_output=True, text=True, check=False)
     if found.returncode != 0:
         raise ValueError(f"git knows no commit {commit!r} in {repository}")
     sha = found.stdout.strip()
-    folder = Path(tempfile.gettempdir()) / f"gamelib-frozen-{sha}"
+    cache = private_cache()
+    folder = cache / f"gamelib-frozen-{sha}"
     if not (folder / "gamelib" / "__init__.py").exists():
-        partial = Path(tempfile.mkdtemp(prefix=f"gamelib-frozen-{sha[:12]}-"))
+        partial = Path(tempfile.mkdtemp(prefix=f"gamelib-frozen-{sha[:12]}-", suffix=".part", dir=cache))
         archive = subprocess.run(["git", "-C", str(repository), "archive", "--format=tar", sha],
                                  capture_output=True, check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(partial, filter="data")
-        partial.rename(folder)
+        try:
+            partial.rename(folder)
+        except OSError:  # another match exported it meanwhile: use that one
+            shutil.rmtree(partial, ignore_errors=True)
     return folder
 
 

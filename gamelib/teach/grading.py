@@ -8,16 +8,32 @@ file in the shape of Gradescope's autograder ``results.json`` (``score``, ``test
 https://gradescope-autograders.readthedocs.io/en/latest/specs/). :func:`grade_file` grades one
 file, as Gradescope's autograder does one submission at a time. A submission that is broken, loops
 forever or ends its own process costs at most its time limit and becomes a row saying so; the run
-goes on. Rows are appended to the CSV as they finish, and a rerun skips every student whose row
-has the same file hash (resuming); the checks run on a pool of threads, each waiting on its
-sandbox child. Each row says which boundary the check ran in (``isolated``: bubblewrap's box, or
-``guard only``), and which folder it graded: a CSV of another folder's grades is never replaced.
+goes on. The checks run on a pool of threads, each waiting on its sandbox child. Each row says
+which boundary the check ran in (``isolated``: bubblewrap's box, or ``guard only``), or, for a file
+whose code never ran (not a regular file, too big, unreadable, not UTF-8, too long), ``not run``
+and why; and which folder it graded: a CSV of another folder's grades is never replaced.
 
-Files are read safely: a symlink, a FIFO, a folder or any other file that is not a regular file
-gets a row saying why it was not graded, and is never opened (a submission is opened without
-following links, so nothing outside the folder is read). A cell a spreadsheet would read as a
-formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written with a
-``'`` before it, and read back without it.
+Files are read safely: a symlink, a hard link (a regular file with more than one name, which may
+be a file outside the folder), a FIFO, a socket, a device, a folder or any other file that is not a
+regular file of its own gets a row saying why it was not graded, and is never read (a submission is
+opened without following links, so nothing outside the folder is read). A cell a spreadsheet could
+read as a formula (:func:`gamelib.games.spreadsheet.spreadsheet_safe`: ``=``, ``+``, ``-`` or
+``@``, ASCII or fullwidth, after any blanks or line breaks, or a tab or a carriage return at the
+start) is written with a ``'`` before it, and read back without it.
+
+The CSV is only ever replaced whole (:func:`write_atomically`: a temporary file in its folder,
+then ``os.replace``): at the start, at most once a second while checks finish, so a killed run
+keeps the rows so far, and a last time after the pool has shut down, when every check's child is
+gone. A rerun skips every
+student whose row it wrote itself and whose file has the same hash (resuming). It knows its own
+rows by their ``signature``, the last column: an HMAC-SHA256 of the row's other cells under a key
+kept beside the CSV in ``.CSV-NAME.key`` (:func:`grading_key`: 32 random bytes, created with
+``O_EXCL`` and mode 0600, used only while it is a regular file of this user that no one else may
+read). A row whose signature does not verify (changed after the grader wrote it, or from a CSV
+written before rows were signed) is graded again. What this protects against: code running as
+another user or in bubblewrap's box, which cannot read the key, so cannot write a row a rerun
+trusts. What it does not: code under the guard only runs as you, can read the key and sign any row
+it likes; the guard only is no boundary (the README's Security section).
 
 The score is the share of the exercise's trees passed. The checker stops at the first tree where
 the student's search departs from the reference (:func:`gamelib.teach.exercises.check_exercise`),
@@ -33,10 +49,13 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import hmac
+import io
 import json
 import os
+import secrets
 import stat
-import threading
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -44,15 +63,16 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from gamelib.games.spreadsheet import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
 from gamelib.play.boundary import GUARD_ONLY, boundary
-from gamelib.teach.code_check import SourceVerdict, check_source, function_name
+from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS, SourceVerdict, check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
-from gamelib.teach.sandbox import Limits
+from gamelib.teach.sandbox import Limits, sandbox_problem
 
-__all__ = ["CSV_FIELDS", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "OUTCOMES", "Grade", "default_out", "grade_file",
-           "grade_folder", "grade_source", "gradescope_results", "notebook_source", "spreadsheet_safe",
-           "submission_source"]
+__all__ = ["CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
+           "Grade", "default_out", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
+           "key_path", "notebook_source", "sign_row", "submission_source", "write_atomically"]
 
 MAX_FILE_BYTES = 16 * 2**20
 """The largest submission file read, in bytes (a notebook with big outputs fits; the code in it
@@ -64,15 +84,35 @@ MAX_GRADING_WORKERS = 32
 OUTCOMES = ("right", "wrong", "timeout", "error")
 """How a submission's check can end (the CSV's ``outcome``)."""
 
-CSV_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree", "verdict",
-              "seconds", "boundary", "folder")
-"""The columns of the grades CSV: ``score`` (passed / trees, 0 to 1), ``outcome`` one of ``right``,
-``wrong`` (the search departs from the reference: ``verdict`` says where, ``tree`` on which tree),
-``timeout`` (it ran out of time) or ``error`` (it did not run: a syntax error, no function, a
-crash, a file that is not graded or cannot be read; ``verdict`` says what), ``seconds`` of
-wall-clock time the check took, ``boundary`` the box it ran in (``isolated`` or ``guard only``),
-``folder`` the folder of submissions graded (its full path); ``exercise`` and the file's ``sha256``
-tell a rerun which rows still hold."""
+GRADE_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree",
+                "verdict", "seconds", "boundary", "folder")
+"""A grade's columns in the grades CSV (all of them before rows were signed): ``score`` (passed /
+trees, 0 to 1), ``outcome`` one of ``right``, ``wrong`` (the search departs from the reference:
+``verdict`` says where, ``tree`` on which tree), ``timeout`` (it ran out of time) or ``error`` (it
+did not run: a syntax error, no function, a crash, a file that is not graded or cannot be read;
+``verdict`` says what), ``seconds`` of wall-clock time the check took, ``boundary`` the box it ran
+in (``isolated`` or ``guard only``) or ``not run: WHY`` for code that never ran, ``folder`` the
+folder of submissions graded (its full path); ``exercise`` and the file's ``sha256`` tell a rerun
+which rows still hold."""
+
+CSV_FIELDS = (*GRADE_FIELDS, "signature")
+"""The columns of the grades CSV: :data:`GRADE_FIELDS`, then the row's ``signature``
+(:func:`sign_row`: 64 hexadecimal digits), last, so that imports reading the columns by name or by
+position find the others where they were."""
+
+NOT_RUN = "not run"
+"""The ``boundary`` of a file whose code never ran (``not run: WHY``): a file not read (odd, too
+big, unreadable, not UTF-8, not a notebook), code too long for the checker, or no sandbox here."""
+
+KEY_BYTES = 32
+"""The length of the key that signs the rows, in bytes (as long as SHA-256's output)."""
+
+_SAVE_SECONDS = 1.0
+"""While checks run, the CSV is written again at most this often (seconds): a killed run loses at
+most the rows of the last second, and a class of 500 is not written 500 times (38 ms each)."""
+
+_SIGNED = "gamelib grades row v1"
+"""What a signature signs besides the row's cells: the kind and version of the row."""
 
 
 @dataclass(frozen=True)
@@ -104,30 +144,24 @@ class Grade:
         """True if the search agrees with the reference on every tree."""
         return self.outcome == "right"
 
+    @property
+    def ran(self) -> bool:
+        """True unless the code never ran (``boundary`` is ``not run: WHY``)."""
+        return not self.boundary.startswith(NOT_RUN)
+
     def row(self) -> dict[str, str]:
-        """The CSV row, every cell :func:`spreadsheet_safe`."""
+        """The CSV row without its signature (:data:`GRADE_FIELDS`), every cell
+        :func:`~gamelib.games.spreadsheet.spreadsheet_safe`."""
         data = {**asdict(self), "score": f"{self.score:.4g}", "ok": str(self.ok).lower(),
                 "seconds": f"{self.seconds:.2f}"}
-        return {name: spreadsheet_safe(str(data[name])) for name in CSV_FIELDS}
+        return {name: spreadsheet_safe(str(data[name])) for name in GRADE_FIELDS}
 
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
-
-
-def spreadsheet_safe(cell: str) -> str:
-    """``cell`` with a ``'`` before it if a spreadsheet would read it as a formula (it starts with
-    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return; OWASP's advice on CSV injection) or starts
-    with ``'`` itself; :func:`_unsafe` undoes it.
-
-    >>> print(spreadsheet_safe('=HYPERLINK("http://x", "ok")'), spreadsheet_safe("ada"))
-    '=HYPERLINK("http://x", "ok") ada
-    """
-    return "'" + cell if cell.startswith(_FORMULA_STARTS) else cell
-
-
-def _unsafe(cell: str) -> str:
-    """The cell as it was before :func:`spreadsheet_safe`."""
-    return cell[1:] if cell.startswith("'") and cell[1:].startswith(_FORMULA_STARTS) else cell
+def sign_row(key: bytes, row: dict[str, str]) -> str:
+    """The signature of the grades CSV's ``row`` (its :data:`GRADE_FIELDS` cells as written):
+    HMAC-SHA256 under ``key`` of the cells in order, as 64 hexadecimal digits."""
+    cells = json.dumps([_SIGNED, *(row.get(name, "") for name in GRADE_FIELDS)], ensure_ascii=True)
+    return hmac.new(key, cells.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def notebook_source(raw: str) -> str:
@@ -167,28 +201,35 @@ def submission_source(path: Path) -> str:
 
 
 def _read_submission(path: Path) -> bytes:
-    """The bytes of the regular file ``path`` (at most :data:`MAX_FILE_BYTES` + 1), opened without
-    following a symlink and without blocking on a FIFO. Raises ValueError for anything but a
-    regular file (saying what it is), OSError if it cannot be read."""
+    """The bytes of the regular file ``path`` (at most :data:`MAX_FILE_BYTES` + 1), looked at
+    without following a symlink and opened only if it is a regular file with no other name (and
+    then without following a symlink and without blocking, and looked at again once open). Raises
+    ValueError for anything else (saying what it is), OSError if it cannot be read."""
+    odd = _odd_file(os.lstat(path))
+    if odd is not None:
+        raise ValueError(odd)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
-        if path.is_symlink():
-            raise ValueError(_odd_file(path)) from None
+        if path.is_symlink():  # swapped for a symlink since it was looked at
+            raise ValueError(_odd_file(path.lstat()) or "it changed while it was read") from None
         raise error
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise ValueError(_odd_file(path))
     with os.fdopen(fd, "rb") as file:
+        odd = _odd_file(os.fstat(fd))
+        if odd is not None:
+            raise ValueError(odd)
         return file.read(MAX_FILE_BYTES + 1)
 
 
-def _odd_file(path: Path) -> str:
-    """Why ``path`` is not graded: what kind of file it is."""
-    try:
-        mode = path.lstat().st_mode
-    except OSError as error:
-        return f"it cannot be looked at ({error.strerror})"
+def _odd_file(info: os.stat_result) -> str | None:
+    """Why a file with the status ``info`` is not graded (what kind of file it is), or None for a
+    regular file with one name."""
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        if info.st_nlink == 1:
+            return None
+        return (f"not graded: it is a hard link (one file with {info.st_nlink} names, maybe one outside the "
+                "folder), not a file of its own; submit a copy of the file itself")
     kinds = ((stat.S_ISLNK, "a symlink"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISDIR, "a folder"),
              (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
     kind = next((name for test, name in kinds if test(mode)), "not a regular file")
@@ -208,12 +249,18 @@ def _source_of(path: Path, raw: bytes) -> str:
 
 def grade_source(exercise: str, student: str, source: str, limits: Limits = Limits(), *, file: str = "",
                  sha256: str = "") -> Grade:
-    """Check ``source`` for ``exercise`` in the sandbox within ``limits`` and grade it. Raises
-    UnknownExerciseError for an unknown exercise."""
+    """Check ``source`` for ``exercise`` in the sandbox within ``limits`` and grade it; code the
+    checker refuses to run (too long) or cannot run (no sandbox here, or the sandbox's own ``not
+    run: ...``, such as no user to run it as) is an ``error`` whose ``boundary`` is ``not run: WHY``.
+    Raises UnknownExerciseError for an unknown exercise."""
     started = time.monotonic()
+    runs = len(source) <= MAX_SOURCE_CHARACTERS and sandbox_problem() is None
     verdict = check_source(exercise, source, limits)
     seconds = time.monotonic() - started
-    return _grade(verdict, student, file, sha256, seconds, timed_out=seconds >= limits.seconds)
+    grade = _grade(verdict, student, file, sha256, seconds, timed_out=seconds >= limits.seconds)
+    if verdict.report is None and (not runs or verdict.message.startswith(NOT_RUN)):  # the sandbox's "not run: ..."
+        return replace(grade, boundary=f"{NOT_RUN}: {verdict.message.removeprefix(NOT_RUN + ': ')}")
+    return grade
 
 
 def _grade(verdict: SourceVerdict, student: str, file: str, sha256: str, seconds: float, *,
@@ -232,8 +279,10 @@ def _grade(verdict: SourceVerdict, student: str, file: str, sha256: str, seconds
 
 
 def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None) -> Grade:
-    """Grade one submission file (``.py`` or ``.ipynb``); an unreadable file is an ``error`` grade,
-    not an exception. Raises UnknownExerciseError for an unknown exercise."""
+    """Grade one submission file (``.py`` or ``.ipynb``); a file that is not read (not a regular
+    file of its own, too big, unreadable, not UTF-8, not a notebook) is an ``error`` grade whose
+    ``boundary`` is ``not run: WHY``, not an exception. Raises UnknownExerciseError for an unknown
+    exercise."""
     path = Path(path)
     name = student if student is not None else path.stem
     _check_exercise(exercise)
@@ -245,8 +294,9 @@ def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, st
         trees = len(EXERCISES[exercise].trees())
         said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         verb = "" if said.startswith("not graded") else "cannot read it: "
+        why = f"cannot read it ({said})" if isinstance(error, OSError) else said.removeprefix("not graded: ")
         return Grade(name, exercise, path.name, "", 0, trees, "error", "", f"{path.name}: {verb}{said}", 0.0,
-                     boundary())
+                     f"{NOT_RUN}: {why}")
     return grade_source(exercise, name, source, limits, file=path.name, sha256=digest)
 
 
@@ -278,11 +328,17 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     file's stem; by the whole file name when two files share a stem) and write the CSV ``out``
     (:data:`CSV_FIELDS`, sorted by student) and, if ``results`` is a folder name, one Gradescope
     ``STUDENT.json`` there. Every file gets a row, whatever another file does; a file that is not a
-    regular file (a symlink, a FIFO, a folder) gets an ``error`` row saying why, unopened. Students
-    already in ``out`` with the same exercise and file hash are not checked again. ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a
-    tqdm bar on stderr. Returns the grades, sorted by student. Raises UnknownExerciseError,
-    ValueError for a bad ``workers`` or an ``out`` that exists and is not this exercise's and this
-    folder's grades CSV, NotADirectoryError if ``folder`` is not a folder."""
+    regular file of its own (a symlink, a hard link, a FIFO, a socket, a device, a folder) gets an
+    ``error`` row saying why, unread. Students already in ``out`` with the same exercise and file
+    hash, in a row whose signature verifies under the key :func:`grading_key` keeps for ``out``,
+    are not checked again; any other row is checked again. ``out`` is replaced whole
+    (:func:`write_atomically`) at the start, at most once a second as checks finish, and once more
+    after every check's child is gone.
+    ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a tqdm bar
+    on stderr. Returns the grades, sorted by student. Raises UnknownExerciseError, ValueError for a
+    bad ``workers``, an ``out`` that exists and is not this exercise's and this folder's grades CSV,
+    or a key file that is not this user's private file, NotADirectoryError if ``folder`` is not a
+    folder."""
     _check_exercise(exercise)
     if not 1 <= workers <= MAX_GRADING_WORKERS:
         raise ValueError(f"workers is {workers}: give 1 to {MAX_GRADING_WORKERS}")
@@ -291,13 +347,15 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
         raise NotADirectoryError(f"{folder} is not a folder of submissions")
     where = str(folder.resolve())
     submissions = _submissions(folder)
-    earlier = _earlier_grades(out, exercise, where)
-    kept = {student: grade for student, grade in earlier.items()
-            if student in submissions and grade.sha256 and grade.sha256 == _hash(submissions[student])}
+    earlier = _earlier_rows(out, exercise, where)
+    key = grading_key(out)
+    kept = {student: grade for student, (grade, row, signature) in earlier.items()
+            if _signed(key, row, signature) and student in submissions and grade.sha256
+            and grade.sha256 == _hash(submissions[student])}
     todo = {student: path for student, path in submissions.items() if student not in kept}
-    _write_csv(out, kept.values())
-    lock = threading.Lock()
     grades = dict(kept)
+    _write_csv(out, grades, key)
+    saved = time.monotonic()
     with ThreadPoolExecutor(max_workers=workers) as pool, progress_bar(
             total=len(submissions), initial=len(kept), disable=not progress, desc=f"grading {exercise}",
             unit="student") as bar:
@@ -305,12 +363,14 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
                    for student, path in sorted(todo.items())}
         for future in as_completed(futures):
             grade = replace(_safely(future.result, futures[future], exercise, todo[futures[future]]), folder=where)
-            with lock:
-                grades[grade.student] = grade
-                _append_csv(out, grade)
+            grades[grade.student] = grade
+            if time.monotonic() - saved >= _SAVE_SECONDS:  # so a killed run keeps what it has graded
+                _write_csv(out, grades, key)
+                saved = time.monotonic()
             bar.update(1)
+    # the pool has shut down: every check has returned, and each killed its child before returning
+    _write_csv(out, grades, key)
     ordered = [grades[student] for student in sorted(grades)]
-    _write_csv(out, ordered)
     if results is not None:
         _write_results(exercise, Path(results), ordered)
     return ordered
@@ -353,46 +413,142 @@ def default_out(folder: str | Path) -> Path:
     return Path(f"grades-{Path(folder).resolve().name or 'root'}.csv")
 
 
-def _earlier_grades(out: Path, exercise: str, folder: str) -> dict[str, Grade]:
-    """The grades already in the CSV ``out``. Raises ValueError if ``out`` exists but is not a
-    grades CSV, or holds grades of another exercise or of another folder (rather than replace
-    either)."""
+def _signed(key: bytes, row: dict[str, str], signature: str | None) -> bool:
+    """True if ``signature`` is the signature of the ``row`` read back (its cells as written)."""
+    return signature is not None and hmac.compare_digest(sign_row(key, row), signature)
+
+
+_Earlier = tuple[Grade, dict[str, str], str | None]
+"""A grade read back, with its row's cells as written and its signature (None if it has none)."""
+
+
+def _earlier_rows(out: Path, exercise: str, folder: str) -> dict[str, _Earlier]:
+    """The grades already in the CSV ``out``, each with its row as written and its signature (a
+    CSV written before rows were signed, without the column, is read too: no row of it has a
+    signature). Raises ValueError if ``out`` exists but is not a grades CSV, or holds grades of
+    another exercise or of another folder (rather than replace either)."""
     if not out.exists():
         return {}
-    grades: dict[str, Grade] = {}
+    grades: dict[str, _Earlier] = {}
     with out.open(newline="", encoding="utf-8") as file:
         reader = csv.DictReader(file)
-        if reader.fieldnames is not None and tuple(reader.fieldnames) != CSV_FIELDS:
+        if reader.fieldnames is not None and tuple(reader.fieldnames) not in (CSV_FIELDS, GRADE_FIELDS):
             raise ValueError(f"{out} exists and is not a grades CSV of this version: give another --out")
         for raw in reader:
-            row = {name: _unsafe(value or "") for name, value in raw.items() if isinstance(name, str)}
+            written = {name: value or "" for name, value in raw.items() if isinstance(name, str)}
+            row = {name: spreadsheet_text(value) for name, value in written.items()}
             try:
-                grades[row["student"]] = Grade(
-                    row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]),
-                    int(row["trees"]), row["outcome"], row["tree"], row["verdict"], float(row["seconds"]),
-                    row["boundary"], row["folder"])
+                grade = Grade(row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]),
+                              int(row["trees"]), row["outcome"], row["tree"], row["verdict"], float(row["seconds"]),
+                              row["boundary"], row["folder"])
             except (KeyError, ValueError, TypeError):
                 continue
-    others = sorted({grade.exercise for grade in grades.values()} - {exercise})
+            grades[grade.student] = (grade, written, raw.get("signature"))
+    others = sorted({grade.exercise for grade, _, _ in grades.values()} - {exercise})
     if others:
         raise ValueError(f"{out} holds grades of the {others[0]} exercise: give another --out for {exercise}")
-    folders = sorted({grade.folder for grade in grades.values()} - {folder})
+    folders = sorted({grade.folder for grade, _, _ in grades.values()} - {folder})
     if folders:
         raise ValueError(f"{out} holds the grades of another folder, {folders[0]}: give another --out for {folder}")
     return grades
 
 
-def _write_csv(out: Path, grades: Iterable[Grade]) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=CSV_FIELDS)
-        writer.writeheader()
-        writer.writerows(grade.row() for grade in grades)
+def key_path(out: str | Path) -> Path:
+    """Where the key that signs the rows of the grades CSV ``out`` is kept: ``.NAME.key`` beside
+    it (``grades.csv``: ``.grades.csv.key``)."""
+    out = Path(out)
+    return out.parent / f".{out.name}.key"
 
 
-def _append_csv(out: Path, grade: Grade) -> None:
-    with out.open("a", newline="", encoding="utf-8") as file:
-        csv.DictWriter(file, fieldnames=CSV_FIELDS).writerow(grade.row())
+def grading_key(out: str | Path) -> bytes:
+    """The key (:data:`KEY_BYTES` bytes) that signs the rows of the grades CSV ``out``, read from
+    :func:`key_path`, or, if there is no such file, made (``secrets``) and written there in a new
+    file (``O_CREAT | O_EXCL``, never through a symlink) of mode 0600. A key file is used only if it
+    is a regular file with one name, owned by this user, that no one else may read or write, holding
+    the key as hexadecimal digits. Raises ValueError saying what is wrong with it otherwise (delete
+    it: the next run makes a new key and checks every student again), OSError if it cannot be
+    written or read."""
+    path = key_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | flags, 0o600)
+    except FileExistsError:
+        return _read_key(path)
+    key = secrets.token_bytes(KEY_BYTES)
+    with os.fdopen(fd, "w", encoding="ascii") as file:
+        file.write(key.hex() + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+    return key
+
+
+def _read_key(path: Path) -> bytes:
+    """The key in the existing key file ``path``; ValueError if it is not this user's private file
+    holding a key."""
+    def refused(why: str) -> ValueError:
+        return ValueError(f"{path}, the key that signs the grades, {why}: delete it and run again (every student "
+                          "is then checked again)")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        if path.is_symlink():
+            raise refused("is a symlink") from None
+        raise error
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise refused("is not a regular file with one name")
+        if info.st_uid != os.geteuid():
+            raise refused(f"belongs to another user (uid {info.st_uid})")
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            raise refused(f"may be read or written by others (mode {stat.S_IMODE(info.st_mode):04o}, not 0600)")
+        text = file.read(4 * KEY_BYTES).decode("ascii", "replace").strip()
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != KEY_BYTES:
+        raise refused(f"does not hold a key ({2 * KEY_BYTES} hexadecimal digits)")
+    return key
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Replace the file ``path`` with ``text`` (UTF-8) whole: written to a new temporary file in the
+    same folder, flushed to the disk, then renamed over ``path`` (``os.replace``), so a reader, or
+    a run killed half-way, sees the old file or the new one, never a part. The new file keeps the
+    mode of the regular file it replaces, or is 0600 (readable by this user only) if there was none
+    (a symlink at ``path`` is replaced, not followed). Raises
+    OSError if it cannot be written (the temporary file is then removed)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+            file.flush()
+            try:
+                old = os.lstat(path)
+            except FileNotFoundError:
+                old = None
+            if old is not None and stat.S_ISREG(old.st_mode):
+                os.fchmod(file.fileno(), stat.S_IMODE(old.st_mode))
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _write_csv(out: Path, grades: dict[str, Grade], key: bytes) -> None:
+    """Write ``grades`` to ``out`` (:func:`write_atomically`), sorted by student, each row signed."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=CSV_FIELDS)
+    writer.writeheader()
+    for student in sorted(grades):
+        row = grades[student].row()
+        writer.writerow({**row, "signature": sign_row(key, row)})
+    write_atomically(out, text.getvalue())
 
 
 def _write_results(exercise: str, folder: Path, grades: Iterable[Grade]) -> None:
