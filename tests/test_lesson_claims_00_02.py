@@ -10,11 +10,13 @@ lessons are held to those lessons as they stand.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any, Literal
 
 import pytest
@@ -22,6 +24,8 @@ import pytest
 import gamelib.play.tournament
 from gamelib import Exit, GameTree, RecordingTracer, alphabeta, load_seed_tree, minimax
 from gamelib.search.random_trees import random_tree
+from gamelib.teach.exercises import EXERCISES
+from solutions.lesson_01_minimax import PREDICTION
 from tests.lesson_cells import NOTEBOOKS, python_of, run_check, setup_namespace
 from tests.test_lesson_claims import cells
 
@@ -41,6 +45,31 @@ RETRACTED = [
      "positions 8, 11 and 12 report 3, 1 and 2, past their alpha of 4: a leaf's value passes the edge"),
     (ALPHA_BETA, "close to 3/4 for large",
      "Pearl's limit tends to 1: 0.731 at b = 100, 0.760 at 1,000, 0.824 at 10^6 (R grows like b / ln b)"),
+    (START, "Lessons 6 to 10 use a little probability and statistics",
+     "lesson 3 uses probabilities (one in three, 0.9) and lesson 4 the birthday bound"),
+    (START, "write UCT yourself | lessons 1, 2 and 5; probability |",
+     "lesson 9 relies on lessons 6 and 7 (the bot, its evaluation and clock; Wilson's interval, the permutation "
+     "test) and on what a 95% interval says"),
+    (START, "expectiminimax in lesson 8, UCT in lesson 9",
+     "lesson 8 has a max^n exercise too (check_function(\"maxn\", my_maxn))"),
+    (START, 'says right or "not quite" with the true answer. Nothing is graded before you have answered',
+     "lesson 1's prediction printed minimax's answer whatever was predicted, and never said right or not quite"),
+    (MINIMAX, "minimax says value {answer.value}",
+     "the prediction exercise printed the answer before any prediction, and never said whether it was right"),
+    (MINIMAX, "strictly better (MinMax1.cpp's `if (reply.first>value)`). Position 14",
+     "position 14 is a circle (MIN): its tie is decided by chooseMoveHuman's `if (reply.first<value)`"),
+    (MINIMAX, "Here are the first ten:", "the text goes on to event 12, position 7 leaving with 4"),
+    (ALPHA_BETA, "31 - len(pruned)",
+     "pruned_nodes is the complement of the same trace's positions: the counts are held to AlphaBeta0.cpp's printout"),
+    (ALPHA_BETA, "holds for moderate $b$, as they say",
+     "Pearl's limit is below 3/4 for every b up to 460 (0.696 at b = 3) and the measured exponents are 0.80 to "
+     "0.87: Russell & Norvig's 3/4 is a rough figure that fits neither"),
+    (ALPHA_BETA, "and the factor grows with depth (14 at depth 10)",
+     "the ratio to the minimal tree falls from depth 8 to 9 (8.57 to 8.53), the odd-even step"),
+    (ALPHA_BETA, "its share of the b^d leaves should fall",
+     "b was 5, left by an earlier loop: the check divided by 5^d, and counts of 3^d passed it"),
+    (ALPHA_BETA, "Make it fail-hard with the equality rule",
+     "the checker cannot tell fail-hard from fail-soft: a fail-soft search passes it"),
 ]
 
 
@@ -85,6 +114,41 @@ def test_negamax_check_fails_on_other_leaves_with_the_same_backed_up_values() ->
         run_check(MINIMAX, "check:negamax-two-ply", **two_ply_inputs(broken))
 
 
+# Lesson 1, exercise 1: the prediction cell answers back, and shows nothing before a prediction.
+
+def predicted(capsys: pytest.CaptureFixture[str], value: Any, move: Any) -> str:
+    """What the exercise's answer cell prints for the prediction (value, move) on the changed tree."""
+    changed = load_seed_tree("broeders31").with_values({"25": 9, "26": 10})
+    run_check(MINIMAX, "exercise:predict-root", changed=changed, my_value=value, my_move=move)
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("value, move", [(None, None), (9, None), (None, "2")])
+def test_the_prediction_cell_shows_nothing_of_the_answer_before_a_prediction(
+        capsys: pytest.CaptureFixture[str], value: Any, move: Any) -> None:
+    said = predicted(capsys, value, move)
+    assert said.startswith("Write your prediction") and not re.search(r"\d", said), said
+
+
+def test_the_prediction_cell_says_right_to_the_hand_computed_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    """The answer worked by hand in solutions/lesson_01_minimax.py: 9, by way of position 2."""
+    assert PREDICTION == (9, "2")
+    said = predicted(capsys, *PREDICTION)
+    assert said.startswith("right.") and "0 → 2 → 5 → 12 → 25" in said, said
+    assert predicted(capsys, 9, 2).startswith("right."), "a move given as the number 2 is position 2"
+
+
+@pytest.mark.parametrize("value, move, wrong", [
+    (4, "1", "not quite: the value is 9, not 4; the move is to 2, not to 1."),
+    (9, "1", "not quite: the move is to 2, not to 1."),
+    (14, "2", "not quite: the value is 9, not 14."),
+])
+def test_the_prediction_cell_says_not_quite_and_what_is_wrong(
+        capsys: pytest.CaptureFixture[str], value: Any, move: Any, wrong: str) -> None:
+    said = predicted(capsys, value, move)
+    assert said.startswith(wrong) and "worth 4 (to 1) and 9 (to 2)" in said, said
+
+
 # Lesson 2: what a fail-hard position reports.
 
 def fail_hard_inputs(tree: GameTree, fail_soft: bool = False) -> dict[str, Any]:
@@ -107,6 +171,32 @@ def test_fail_hard_edges_check_fails_when_a_first_leaf_changes() -> None:
     broken = load_seed_tree("broeders31").with_values({"17": 2})  # position 8 then reports 2, not 3
     with pytest.raises(AssertionError, match="positions 8, 11 and 12"):
         run_check(ALPHA_BETA, "check:fail-hard-edges", **fail_hard_inputs(broken))
+
+
+def test_fail_hard_edges_check_fails_on_a_value_from_a_leaf_never_searched() -> None:
+    """Position 8 reporting 2, the value of its leaf 18, which the cutoff skipped: a leaf child's value, but
+    not the one it took last (17's 3)."""
+    inputs = fail_hard_inputs(load_seed_tree("broeders31"))
+    events = [dataclasses.replace(event, value=2) if isinstance(event, Exit) and event.node == "8" else event
+              for event in inputs["hard"].events]
+    with pytest.raises(AssertionError, match="stay inside its window unless it is the leaf's it took last"):
+        run_check(ALPHA_BETA, "check:fail-hard-edges", broeders=inputs["broeders"], hard=SimpleNamespace(events=events))
+
+
+# Lesson 2: the positions entered and leaves evaluated, held to AlphaBeta0.cpp's printout.
+
+def test_entered_as_printed_check_passes_on_alpha_beta() -> None:
+    run_check(ALPHA_BETA, "check:entered-as-printed", result=alphabeta(load_seed_tree("broeders31")))
+
+
+@pytest.mark.parametrize("search", [
+    lambda tree: minimax(tree),  # all 31 positions, 16 leaves
+    lambda tree: alphabeta(tree, strict=True),  # 28 positions
+    lambda tree: dataclasses.replace(alphabeta(tree), leaves=8),  # the right positions, one leaf too many
+], ids=["minimax", "the strict rule", "a leaf count off by one"])
+def test_entered_as_printed_check_fails_on_other_counts(search: Callable[[GameTree], Any]) -> None:
+    with pytest.raises(AssertionError, match="positions AlphaBeta0.cpp prints"):
+        run_check(ALPHA_BETA, "check:entered-as-printed", result=search(load_seed_tree("broeders31")))
 
 
 # Lesson 2: Pearl's limit, with the lesson's own root-finder.
@@ -152,7 +242,8 @@ def test_pearl_limit_is_what_the_check_says_by_another_method() -> None:
         for _ in range(50):
             y -= (b * math.log1p(-y) - math.log(y)) / (-b / (1 - y) - 1 / y)
         return math.log((1 - y) / y) / math.log(b)
-    assert [round(limit(b), 3) for b in (3, 100, 1_000, 10**6)] == [0.696, 0.731, 0.760, 0.824]
+    assert [round(limit(b), 3) for b in (2, 3, 50, 100, 1_000, 10**6)] == [0.694, 0.696, 0.722, 0.731, 0.760, 0.824]
+    assert max(limit(b) for b in range(3, 461)) < 0.75 <= limit(461)  # 3/4 first reached at b = 461
     assert limit(10**9) > limit(10**6) > 0.8  # on towards 1, not back to 3/4
 
 
@@ -181,6 +272,52 @@ def test_random_order_counts_check_fails_on_a_perturbed_random_count() -> None:
     inputs["random_leaves"] = [inputs["random_leaves"][0] + 20]
     with pytest.raises(AssertionError, match="random order should evaluate 583"):
         run_check(ALPHA_BETA, "check:random-order-counts", **inputs)
+
+
+# Lesson 2: random order's ratio to the minimal tree, and its share of the full tree, depths 4 to 10.
+
+RANDOM_ORDER_SUMS = {4: 230, 5: 509, 6: 1226, 7: 2913, 8: 6898, 9: 13772, 10: 33155}
+"""Leaves evaluated by fail-hard alpha-beta (the equality rule) in random order, summed over the lesson's
+trees random_tree(3, d, low=0, high=10**6, seed=s), s = 0 to 4: counted by an alpha-beta written apart
+from gamelib (in a scratch folder; gamelib only built the trees). The lesson's cell divides by five."""
+
+
+def random_order_inputs(sums: Mapping[int, float]) -> dict[str, Any]:
+    return {"random_depths": range(4, 4 + len(sums)), "random_leaves": [total / 5 for total in sums.values()]}
+
+
+def test_random_order_counts_are_those_of_an_alpha_beta_written_apart() -> None:
+    """The lesson's search gives the counts above at the shallow depths (the deep ones take too long here)."""
+    for d in (4, 5, 6):
+        assert sum(alphabeta(random_tree(3, d, low=0, high=10**6, seed=s)).leaves for s in range(5)) == RANDOM_ORDER_SUMS[d]
+
+
+def test_random_order_factor_check_passes_on_the_counts() -> None:
+    run_check(ALPHA_BETA, "check:random-order-factor", **random_order_inputs(RANDOM_ORDER_SUMS))
+
+
+@pytest.mark.parametrize("sums, message", [
+    ({d: 3**d * 5 for d in RANDOM_ORDER_SUMS}, "fall from depth 8 to 9"),  # no pruning: the ratio rises at every ply
+    ({**RANDOM_ORDER_SUMS, 9: 14000}, "fall from depth 8 to 9"),  # a depth-9 count that keeps the ratio growing
+    ({d: RANDOM_ORDER_SUMS[d] for d in range(5, 11)}, "depths 4 to 10"),  # the counts shifted one depth
+    ({**RANDOM_ORDER_SUMS, 10: 33000}, "the text's 2.71"),  # depth 10 perturbed: 13.61, not 13.67
+], ids=["no pruning", "no fall at depth 9", "shifted a depth", "depth 10 perturbed"])
+def test_random_order_factor_check_fails_on_other_counts(sums: Mapping[int, float], message: str) -> None:
+    with pytest.raises(AssertionError, match=message):
+        run_check(ALPHA_BETA, "check:random-order-factor", **random_order_inputs(sums))
+
+
+def test_random_order_share_check_passes_on_the_counts() -> None:
+    run_check(ALPHA_BETA, "check:random-order-share", **random_order_inputs(RANDOM_ORDER_SUMS))
+
+
+@pytest.mark.parametrize("sums", [
+    {d: 3**d * 5 for d in RANDOM_ORDER_SUMS},  # no pruning: a share of 1 at every depth
+    {**RANDOM_ORDER_SUMS, 7: 4500},  # the share rising from depth 6 to 7
+], ids=["no pruning", "a rise at depth 7"])
+def test_random_order_share_check_fails_when_the_share_does_not_fall(sums: Mapping[int, float]) -> None:
+    with pytest.raises(AssertionError, match="share of the 3\\^d leaves should fall"):
+        run_check(ALPHA_BETA, "check:random-order-share", **random_order_inputs(sums))
 
 
 # The start page's statements about the later lessons, held to the lessons as they stand.
@@ -220,3 +357,76 @@ def test_the_start_page_names_the_lessons_that_give_intervals() -> None:
 def test_the_start_page_says_where_a_term_is_first_used(term: str, lesson: int) -> None:
     first = next(number for number in range(1, 11) if term in lesson_text(number))
     assert first == lesson, f"the start page says {term!r} comes in lesson {lesson}; it is first used in lesson {first}"
+
+
+def before_it(number: int) -> str:
+    """The start page's *before it* column for lesson ``number``."""
+    rows: list[str] = re.findall(rf"^\| {number} \| \[[^\]]+\]\(\d\d_\w+\.ipynb\) \| [^|]* \| ([^|]*) \| \d+ s \|$",
+                                 "\n".join(cell["text"] for cell in raw_cells(START) if cell["cell_type"] == "markdown"), re.M)
+    assert len(rows) == 1, f"the start page's table should have one row for lesson {number}; it has {len(rows)}"
+    return rows[0]
+
+
+def raw_cells(name: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))["cells"]
+    return [{**cell, "text": "".join(cell["source"])} for cell in found]
+
+
+LESSON_NUMBERS = re.compile(r"\b[Ll]essons? (\d+(?:(?:, | and | to )\d+)*)")
+
+
+def numbers(listed: str) -> set[int]:
+    """{1, 2, 5, 6, 7} from "1, 2 and 5 to 7"."""
+    found: set[int] = set()
+    for part in re.split(r", | and ", listed):
+        low, _, high = part.partition(" to ")
+        found |= set(range(int(low), int(high or low) + 1))
+    return found
+
+
+def needed(number: int) -> set[int]:
+    """The lessons the start page names before lesson ``number``, and those they need, and so on."""
+    named = set().union(*(numbers(match[1]) for match in LESSON_NUMBERS.finditer(before_it(number))))
+    return named.union(*(needed(earlier) for earlier in named))
+
+
+ASIDES = {(8, 4): "a transposition table (lesson 4) would search each position once: an aside",
+          (10, 9): "O's 19 wins of 40 in lesson 9's match: a figure quoted, not a method used"}
+"""Earlier lessons a lesson names in passing, without needing them."""
+
+
+@pytest.mark.parametrize("number", range(2, 11))
+def test_the_start_page_names_every_earlier_lesson_a_lesson_builds_on(number: int) -> None:
+    named = set().union(*(numbers(match[1]) for match in LESSON_NUMBERS.finditer(lesson_text(number))))
+    missing = {earlier for earlier in named if earlier < number and (number, earlier) not in ASIDES} - needed(number)
+    assert not missing, (f"lesson {number} builds on lessons {sorted(missing)}, which its 'before it' column "
+                         f"({before_it(number)!r}) does not lead back to")
+
+
+def test_the_start_page_asks_for_95_percent_intervals_where_lessons_use_them() -> None:
+    with_95 = {number for number in range(1, 11) if re.search(r"95% (\w+ )?interval", lesson_text(number))}
+    asked = {number for number in range(1, 11) if "what a 95% interval says" in before_it(number)}
+    assert with_95 == asked, f"lessons {sorted(with_95)} give 95% intervals; the start page asks for them before {sorted(asked)}"
+
+
+WRITTEN = {"minimax": "minimax", "negamax": "negamax", "alphabeta": "alpha-beta", "expectimax": "expectiminimax",
+           "maxn": "max^n", "mcts": "UCT"}
+"""What the start page calls each exercise of gamelib.teach.exercises."""
+
+
+def test_the_start_page_names_every_write_it_yourself_exercise_with_its_lesson() -> None:
+    [listed] = re.findall(r"\*\*Write-it-yourself exercises\*\* \(([^)]*)\)", start_page())
+    said = {name: int(lesson) for names, lesson in re.findall(r"((?:[\w^-]+(?: and )?)+) in lesson (\d+)", listed)
+            for name in names.split(" and ")}
+    exercises = {WRITTEN[name]: int(exercise.lesson[:2]) for name, exercise in EXERCISES.items()}
+    assert said == exercises, f"the start page lists the exercises {said}; gamelib.teach.exercises has {exercises}"
+
+
+def test_the_start_page_names_every_lesson_whose_prediction_cell_answers_back() -> None:
+    """The lessons with a cell that says right or "not quite" to a prediction are those the page lists."""
+    [listed] = re.findall(r"\*\*Prediction exercises with an answer cell\*\* \((.*?)\): write", start_page())
+    said = {int(number) for number in re.findall(r"lesson (\d+)", listed)}
+    answering = {number for number in range(1, 11) if any(
+        cell["cell_type"] == "code" and "not quite" in cell["text"]
+        for cell in raw_cells(next(NOTEBOOKS.glob(f"{number:02d}_*.ipynb")).name))}
+    assert said == answering, f"the page names lessons {sorted(said)}; prediction cells answer back in {sorted(answering)}"

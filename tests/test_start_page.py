@@ -38,16 +38,32 @@ def test_the_start_page_lists_every_lesson_in_order_with_its_measured_time() -> 
     rows = re.findall(r"^\| (\d+) \| \[[^\]]+\]\((\d\d_\w+\.ipynb)\) \|.*\| (\d+) s \|$", page, re.M)
     assert [name for _, name, _ in rows] == [path.name for path in LESSONS] and len(rows) == 10
     assert [int(number) for number, _, _ in rows] == list(range(1, 11))
-    measured = {row["lesson"]: row["seconds"] for row in read_json("benchmarks", "lesson_times.json")["lessons"]}
-    assert set(measured) == {path.name for path in lessons(NOTEBOOKS)}  # this page too
-    assert {name: int(seconds) for _, name, seconds in rows} == {name: round(measured[name]) for _, name, _ in rows}
+    measured = read_json("benchmarks", "lesson_times.json")["lessons"]
+    assert [row["lesson"] for row in measured] == [path.name for path in lessons(NOTEBOOKS)], (
+        "lesson_times.json should time every notebook on disk, this page too, once each and in order: "
+        "run benchmarks/lesson_times.py again after adding or renaming a lesson")
+    seconds = {row["lesson"]: row["seconds"] for row in measured}
+    assert {name: int(quoted) for _, name, quoted in rows} == {name: round(seconds[name]) for _, name, _ in rows}, (
+        "the table's run-all times should be lesson_times.json's, rounded to whole seconds")
 
 
-def test_the_start_page_says_under_what_load_the_times_were_measured() -> None:
-    provenance = read_json("benchmarks", "lesson_times.json")["provenance"]
+def test_the_start_page_says_when_and_under_what_load_the_times_were_measured() -> None:
+    """The date, machine, commit and load range the page gives are the JSON's, so a new measurement
+    that leaves the page's sentence behind fails here."""
+    times = read_json("benchmarks", "lesson_times.json")
+    provenance = times["provenance"]
     assert provenance["command"].startswith("python benchmarks/lesson_times.py") and provenance["commit"]
-    assert re.search(r"measured on \d{4}-\d\d-\d\d on an \w+ machine with \d+ CPUs, under a 1-minute load average "
-                     r"of [\d.]+ to [\d.]+", " ".join(markdown(START).split()))
+    said = re.search(r"measured on (\d{4}-\d\d-\d\d) on an (\w+) machine with (\d+) CPUs, under a 1-minute load "
+                     r"average of ([\d.]+) to ([\d.]+) from other work sharing it, on the lessons as they were at "
+                     r"commit ([0-9a-f]{7})", " ".join(markdown(START).split()))
+    assert said, "the start page should say when, on what machine, under what load and at which commit it timed the lessons"
+    machine = re.fullmatch(r"(\w+), (\d+) CPUs", provenance["machine"])
+    assert machine, f"lesson_times.json's machine should read like 'x86_64, 2 CPUs'; it is {provenance['machine']!r}"
+    loads = [load for row in times["lessons"] for load in (row["load_before"], row["load_after"])]
+    expected = (provenance["date"][:10], *machine.groups(), f"{min(loads):.2f}", f"{max(loads):.2f}", provenance["commit"][:7])
+    assert said.groups() == expected, (
+        f"the start page's sentence on the measurement should give lesson_times.json's date, machine, CPUs, load range "
+        f"and commit, {expected}; it gives {said.groups()}")
 
 
 def test_the_start_page_says_plainly_that_a_student_may_open_solutions() -> None:
