@@ -17,7 +17,7 @@ import pytest
 
 from gamelib.teach.code_check import SourceVerdict, check_source
 from gamelib.teach.exercises import EXERCISES
-from gamelib.play.boundary import ISOLATED, SCRATCH
+from gamelib.play.boundary import BOX_IDENTITY, GUARD_ONLY, ISOLATED, SCRATCH
 from gamelib.teach.sandbox import Limits, Outcome, run_in_sandbox
 
 LIMITS = Limits()
@@ -202,6 +202,16 @@ def test_the_child_reports_json_on_its_own_channel() -> None:
     result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "über"})
     assert result.outcome is Outcome.FINISHED and result.returncode == 0
     assert result.messages == ({"said": "über"},) and result.stdout == "über\n" and result.stderr == ""
+
+
+def test_the_result_says_who_the_code_ran_as() -> None:
+    result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "who"})
+    if result.boundary == ISOLATED:
+        assert result.identity == BOX_IDENTITY and result.uid is None
+        assert result.where == "isolated (uid 65534 in bubblewrap's box)"
+    else:  # as root, a uid of its own; else this user's, and it says so
+        assert result.boundary == GUARD_ONLY and result.uid is not None and result.uid != 0
+        assert result.where == f"guard only ({result.identity})" and result.identity.startswith(f"uid {result.uid}")
 
 
 @pytest.mark.parametrize("field", ["seconds", "memory_bytes", "output_bytes"])

@@ -16,10 +16,20 @@ NAME`` does, with less to import), which loads the file in that child only (its
 namespaces, an unprivileged uid, an empty environment, read-only binds of only the interpreter, its
 site-packages, gamelib and the entry's own folder, a size-capped tmpfs as its working folder; it dies
 with the worker. Elsewhere it runs under the guard only: its own empty scratch folder as working
-folder, a minimal environment, a process group of its own. Either way it has address-space, file-size
+folder, a minimal environment, a process group of its own, and, where we are root, a user of its own
+(:func:`gamelib.play.boundary.guard_user`): its trampoline sets its limits, then gives up root before
+the entry runs, in a Python that user can reach; its working folder (``work`` in the scratch folder)
+is that user's, its log root's; every process of that uid is ended when its game ends. An entry that
+user cannot reach (a folder on the way closed to others) is not run, and loses saying why. Not
+root, it runs as this user. Either way it has address-space, file-size
 and CPU limits, dies with its parent, and its whole process group (and box, and cgroup where one can
 be made) is killed when its game ends; the arena enforces the move time from outside. The course's
 bots are trusted and play inside the worker. ``docs/tournament.md`` says what is guaranteed.
+
+Every path the manifest names (``file``, and each word of ``command`` that names something in the
+folder or, absolute, anywhere) is resolved, symlinks and ``..`` included, and must lie inside the
+submissions folder: else :func:`load_entries` refuses the entry, naming it, so no entry's box ever
+holds a folder from outside.
 
 >>> entry = Entry(name="greedy", team="Team 3", file="/sub/greedy.py", class_name="GreedyBot")
 >>> entry.kind, entry_command(entry, seed=4)[1:]
@@ -33,7 +43,9 @@ import math
 import os
 import re
 import sys
+import sysconfig
 import tomllib
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +53,9 @@ from typing import Any
 
 from gamelib.play.arena import build_bot
 from gamelib.play.bots.base import Bot
-from gamelib.play.boundary import ISOLATED, boundary, boxed_command, interpreter_binds
-from gamelib.play.engine_protocol import ExternalBot
+from gamelib.play.boundary import (ISOLATED, GuardUser, NotRunError, boundary, boxed_command, guard_user,
+                                   interpreter_binds, unreachable)
+from gamelib.play.engine_protocol import EngineError, ExternalBot
 from gamelib.play.limits import limited_command, minimal_environment
 
 __all__ = ["MANIFEST", "Entry", "EntryError", "EntryLimits", "course_entry", "entry_command", "load_entries",
@@ -132,7 +145,8 @@ def course_entry(spec: str, name: str | None = None) -> Entry:
 def load_entries(folder: str | Path) -> list[Entry]:
     """The entries of the submissions ``folder``, in the order of its ``entries.toml``. Raises
     EntryError, naming the file and the entry, for a missing or malformed manifest, a missing
-    file, an unknown bot or a name used twice."""
+    file, a path that resolves outside ``folder`` (see the module's docstring), an unknown bot or a
+    name used twice."""
     root = Path(folder)
     manifest = root / MANIFEST
     if not root.is_dir():
@@ -172,51 +186,145 @@ def _entry(root: Path, manifest: Path, number: int, table: Any) -> Entry:
     if "bot" in table:
         return Entry(name=name, team=team or "course", bot=course_entry(str(table["bot"])).bot)
     if "command" in table:
-        return Entry(name=name, team=team, command=_command(root, where, table["command"]))
+        return Entry(name=name, team=team, command=_command(root, f"{where} ({name})", table["command"]))
     path, class_name = root / str(table["file"]), table.get("class")
     if not path.is_file() or not isinstance(class_name, str) or not class_name.isidentifier():
         raise EntryError(f"{where} ({name}): file {table['file']!r} must exist in {root} and class name its bot class")
-    return Entry(name=name, team=team, file=str(path.resolve()), class_name=class_name)
+    return Entry(name=name, team=team, file=_inside(root, f"{where} ({name}): file", str(table["file"])),
+                 class_name=class_name)
+
+
+def _inside(root: Path, what: str, word: str) -> str:
+    """The real path of ``word`` (relative to ``root``, or absolute), symlinks and ``..`` resolved.
+    Raises EntryError, naming ``what``, if it lies outside ``root``."""
+    real, folder = os.path.realpath(root / word), os.path.realpath(root)
+    if os.path.commonpath([real, folder]) != folder:
+        raise EntryError(f"{what} {word!r} resolves to {real}, outside the submissions folder {folder}: an entry "
+                         "may name only what is inside it (a program on PATH by its bare name, like python3)")
+    return real
 
 
 def _command(root: Path, where: str, command: Any) -> tuple[str, ...]:
-    """The command of a manifest entry: words naming a file of ``root`` become its full path."""
+    """The command of a manifest entry: a word naming a file of ``root`` becomes its real path; a
+    word naming anything outside it (a symlink out, ``..``, an absolute path) is refused."""
     if not isinstance(command, list) or not command or not all(isinstance(word, str) for word in command):
         raise EntryError(f"{where}: command must be a list of words, e.g. [\"./bot\", \"--fast\"]")
-    return tuple(str((root / word).resolve()) if (root / word).is_file() else word for word in command)
+    words = []
+    for word in command:
+        path = root / word
+        named = bool(word) and (os.path.lexists(path) or os.path.isabs(word))
+        real = _inside(root, f"{where}: command word", word) if named else word
+        words.append(real if named and os.path.isfile(real) else word)
+    return tuple(words)
 
 
-def entry_command(entry: Entry, seed: int) -> list[str]:
+def entry_command(entry: Entry, seed: int, python: str = sys.executable) -> list[str]:
     """The command line that serves a file or command ``entry`` over the engine protocol (a file
-    entry's bot built by its class with ``seed`` if its class takes one)."""
+    entry's bot built by its class with ``seed`` if its class takes one, run by ``python``)."""
     if entry.kind == "command":
         return list(entry.command)
     if entry.kind == "file":
-        return [sys.executable, "-m", "gamelib.play.serve_file", entry.file, entry.class_name, str(seed)]
+        return [python, "-m", "gamelib.play.serve_file", entry.file, entry.class_name, str(seed)]
     raise EntryError(f"entry {entry.name} is a course bot ({entry.bot}): it plays in-process, not as a command")
 
 
 def start_entry(entry: Entry, seed: int, scratch: str, limits: EntryLimits = EntryLimits(),
                 cpu_seconds: int | None = None, cap: Sequence[str] = ()) -> Bot:
     """``entry`` ready to play, built with ``seed``: a course bot in this process, any other in a
-    child process (in bubblewrap's box where it runs, else in the folder ``scratch``; its stderr,
-    and a Python file's stdout, logged to ``stderr.log`` in ``scratch``) with ``limits`` and at most
-    ``cpu_seconds`` of CPU time (None: no CPU limit), behind the cgroup's ``cap`` words
-    (:func:`gamelib.play.boundary.process_cap`). Raises EngineError (with its reason) if the child
-    cannot start or does not answer."""
+    child process (in bubblewrap's box where it runs, else under the guard only in the folder
+    ``scratch``, as a user of its own where we are root (its working folder ``scratch/work``); its
+    stderr, and a Python file's stdout, logged to ``stderr.log`` in ``scratch``) with ``limits`` and
+    at most ``cpu_seconds`` of CPU time (None: no CPU limit), behind the cgroup's ``cap`` words
+    (:func:`gamelib.play.boundary.process_cap`). Closing the bot ends its process, and under a user
+    of its own every process of that user (the bot's ``identity`` names the user). Raises
+    EngineError (with its reason) if the child cannot start or does not answer, or, ``not run:
+    ...``, if the guard will not run it (see :func:`gamelib.play.boundary.guard_user`)."""
     if entry.kind == "bot":
         bot = build_bot(entry.bot, seed)
         return bot
-    command = limited_command(entry_command(entry, seed), limits.memory_bytes, cpu_seconds,
-                              file_bytes=limits.file_bytes, processes=limits.processes)
     if boundary() == ISOLATED:
+        command = limited_command(entry_command(entry, seed), limits.memory_bytes, cpu_seconds,
+                                  file_bytes=limits.file_bytes, processes=limits.processes)
         command = boxed_command(command, binds=_entry_binds(entry), env={"PYTHONPATH": _BOX_LIBRARY},
                                 scratch_bytes=limits.file_bytes)
-        env, cwd = {}, "/"
-    else:
-        env, cwd = minimal_environment(scratch, PYTHONPATH=_PACKAGE_ROOT), scratch
-    return ExternalBot([*cap, *command], name=entry.name, grace=limits.start_seconds, move_grace=limits.grace,
-                       cwd=cwd, env=env, stderr=Path(scratch) / "stderr.log", own_group=True)
+        return ExternalBot([*cap, *command], name=entry.name, grace=limits.start_seconds, move_grace=limits.grace,
+                           cwd="/", env={}, stderr=Path(scratch) / "stderr.log", own_group=True)
+    try:
+        user = guard_user()
+    except NotRunError as error:
+        raise EngineError(f"entry {entry.name}: {error}", "crash") from None
+    try:
+        return _start_guarded(entry, seed, scratch, limits, cpu_seconds, cap, user)
+    except BaseException:
+        user.end()
+        raise
+
+
+def _start_guarded(entry: Entry, seed: int, scratch: str, limits: EntryLimits, cpu_seconds: int | None,
+                   cap: Sequence[str], user: GuardUser) -> Bot:
+    """``entry`` started under the guard only as ``user`` (see :func:`start_entry`)."""
+    log = Path(scratch) / "stderr.log"
+    if not user.dropped:
+        command = limited_command(entry_command(entry, seed), limits.memory_bytes, cpu_seconds,
+                                  file_bytes=limits.file_bytes, processes=limits.processes)
+        env = minimal_environment(scratch, PYTHONPATH=_PACKAGE_ROOT)
+        return ExternalBot([*cap, *command], name=entry.name, grace=limits.start_seconds, move_grace=limits.grace,
+                           cwd=scratch, env=env, stderr=log, own_group=True)
+    work = Path(scratch) / "work"
+    work.mkdir(exist_ok=True)
+    user.own(work)
+    os.chmod(scratch, 0o711)  # the user passes through to its working folder, and cannot touch its log
+    problem = _out_of_reach(entry, scratch)
+    if problem is not None:
+        raise EngineError(f"entry {entry.name}: not run: uid {user.uid} cannot reach {problem}", "crash")
+    paths = [_PACKAGE_ROOT] + ([] if user.python == sys.executable else _site_packages())
+    command = limited_command(entry_command(entry, seed, user.python), limits.memory_bytes, cpu_seconds,
+                              file_bytes=limits.file_bytes, processes=limits.processes, user=(user.uid, user.gid))
+    env = minimal_environment(str(work), PYTHONPATH=os.pathsep.join(paths))
+    return _GuardedBot([*cap, *command], user, name=entry.name, grace=limits.start_seconds, move_grace=limits.grace,
+                       cwd=str(work), env=env, stderr=log, own_group=True)
+
+
+def _out_of_reach(entry: Entry, scratch: str) -> str | None:
+    """What of ``entry``'s run a user of its own cannot reach (gamelib, the entry's file and its
+    folder, its program, its scratch folder), with why, or None."""
+    wanted = [(_PACKAGE_ROOT, False), (str(_PACKAGE), False), (os.path.dirname(scratch), False)]
+    if entry.kind == "file":
+        wanted += [(entry.file, False), (os.path.dirname(entry.file), False)]
+    elif os.path.isabs(entry.command[0]):
+        wanted.append((entry.command[0], True))
+    for path, execute in wanted:
+        problem = unreachable(path, execute=execute)
+        if problem is not None:
+            return f"{path}: {problem}"
+    return None
+
+
+def _site_packages() -> list[str]:
+    """This environment's site-packages folders that a user of its own can read: what a file entry
+    imports besides gamelib when it runs in another Python of the same version."""
+    folders = dict.fromkeys(sysconfig.get_path(name) for name in ("purelib", "platlib"))
+    return [folder for folder in folders if os.path.isdir(folder) and unreachable(folder) is None]
+
+
+class _GuardedBot(ExternalBot):
+    """An entry's process run as a user of its own (``user``): closing it, or collecting it, also ends
+    every process of that user (:meth:`gamelib.play.boundary.GuardUser.end`)."""
+
+    def __init__(self, command: Sequence[str], user: GuardUser, **options: Any) -> None:
+        self.user = user
+        self.identity = user.identity
+        super().__init__(command, **options)
+        self._user_finalizer = weakref.finalize(self, user.end)
+
+    def close(self, wait: float | None = None) -> None:
+        """End the entry's process (:meth:`ExternalBot.close`), then every process of its user."""
+        try:
+            super().close(wait)
+        finally:
+            finalizer = getattr(self, "_user_finalizer", None)  # None: closed while it started
+            if finalizer is None or finalizer.detach() is not None:
+                self.user.end()
 
 
 def _entry_binds(entry: Entry) -> list[tuple[str, str]]:
@@ -225,7 +333,7 @@ def _entry_binds(entry: Entry) -> list[tuple[str, str]]:
     the same path."""
     files = [entry.file] if entry.kind == "file" else [word for word in entry.command if os.path.isabs(word)
                                                        and os.path.isfile(word)]
-    folders = dict.fromkeys(str(Path(file).resolve().parent) for file in files)
+    folders = dict.fromkeys(os.path.dirname(os.path.realpath(file)) for file in files)
     return [*interpreter_binds(site_packages=True), (str(_PACKAGE), f"{_BOX_LIBRARY}/gamelib"),
             *((folder, folder) for folder in folders)]
 

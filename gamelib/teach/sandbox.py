@@ -14,13 +14,19 @@ its box (:func:`gamelib.play.boundary.boxed_command`): new user, PID, network, I
 namespaces, an unprivileged uid, no capabilities, an empty environment, read-only binds of only the
 interpreter and the box's library, a size-capped tmpfs as its working folder; the result's
 ``boundary`` says ``"isolated"``. Elsewhere it is ``"guard only"``: the child runs in an empty scratch
-folder with a minimal environment and only the limits below. Either way the child limits itself with
+folder with a minimal environment and only the limits below, and, where we are root, as a user of
+its own (:func:`gamelib.play.boundary.guard_user`: a uid no other process has, no groups, no
+capabilities), its scratch folder made for it, in a Python that user can run; when the run ends,
+every process of that uid is ended and what it left in the machine's shared folders removed. Not
+root, it runs as this user. The result's ``identity`` says which (``"uid 2113929216"``); a run the
+guard cannot give a user other than root does not happen (SandboxUnavailableError, ``not run:
+...``). Either way the child limits itself with
 POSIX ``resource`` limits before the entry runs (CPU seconds, address space, file size, processes, no
 core files); where a pids cgroup can be made (:func:`gamelib.play.boundary.process_cap`) the run has
 its own, capping its processes. The parent enforces the wall-clock limit and the output limit,
 honours a Stop (a :class:`threading.Event`), and when the run ends, for whatever reason, kills the
-child's process group, the box (its PID namespace ends every process in it) and the cgroup, so
-nothing the code started is left behind. What happened comes back as data, a :class:`SandboxResult`:
+child's process group, the box (its PID namespace ends every process in it), the cgroup and (as
+root, under the guard only) every process of its uid, so nothing the code started is left behind. What happened comes back as data, a :class:`SandboxResult`:
 how the run ended (:class:`Outcome`), the messages, what was printed.
 
 Nothing the child sends is a verdict: the caller judges the raw data (see
@@ -53,14 +59,14 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, Final
 
-from gamelib.play.boundary import (GUARD_ONLY, ISOLATED, boundary, boxed_command, interpreter_binds, process_cap,
-                                   site_packages)
-from gamelib.play.limits import kill_group, minimal_environment
+from gamelib.play.boundary import (BOX_IDENTITY, GUARD_ONLY, ISOLATED, GuardUser, NotRunError, boundary, boxed_command,
+                                   guard_user, interpreter_binds, process_cap, site_packages, unreachable)
+from gamelib.play.limits import MQUEUE_BYTES, dropped_command, kill_group, minimal_environment
 from gamelib.teach.box_child import BOX_PROCESSES
 
 __all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "Outcome", "SandboxResult", "SandboxUnavailableError",
@@ -70,6 +76,8 @@ _BOX = "/box"
 """Where the box's library is bound inside bubblewrap's box."""
 
 _BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv[1]); "
+              "from gamelib.play.limits import lower_limits, resource_limit; "
+              f"lower_limits({{resource_limit('RLIMIT_MSGQUEUE'): ({MQUEUE_BYTES}, {MQUEUE_BYTES})}}); "
               "from gamelib.teach.box_child import child_main; child_main(sys.argv[2:])")
 
 _POLL_SECONDS = 0.05
@@ -151,7 +159,11 @@ class SandboxResult:
     in order (lines that were not JSON are dropped and counted in ``garbled``); ``stdout`` and
     ``stderr`` as printed, cut at the output limit; ``seconds`` of wall-clock time; ``returncode``,
     the child's exit status (negative: the signal that ended it, as :mod:`subprocess` reports it);
-    ``boundary``, ``"isolated"`` (bubblewrap's box) or ``"guard only"``."""
+    ``boundary``, ``"isolated"`` (bubblewrap's box) or ``"guard only"``; ``identity``, who the code
+    ran as (:data:`gamelib.play.boundary.BOX_IDENTITY` in the box; under the guard only
+    :attr:`gamelib.play.boundary.GuardUser.identity`: ``"uid 2113929216"``, a uid of its own,
+    ``"uid 65534 (nobody, shared)"`` or ``"uid 1000, this user (not root: ...)"``) and ``uid``, its
+    uid as the machine sees it (None in the box, where it is the box's)."""
 
     outcome: Outcome
     messages: tuple[Any, ...]
@@ -162,6 +174,14 @@ class SandboxResult:
     limits: Limits
     garbled: int = 0
     boundary: str = GUARD_ONLY
+    identity: str = ""
+    uid: int | None = None
+
+    @property
+    def where(self) -> str:
+        """The boundary and who the code ran as, in a few words: ``"guard only (uid 2113929216)"``,
+        ``"isolated (uid 65534 in bubblewrap's box)"``."""
+        return f"{self.boundary} ({self.identity})" if self.identity else self.boundary
 
     @property
     def signal_name(self) -> str | None:
@@ -268,9 +288,10 @@ def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
     with ExitStack() as stack:
         scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gamelib-sandbox-",
                                                                   ignore_cleanup_errors=True))
+        user = None if isolated else stack.enter_context(_guard_user(scratch))
         cap = stack.enter_context(process_cap(_CGROUP_PROCESSES))
         started = time.monotonic()
-        process, channel = _spawn(entry, limits, scratch, cap, isolated)
+        process, channel = _spawn(entry, limits, scratch, cap, user)
         watch: _Watch | None = None
         try:
             watch = _Watch(process, channel, data, limits, listen)
@@ -283,25 +304,49 @@ def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
         returncode = process.returncode
         if isolated and returncode > 128:  # bwrap reports a signal that ended its command as 128 + its number
             returncode = 128 - returncode
-        return watch.result(outcome, returncode, time.monotonic() - started, ISOLATED if isolated else GUARD_ONLY)
+        result = watch.result(outcome, returncode, time.monotonic() - started, ISOLATED if isolated else GUARD_ONLY)
+        if user is None:
+            return replace(result, identity=BOX_IDENTITY)
+        return replace(result, identity=user.identity, uid=user.uid)
+
+
+def _guard_user(scratch: str) -> GuardUser:
+    """The user a run under the guard only runs as (:func:`gamelib.play.boundary.guard_user`), its
+    ``scratch`` folder made its own and the box's library checked within its reach. Raises
+    SandboxUnavailableError (``not run: ...``) where the guard refuses the run."""
+    try:
+        user = guard_user()
+    except NotRunError as error:
+        raise SandboxUnavailableError(str(error)) from None
+    problem = next(filter(None, (unreachable(folder) for folder in (box_library(), os.path.dirname(scratch)))),
+                   None) if user.dropped else None
+    if problem is not None:
+        user.end()
+        raise SandboxUnavailableError(f"not run: uid {user.uid} cannot reach what the run needs: {problem}")
+    user.own(scratch)
+    return user
 
 
 def _spawn(entry: str, limits: Limits, scratch: str, cap: list[str],
-           isolated: bool) -> tuple[subprocess.Popen[bytes], int]:
-    """Start the child in its own session (so its process group can be killed), in the box or in
-    ``scratch``, behind the cgroup's ``cap`` words; returns it and the read end of its channel."""
+           user: GuardUser | None) -> tuple[subprocess.Popen[bytes], int]:
+    """Start the child in its own session (so its process group can be killed), in the box (no
+    ``user``) or in ``scratch`` as ``user`` (dropped there from root by a trampoline, after the
+    cgroup's ``cap`` words, since joining the cgroup takes root); returns it and the read end of
+    its channel."""
     library = box_library()
     read_end, write_end = os.pipe()
-    python = os.path.realpath(sys.executable)
-    if isolated:
+    if user is None:
+        python = os.path.realpath(sys.executable)
         child = [python, "-I", "-S", "-u", "-c", _BOOTSTRAP, _BOX, entry, str(write_end), limits.for_child()]
         command = boxed_command(child, binds=[*interpreter_binds(site_packages=False), (str(library), _BOX)],
                                 scratch_bytes=limits.file_bytes, hide=site_packages())
         env: dict[str, str] = {}
         cwd = "/"
     else:
-        command = [python, "-I", "-S", "-u", "-c", _BOOTSTRAP, str(library), entry, str(write_end),
-                   limits.for_child()]
+        python = user.python if user.dropped else os.path.realpath(sys.executable)
+        command = [python, "-I", "-S", "-u", "-c", _BOOTSTRAP, str(library), entry, str(write_end), limits.for_child()]
+        if user.dropped:
+            command = dropped_command(command, user.uid, user.gid)
         env, cwd = minimal_environment(scratch), scratch
     try:
         process = subprocess.Popen([*cap, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
