@@ -149,6 +149,10 @@ def fake_engine(tmp_path: Path, body: str) -> list[str]:
     ("print('error no thanks', flush=True)", "answered 'rule 8' with 'error no thanks'"),
     ("print('move i9' if line.startswith('go') else 'ok', flush=True)", "bad square 'i9'"),
     ("print('pass' if line.startswith('go') else 'ok', flush=True)", "not 'move SQUARE'"),
+    ("print('move c3 c4' if line.startswith('go') else 'ok', flush=True)", "'move c3 c4' is not 'move SQUARE'"),
+    ("print('move\\u00a0c3' if line.startswith('go') else 'ok', flush=True)", "is not 'move SQUARE'"),
+    ("print('ok then', flush=True)", "answered rule with 'ok then', not 'ok'"),  # only ok where ok is due
+    ("print('move c3', flush=True)", "answered rule with 'move c3', not 'ok'"),  # one answer a command, in step
     ("sys.exit(3)", "exited"),
     ("time.sleep(0 if not line.startswith('go') else 60); print('ok', flush=True)", "did not answer 'go 100'"),
 ])

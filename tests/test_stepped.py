@@ -112,6 +112,144 @@ def test_code_that_swallows_the_stop_is_stopped_all_the_same(source: str) -> Non
         f"my_minimax ran more than {SMALL:,} steps on tree 1 of 6 (Broeders' 31-node binary tree); an endless loop?")
 
 
+# The counter cannot be named or changed by the code it counts (issue 32's red team): each attack
+# looks for the counter by name or by what it is, where the code can look, and puts a no-op in its
+# place; then a loop of 3,000,000 turns must still meet a budget of 100,000 steps. Under the counter
+# these tests were written against (a partial of next over a chain, named __gamelib_step__ in the
+# code's globals) every one of them ran the whole loop.
+
+REACH = """
+import functools, gc, inspect, itertools, sys
+
+def defuse(value):
+    hits = 0
+    if isinstance(value, functools.partial) and value.func is next:
+        value.__setstate__((int, (), None, None))
+        hits += 1
+    if isinstance(value, functools.partial) and value.func is itertools.compress:
+        value.__setstate__((iter, (), None, None))
+        hits += 1
+    if isinstance(value, itertools.chain):
+        value.__setstate__((itertools.repeat(itertools.repeat(True)),))
+        hits += 1
+    return hits
+
+def neutralise(space, depth=3, seen=None):
+    seen = set() if seen is None else seen
+    items = space if isinstance(space, dict) else getattr(space, "__dict__", None)
+    if not isinstance(items, dict) or id(items) in seen or depth < 0:
+        return 0
+    seen.add(id(items))
+    hits = 0
+    for name, value in list(items.items()):
+        if isinstance(name, str) and name.startswith("__gamelib"):
+            items[name] = iter if "count" in name else int
+            hits += 1
+        elif isinstance(name, str) and name in ("step", "counted") and callable(value):
+            hits += defuse(value) + defuse((getattr(value, "args", ()) or (None,))[0])
+            items[name] = iter if name == "counted" else int
+            hits += 1
+        elif type(value).__module__.startswith("gamelib") or isinstance(value, (functools.partial, dict)):
+            hits += defuse(value) + neutralise(value, depth - 1, seen)
+    return hits
+"""
+
+LOOP = MINIMAX + "    print('replaced', ATTACK)\n    for i in range(3_000_000):\n        pass\n    return 0\n"
+
+ATTACKS = {
+    "by name in its globals": """
+globals()['__gamelib_step__'] = int
+globals()['__gamelib_counted__'] = iter
+ATTACK = 2
+""" + LOOP,
+    "by name in its builtins": """
+space = globals()
+for name in [name for name in space if name.startswith('__gamelib')]:
+    space['__builtins__'][name] = iter if 'count' in name else int
+    del space[name]
+import builtins
+builtins.__gamelib_step__ = int
+ATTACK = 1
+""" + LOOP,
+    "in the frames sys._getframe walks": REACH + """
+frame, ATTACK = sys._getframe(), 0
+while frame is not None:
+    ATTACK += neutralise(frame.f_globals) + neutralise(frame.f_locals)
+    frame = frame.f_back if frame.f_code.co_name != '_run' else None
+""" + LOOP,
+    "in the frames inspect lists": REACH + """
+ATTACK = 0
+for info in inspect.stack(0)[:6]:
+    ATTACK += neutralise(info.frame.f_globals) + neutralise(info.frame.f_locals)
+""" + LOOP,
+    "through gc.get_referrers": REACH + """
+ATTACK = 0
+for holder in gc.get_referrers(next, itertools.compress, Player):
+    if isinstance(holder, functools.partial):
+        inner = holder.args[0] if holder.args else holder.keywords.get('selectors')
+        if isinstance(inner, itertools.chain):
+            ATTACK += defuse(holder) + defuse(inner)
+    elif isinstance(holder, dict) and holder.get('__name__') == 'student':
+        ATTACK += neutralise(holder)
+""" + LOOP,
+    "through a function's __globals__": REACH + """
+def helper():
+    pass
+ATTACK = neutralise(helper.__globals__)
+""" + LOOP,
+    "through a function's __closure__": REACH + """
+def my_mcts(tree, root, iterations, c, rollout):
+    ATTACK, cells = 0, list(rollout.__closure__ or ())
+    for cell in cells:
+        value = cell.cell_contents
+        ATTACK += defuse(value) + neutralise(value)
+        cells.extend(getattr(value, '__closure__', None) or ())
+    print('replaced', ATTACK)
+    for i in range(3_000_000):
+        pass
+    return tree.children_of(root)[0]
+""",
+}
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_the_code_cannot_reach_or_replace_its_step_counter(attack: str) -> None:
+    exercise, name, trees = ("mcts", "my_mcts", 5) if "__closure__" in attack else ("minimax", "my_minimax", 6)
+    verdict = check_in_kernel(exercise, ATTACKS[attack], steps=100_000)
+    assert "replaced" in verdict.output  # the attack ran, and then its loop met the budget
+    assert verdict.message == (f"{name} ran more than 100,000 steps on tree 1 of {trees} (Broeders' 31-node binary "
+                               "tree); an endless loop?")
+
+
+def test_what_the_code_can_reach_of_its_counter_only_spends_the_budget() -> None:
+    # The counter is a constant of the code's own code objects: reading it there gives objects with no
+    # state to set, and taking steps from them only uses the budget up sooner; the class it is stopped
+    # with, changed, still stops it.
+    reads = MINIMAX + ("    found = [constant for constant in my_minimax.__code__.co_consts\n"
+                       "             if type(constant).__name__ in ('repeat', 'map')]\n"
+                       "    for each in found:\n"
+                       "        for name in ('__setstate__', '__dict__'):\n"
+                       "            print(name, hasattr(each, name))\n"
+                       "    left = found[0]\n    while True:\n        next(left)\n")
+    verdict = check_in_kernel("minimax", reads, steps=SMALL)
+    assert "True" not in verdict.output and verdict.output.count("__setstate__ False") >= 1
+    assert verdict.message.startswith(f"my_minimax ran more than {SMALL:,} steps on tree 1 of 6")
+    changes = "import gc\n" + MINIMAX + (
+        "    reached = [constant for constant in my_minimax.__code__.co_consts if type(constant).__name__ == 'map']\n"
+        "    while reached:\n        each = reached.pop()\n"
+        "        if isinstance(each, type) and issubclass(each, BaseException) and each.__module__ != 'builtins':\n"
+        "            print('changed', each.__name__)\n"
+        "            each.__init__ = lambda self: my_minimax(tree, node)\n"
+        "            each.__new__ = staticmethod(lambda cls: None)\n"
+        "        elif not isinstance(each, type):\n            reached += gc.get_referents(each)\n"
+        "    while True:\n        try:\n            pass\n        except BaseException:\n            pass\n")
+    verdict = check_in_kernel("minimax", changes, steps=SMALL)
+    assert "changed _Stopped" in verdict.output
+    assert verdict.message.startswith(f"my_minimax ran more than {SMALL:,} steps on tree 1 of 6")
+    assert check_in_kernel("minimax", SWALLOWED["a bare except inside an endless loop"], steps=SMALL).message.startswith(
+        f"my_minimax ran more than {SMALL:,} steps on tree 1 of 6")  # and the next run's class is its own
+
+
 def test_the_backstop_ends_code_whose_steps_slow_down(monkeypatch: pytest.MonkeyPatch) -> None:
     # Catching its own RecursionError and recursing again chains exceptions: each step takes longer
     # (natively too). The garbage collector's backstop ends it on the clock.

@@ -22,7 +22,11 @@ of what was sent, and a line longer than :data:`MAX_LINE_CHARS` is read only tha
 ``go`` takes 1 to 600,000 milliseconds (:data:`MAX_MOVE_SECONDS`). :class:`EngineSession` answers single
 lines (the server, testable in-process), :func:`serve` runs it over streams (``python -m gamelib
 engine --bot NAME``), and :class:`ExternalBot` runs a program speaking the protocol as a
-:class:`~gamelib.play.bots.base.Bot`.
+:class:`~gamelib.play.bots.base.Bot`. ExternalBot reads what the program answers strictly
+(:func:`answer_words`, :func:`read_move`): ``ok`` where ``ok`` is due, ``move SQUARE`` to ``go``,
+words split at spaces and tabs only; any other line (bytes that are not UTF-8 included) is an
+:class:`EngineError` with the reason ``"protocol"``, which a tournament records as a loss, never an
+error of its own.
 
 >>> from gamelib.play.bots.random_bot import RandomBot
 >>> session = EngineSession(RandomBot(seed=1))
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import selectors
 import shlex
 import signal
@@ -58,7 +63,7 @@ from gamelib.play.limits import kill_group
 from gamelib.search.game_clock import move_budget
 
 __all__ = ["MAX_LINE_CHARS", "MAX_MOVE_SECONDS", "EngineError", "EngineSession", "ExternalBot", "ProtocolError",
-           "info_line", "read_line", "serve"]
+           "answer_words", "info_line", "read_line", "read_move", "serve"]
 
 COMMANDS = ("rule", "position", "play", "board", "go", "info", "quit")
 """The protocol's commands, in the order the documentation gives them."""
@@ -274,6 +279,39 @@ def read_line(stream: IO[str]) -> str | None:
     return line[:MAX_LINE_CHARS + 1]
 
 
+_SEPARATORS = re.compile("[ \t]+")
+
+
+def answer_words(line: str) -> list[str]:
+    """The words of a line of the protocol: split at spaces and tabs only (other whitespace, such as
+    a no-break space, is part of a word).
+
+    >>> answer_words("move\tc3 "), answer_words("move\u00a0c3")
+    (['move', 'c3'], ['move\xa0c3'])
+    """
+    return [word for word in _SEPARATORS.split(line) if word]
+
+
+def read_move(answer: str) -> int:
+    """The square (0 to 63) an engine's answer to ``go`` names: ``move SQUARE``, nothing else.
+    Raises ProtocolError saying what the answer is instead, quoting at most a short prefix of it.
+
+    >>> read_move("move c3"), read_move("move\th8")
+    (18, 63)
+    >>> read_move("move c3 c4")
+    Traceback (most recent call last):
+    ...
+    gamelib.play.engine_protocol.ProtocolError: 'move c3 c4' is not 'move SQUARE'
+    """
+    words = answer_words(answer)
+    if len(words) != 2 or words[0] != "move":
+        raise ProtocolError(f"{shown(answer)} is not 'move SQUARE'")
+    try:
+        return parse_square(words[1])
+    except ValueError as error:  # NotationError: "bad square 'i9': give a file a-h and a rank 1-8, like 'c3'"
+        raise ProtocolError(f"{shown(answer)}: {error}") from None
+
+
 class ExternalBot:
     """A bot played by another program speaking the protocol, run as a subprocess.
 
@@ -316,7 +354,8 @@ class ExternalBot:
         Ends the engine and raises EngineError if it does not answer within ``grace`` seconds."""
         try:
             answer = self._ask("board", self.grace)
-            if len(answer.split()) != 5 or len(answer.split()[0]) != 64:
+            words = answer_words(answer)
+            if len(words) != 5 or len(words[0]) != 64:
                 raise EngineError(f"engine {self.name} answered board with {shown(answer)}, not "
                                   "'BOARD SIDE PLIES XCOUNT OCOUNT': does it speak the engine line protocol?")
         except EngineError:
@@ -328,19 +367,22 @@ class ExternalBot:
         ``seconds`` as milliseconds. Raises EngineError if the engine fails to answer properly."""
         start = time.perf_counter()
         if self._rule != game.rule:
-            self._ask(f"rule {game.rule}", self.grace)
+            self._ok(f"rule {game.rule}")
             self._rule = game.rule
-        self._ask(f"position {game.board_string(state)} {state.to_move.value} {state.plies_left}", self.grace)
+        self._ok(f"position {game.board_string(state)} {state.to_move.value} {state.plies_left}")
         milliseconds = min(MAX_MOVE_SECONDS * 1000, max(1, round(seconds * 1000)))
         answer = self._ask(f"go {milliseconds}", seconds + self.move_grace)
-        words = answer.split()
-        if len(words) != 2 or words[0] != "move":
-            raise EngineError(f"engine {self.name} answered go with {shown(answer)}, not 'move SQUARE'")
         try:
-            move = parse_square(words[1])
-        except ValueError as error:
-            raise EngineError(f"engine {self.name} answered go with {shown(answer)}: {error}") from None
+            move = read_move(answer)
+        except ProtocolError as error:
+            raise EngineError(f"engine {self.name} answered go with {error}") from None
         return Decision(move=move, seconds=time.perf_counter() - start, note=f"engine: {answer}")
+
+    def _ok(self, command: str) -> None:
+        """Send ``command`` and expect ``ok``. Raises EngineError for any other answer (or none)."""
+        answer = self._ask(command, self.grace)
+        if answer_words(answer) != ["ok"]:
+            raise EngineError(f"engine {self.name} answered {command.split()[0]} with {shown(answer)}, not 'ok'")
 
     def _ask(self, command: str, timeout: float) -> str:
         """Send ``command`` and return the engine's one-line answer. Raises EngineError on an

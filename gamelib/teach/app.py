@@ -36,7 +36,7 @@ from gamelib.teach.stepped import STEPS, in_browser
 from gamelib.view.explorer import Explorer
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 
-__all__ = ["CodeChecker", "CourseApp", "boundary_status", "course_app"]
+__all__ = ["CodeChecker", "CourseApp", "boundary_status", "checker_failed", "course_app"]
 
 
 class CodeChecker:
@@ -141,9 +141,13 @@ class CodeChecker:
 
     def _run(self, running: _Check) -> None:
         """The background thread: wait for the sandbox, then show the verdict unless the code has
-        changed meanwhile."""
+        changed meanwhile. If the checker itself fails (whatever the code sent back becomes a
+        verdict, so this is a fault of the checker or the machine: no process could be started,
+        say), that is the verdict shown: the tab never stays on "checking…"."""
         try:
             running.verdict = check_code(running.exercise, running.source, self.limits, cancel=running.cancel)
+        except Exception as error:  # noqa: BLE001 - a thread's error would otherwise leave "checking…" for good
+            running.verdict = SourceVerdict(running.exercise, None, checker_failed(error))
         finally:
             with self._lock:
                 self._running = None
@@ -172,6 +176,17 @@ class CodeChecker:
             running.thread.join()
         assert running.verdict is not None, "a check ended without a verdict"
         return running.verdict
+
+
+def checker_failed(error: Exception) -> str:
+    """The verdict's message when the checker itself raised ``error``: the code was not judged.
+
+    >>> checker_failed(OSError("fork failed"))[:77]
+    'the checker itself failed, so your code was not judged (OSError: fork failed)'
+    """
+    said = " ".join(str(error).split())[:300]
+    return (f"the checker itself failed, so your code was not judged ({type(error).__name__}"
+            f"{': ' + said if said else ''}); press Check again, and tell your instructor if it happens again")
 
 
 def _budget_words(limits: Limits) -> str:

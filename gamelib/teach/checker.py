@@ -206,9 +206,12 @@ TOLERANCE = 1e-9
 
 
 def _same(value: Any, expected: Value) -> bool:
-    """True if ``value`` is ``expected``: within :data:`TOLERANCE` for numbers (not bools), equal otherwise."""
+    """True if ``value`` is ``expected``: within :data:`TOLERANCE` for numbers (not bools), equal otherwise;
+    a bool is never a number (``True`` is not the value 1)."""
     if _is_number(value) and _is_number(expected):
         return math.isclose(value, expected, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+    if isinstance(value, bool) != isinstance(expected, bool):
+        return False
     return bool(value == expected)
 
 

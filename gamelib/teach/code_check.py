@@ -16,6 +16,13 @@ a memory bomb, a flood of output, a crash) becomes a :class:`SourceVerdict` whos
 here, says what, and where (the line of the student's code, or the tree it was on), never a
 traceback. ``boundary`` says whether the box was bubblewrap's (``"isolated"``) or the guard only.
 
+The judge is total over the channel: whatever bytes the box writes (a message of the wrong shape,
+wrong types, nesting deep enough to exhaust a parser, huge integers, NaN, bytes that are not UTF-8
+or not JSON), each message is checked for its shape where it is heard
+(:func:`gamelib.teach.answers.message_problem`), and the check ends at the first that is wrong with
+the verdict "the checking process returned answers the checker cannot read: <what>", never an
+exception.
+
 >>> always_max = ("def my_minimax(tree, node):\\n"
 ...               "    if tree.is_terminal(node):\\n"
 ...               "        return tree.evaluate(node)\\n"
@@ -42,8 +49,8 @@ from typing import Any
 from gamelib.games.game import Value
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
-from gamelib.play.boundary import GUARD_ONLY
-from gamelib.teach.answers import FILENAME, Answers
+from gamelib.play.boundary import GUARD_ONLY, ISOLATED, boundary
+from gamelib.teach.answers import FILENAME, Answers, message_problem
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
 from gamelib.teach.sandbox import END, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
@@ -51,7 +58,7 @@ from gamelib.teach.stepped import STEPS, in_browser, run_in_kernel
 
 __all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_code",
            "check_function", "check_in_kernel", "check_source", "function_name", "function_source", "source_as_exercise",
-           "starter_code"]
+           "starter_code", "unreadable"]
 
 _TREE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX or\n"
              "    # Player.MIN, with .sign +1 or -1), tree.children_of(node) (in search order)\n")
@@ -149,6 +156,9 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
         result = run_in_sandbox(_ENTRY, judge.payload(), limits, cancel=cancel, listen=judge.hear)
     except SandboxUnavailableError as error:
         return SourceVerdict(exercise, None, str(error))
+    except RecursionError:  # the sandbox's JSON parser, on a line nested thousands deep (the child is dead by now)
+        return SourceVerdict(exercise, None, unreadable("JSON nested too deep to read"), "",
+                             ISOLATED if boundary() == ISOLATED else GUARD_ONLY)
     return judge.verdict(result)
 
 
@@ -242,6 +252,10 @@ MAX_SOURCE_CHARACTERS = 100_000
 
 _ENTRY = "gamelib.teach.answers:answer_in_box"
 
+_ASKING = frozenset({"mcts"})
+"""The kinds of call whose student side asks the judge questions (:func:`gamelib.teach.answers.run_student`'s
+rollouts); in any other exercise a question is a message the judge cannot read."""
+
 _MAX_QUESTIONS = 10_000
 """The most questions (MCTS rollouts) one check answers; past them the run is ended."""
 
@@ -271,10 +285,16 @@ class _Judge:
 
     def hear(self, message: Any) -> Any:
         """Take one message from the box (see :func:`gamelib.teach.answers.answer_in_box`): judge a
-        tree's answers, answer a question, note a problem; END once the verdict is decided."""
-        if not isinstance(message, dict) or self.unreadable is not None:
-            return None
-        if isinstance(message.get("ask"), dict):
+        tree's answers, answer a question, note a problem; END once the verdict is decided, or at the
+        first message of no known shape (:func:`~gamelib.teach.answers.message_problem`). Any JSON
+        value is taken: this never raises."""
+        if self.unreadable is not None:
+            return END
+        problem = message_problem(message)
+        if problem is not None:
+            self.unreadable = unreadable(problem)
+            return END
+        if "ask" in message:
             return self._answer(message["ask"])
         index = message.get("answers")
         if type(index) is int:
@@ -288,6 +308,9 @@ class _Judge:
         return None
 
     def _answer(self, question: dict[str, Any]) -> Any:
+        if self.referees[0].call.get("kind") not in _ASKING:
+            self.unreadable = unreadable("a question, in an exercise that asks none")
+            return END
         index = question.get("tree")
         self.questions += 1
         if type(index) is not int or index != len(self.reports) or index >= len(self.trees):
@@ -301,14 +324,18 @@ class _Judge:
         return reply
 
     def _judge(self, index: int, data: dict[str, Any]) -> Any:
-        """Judge tree ``index``'s answers (the next tree to judge, else ignored); END on a departure
-        or after the last tree."""
-        if index != len(self.reports) or index >= len(self.trees):
+        """Judge tree ``index``'s answers (the next tree to judge; a tree judged already is ignored,
+        one further on is unreadable); END on a departure or after the last tree."""
+        if index < len(self.reports):
             return None
+        if index != len(self.reports) or index >= len(self.trees):
+            self.unreadable = unreadable(f"answers for tree {index + 1} when tree {len(self.reports) + 1} of "
+                                         f"{len(self.trees)} was next")
+            return END
         try:
             answers = Answers.from_data(data, self.nodes[index])
         except ValueError as error:
-            self.unreadable = f"the checking process sent back answers the checker cannot read ({error})"
+            self.unreadable = unreadable(str(error))
             return END
         self.reports.append(self.referees[index].judge(answers))
         if not self.reports[-1].ok or len(self.reports) == len(self.trees):
@@ -319,9 +346,16 @@ class _Judge:
         """The verdict: the report on the trees judged if one departed or all passed, else what
         stopped the check, in words."""
         output = result.stdout + result.stderr
+        if result.garbled and self.unreadable is None:
+            lines = f"{result.garbled:,} line{'s' * (result.garbled != 1)}"
+            verb = "are" if result.garbled != 1 else "is"
+            self.unreadable = unreadable(f"{lines} that {verb} not JSON, or not UTF-8")
         decided = self.reports and (not self.reports[-1].ok or len(self.reports) == len(self.trees))
-        if decided:
+        if decided and self.unreadable is None:
             return SourceVerdict(self.exercise, self._report(), "", output, result.boundary)
+        if self.unreadable is None:  # the messages the listener did not hear (after the end) are read too
+            self.unreadable = next((unreadable(problem) for problem in map(message_problem, result.messages)
+                                    if problem is not None), None)
         if self.unreadable is not None:
             return SourceVerdict(self.exercise, None, self.unreadable, output, result.boundary)
         if self.problem is not None and result.outcome in (Outcome.FINISHED, Outcome.ENDED):
@@ -377,6 +411,15 @@ class _Judge:
                     f"answers for every tree. Does your code call exit() or change how the checker reports?")
         return (f"the check ended without a verdict{where}: {result.describe()}. Does your code call exit(), "
                 f"os._exit() or kill its own process?")
+
+
+def unreadable(what: str) -> str:
+    """The verdict's message on answers the judge cannot read: ``what`` is wrong with them, briefly.
+
+    >>> unreadable("NaN, which JSON does not have")
+    'the checking process returned answers the checker cannot read: NaN, which JSON does not have'
+    """
+    return f"the checking process returned answers the checker cannot read: {what}"
 
 
 def _tree_data(tree: GameTree) -> dict[str, Any]:

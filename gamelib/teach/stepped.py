@@ -14,11 +14,24 @@ in for the box's limits:
   ``evaluate``, ``to_move``, ``children_of``, ``chance_outcomes``), and each MCTS rollout takes one.
   The count depends only on the code and the trees, not on the machine, its load or the Python
   version. Past the budget every further step raises a private exception (a BaseException, so
-  ``except Exception`` lets it through); code that swallows it with a bare ``except`` meets it again
-  at its next call or loop iteration, outside that ``try`` (a step is the first statement of a loop's
-  body), and no loop or recursion goes on without one, so the run ends. The counter is C code
-  (:func:`itertools.repeat`, read through :func:`next` and :func:`itertools.compress`): a step adds
-  no Python frame, so the student's recursion reaches the depth it reaches in the box.
+  ``except Exception`` lets it through), and a comprehension takes no more items; code that swallows
+  the exception with a bare ``except`` meets it again at its next call or loop iteration, outside
+  that ``try`` (a step is the first statement of a loop's body), and no loop or recursion goes on
+  without one, so the run ends. The counter is C code (:func:`itertools.repeat`, read through
+  :func:`next` and :func:`itertools.compress` from the code's own bytecode): a step adds no Python
+  frame and no level of recursion, so the student's recursion reaches the depth it reaches in the box.
+- **A counter the code cannot name or change** (:class:`StepBudget`): the rewritten code reaches it
+  through constants of its own code objects, put there after compiling, never through a name, so
+  nothing in the code's globals, its builtins, the frames it can walk (``sys._getframe``,
+  :mod:`inspect`), a function's ``__globals__`` or ``__closure__``, or what ``gc.get_referrers``
+  finds, is the counter to replace. And what the code can reach of it (``co_consts``,
+  ``gc.get_referents``) cannot be changed: ``repeat``, ``map`` and ``methodcaller`` objects have
+  no state a Python program can set (no ``__setstate__``, unlike ``chain`` and
+  ``functools.partial``), and taking steps from them only spends the budget. The steps of the
+  tree's API and of the rollouts are taken by the checker's own Python code, which the student's
+  code can reach and change (the tree is its argument): they count, and they stop a loop of C code
+  that calls the tree, but code set on escaping can stop them counting. What bounds any code
+  whatever it does is the steps in its own calls, loops and comprehensions.
 - **The box's recursion room**: the recursion limit is set, for the run, so the student's code can
   stack as many frames as in the box's fresh Python (:data:`BOX_RECURSION_ROOM`), and runaway
   recursion ends in the same RecursionError at the same line.
@@ -38,10 +51,11 @@ sandbox, and the grader, the app and tournaments never come here (tests may, thr
 :func:`gamelib.teach.code_check.check_in_kernel`). Not bounded: a single long call into C code
 (``sum(range(10**12))``, ``10**10**8``) takes no step and allocates nothing, so neither the budget nor
 the backstop interrupts it (in a browser, Kernel → Restart ends it); nor is code the student's code
-builds as it runs (``exec("while True: pass")``) instrumented; a memory bomb ends in MemoryError where
-the browser's memory runs out, or the browser closes the tab first. One run at a time: a run sets
-state of the whole interpreter (stdout, the recursion limit, a garbage-collector callback), restored
-when it ends.
+builds as it runs instrumented (``exec("while True: pass")``, ``compile``, ``types.FunctionType``, a
+code object's ``replace``, which can also drop the steps from the student's own functions); a memory
+bomb ends in MemoryError where the browser's memory runs out, or the browser closes the tab first.
+One run at a time: a run sets state of the whole interpreter (stdout, the recursion limit, a
+garbage-collector callback), restored when it ends.
 
 >>> result = run_in_kernel({"function": "f", "source": "def f(tree, node):\\n    while True:\\n        pass\\n",
 ...                         "call": {"kind": "plain"},
@@ -62,22 +76,24 @@ import io
 import itertools
 import json
 import operator
+import secrets
 import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import CodeType, ModuleType
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from gamelib.teach import student_api
-from gamelib.teach.answers import FILENAME, DataTree, answer_in_box, unchain
+from gamelib.teach.answers import FILENAME, DataTree, UnreadableMessage, answer_in_box, read_message, unchain
 from gamelib.teach.box_child import error_data
 from gamelib.teach.sandbox import CHANNEL_BYTES, END, Limits, Listener, Outcome, SandboxResult
 
-__all__ = ["BOX_RECURSION_ROOM", "IN_KERNEL", "STEPS", "SteppedResult", "in_browser", "instrumented", "run_in_kernel"]
+__all__ = ["BOX_RECURSION_ROOM", "IN_KERNEL", "STEPS", "StepBudget", "SteppedResult", "in_browser", "instrumented",
+           "run_in_kernel"]
 
 STEPS = 1_000_000
 """The default step budget of a check: function calls, loop iterations, comprehension items, tree
@@ -99,10 +115,6 @@ RecursionError and recurses again chains its exceptions, and each takes longer t
 garbage collector, which runs while such code allocates, ends the run past this many seconds
 (outcome TIMEOUT). Code that takes its steps at a steady pace meets the step budget long before."""
 
-_STEP, _COUNTED = "__gamelib_step__", "__gamelib_counted__"
-"""The names through which the instrumented code counts its steps."""
-
-
 class _Stopped(BaseException):
     """Raised into the student's code once the run must end (the budget is spent, the judge has its
     verdict, the output is too long); raised again at every further step."""
@@ -117,53 +129,111 @@ class _JudgeFailed(BaseException):
         self.error = error
 
 
-class _Budget:
-    """The step counter: :attr:`step` (C code, no Python frame) takes one step; past :attr:`steps`
-    it raises :class:`_Stopped`, every time. :meth:`stop` ends the budget at once, for another
-    reason."""
+def _finished() -> Generator[None, None, None]:
+    yield  # pragma: no cover - never run: closed at once, only thrown into
+
+
+class StepBudget:
+    """The step counter of one run: ``steps`` steps, then every further step raises :class:`_Stopped`.
+
+    It is a few C objects no Python code can change (none has a ``__setstate__`` or an attribute to
+    set): :attr:`left`, ``repeat(nothing, steps)``, hands out ``nothing`` (an empty ``repeat``,
+    which unpacks into no names and counts as true) ``steps`` times. A step in the rewritten code is
+    the statement ``for [] in left: break`` with ``else: raise next(errors)``: the loop takes one
+    item and unpacks it into nothing, and once ``left`` is empty it raises an instance of
+    :attr:`stopped` (a subclass of :class:`_Stopped` of this run's own), every time. :attr:`errors`
+    makes each with ``BaseException.__new__``, so no Python code runs to make it, whatever the code
+    does to that class. The step calls nothing, so it adds no Python frame, no level of recursion
+    (the student's recursion reaches the depth it reaches in the box) and no event for the profile
+    hook that watches what the student's functions return. A comprehension's items are taken
+    through ``compress(items, left)``, one step an item, ended (as if the items ran out) once the
+    budget is spent: the code meets the stop at its next step. A lambda, whose body is an
+    expression, takes its step as ``[*next(left, refused)]``: :attr:`refused`, what ``next`` gives
+    once ``left`` is empty, throws each of :attr:`errors` into a closed generator, which raises it.
+    :func:`instrumented` puts these objects into the code as constants of its code objects, never
+    as names; the tree's API and the rollouts (the checker's own code) take their steps from
+    :attr:`left` too (:meth:`step`). :meth:`stop` ends the budget at once, for another reason.
+    Raises ValueError for a budget below 1.
+    """
 
     def __init__(self, steps: int) -> None:
+        if steps < 1:
+            raise ValueError(f"the step budget must be at least 1, not {steps}")
         self.steps = steps
         self.reason: Outcome | None = None
         self.spent: int | None = None
-        self._left = itertools.repeat(True, steps)
-        # Once the budget is spent, chain asks the refusal for every step, and iter(callable, sentinel)
-        # calls _refuse each time (it never returns): no Python code runs before that, so no
-        # RecursionError can end the counter.
-        counter = itertools.chain(self._left, iter(self._refuse, None))
-        self.step: Callable[[], object] = functools.partial(next, counter)
-        # compress(items, selectors=counter) takes an item, then a step (True: the item is kept)
-        self.counted: Callable[[Any], Any] = functools.partial(itertools.compress, selectors=counter)
+        finished = _finished()
+        finished.close()
+        # a class of this run's own: what the code may do to the class it is stopped with stays in this run
+        self.stopped: type[_Stopped] = type("_Stopped", (_Stopped,), {"__module__": __name__})
+        self.left: Iterator[Iterator[object]] = itertools.repeat(itertools.repeat(None, 0), steps)
+        self.errors = cast(Iterator[_Stopped], map(BaseException.__new__, itertools.repeat(self.stopped)))
+        self.refused: Iterator[object] = map(finished.throw, self.errors)
 
     @property
     def used(self) -> int:
         """The steps taken (at most the budget)."""
-        return self.spent if self.spent is not None else self.steps - operator.length_hint(self._left)
+        return self.spent if self.spent is not None else self.steps - operator.length_hint(self.left)
+
+    def step(self) -> None:
+        """Take one step, as the rewritten code does. Raises :class:`_Stopped` past the budget."""
+        for [] in self.left:
+            break
+        else:
+            raise next(self.errors)
 
     def stop(self, reason: Outcome) -> _Stopped:
         """End the run for ``reason`` (the first reason given is kept): every further step raises.
         Returns the exception to raise now."""
         if self.reason is None:
             self.reason, self.spent = reason, self.used
-            collections.deque(self._left, maxlen=0)  # the rest of the budget, used up in C
-        return _Stopped()
-
-    def _refuse(self) -> None:
-        raise self.stop(Outcome.STEPS)
+            collections.deque(self.left, maxlen=0)  # the rest of the budget, used up in C
+        return next(self.errors)
 
     def ended(self) -> Outcome | None:
-        """Why the run ended early: the reason given, or STEPS if the budget is all used (a refusal
-        that met the recursion limit raised RecursionError instead, before it could say so)."""
-        return self.reason or (Outcome.STEPS if self.used == self.steps else None)
+        """Why the run ended early: the reason given, or STEPS once the budget is all used."""
+        return self.reason or (Outcome.STEPS if operator.length_hint(self.left) == 0 else None)
+
+    def constants(self) -> dict[str, object]:
+        """What the rewritten code's constants stand for, by their role (see :class:`_Instrument`)."""
+        return {"next": next, "left": self.left, "refused": self.refused, "errors": self.errors,
+                "compress": itertools.compress}
+
+
+_Node = TypeVar("_Node", bound=ast.AST)
 
 
 class _Instrument(ast.NodeTransformer):
     """Adds a step at the start of every function body (after its docstring), loop body and lambda,
-    and counts the items of every comprehension; line numbers stay the student's."""
+    and counts the items of every comprehension; line numbers stay the student's. A step is
+    ``for [] in left: break`` / ``else: raise next(errors)``, a lambda's ``[*next(left, refused)]``, a
+    comprehension's iterable ``compress(iterable, left)`` (:class:`StepBudget`), each name a text
+    constant unique to this compilation (:attr:`tokens`) that :func:`instrumented` replaces by the
+    object, so the code names nothing it could rebind."""
+
+    ROLES = ("next", "left", "refused", "errors", "compress")
+
+    def __init__(self) -> None:
+        nonce = secrets.token_hex(16)
+        self.tokens = {role: f"<gamelib {role} {nonce}>" for role in self.ROLES}
+
+    def _constant(self, role: str) -> ast.expr:
+        return ast.Constant(self.tokens[role])
 
     @staticmethod
-    def _step(at: ast.AST) -> ast.Expr:
-        return ast.copy_location(ast.Expr(ast.Call(ast.Name(_STEP, ast.Load()), [], [])), at)
+    def _placed(node: _Node, at: ast.AST) -> _Node:
+        """``node`` and everything in it at ``at``'s place in the student's text."""
+        for each in ast.walk(node):
+            ast.copy_location(each, at)
+        return node
+
+    def _step(self, at: ast.AST) -> ast.stmt:
+        """``for [] in left: break`` / ``else: raise next(errors)``, at ``at``'s place."""
+        error = ast.Call(self._constant("next"), [self._constant("errors")], [])
+        loop = ast.For(target=ast.List([], ast.Store()), iter=self._constant("left"), body=[ast.Break()],
+                       orelse=[ast.Raise(exc=error, cause=None)], type_comment=None)
+        self._placed(loop, at)
+        return loop
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         self.generic_visit(node)
@@ -183,26 +253,45 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
         self.generic_visit(node)
-        node.iter = ast.copy_location(ast.Call(ast.Name(_COUNTED, ast.Load()), [node.iter], []), node.iter)
+        node.iter = ast.Call(self._constant("compress"), [node.iter, self._constant("left")], [])
+        self._placed(node.iter.func, node.iter.args[0])
+        self._placed(node.iter.args[1], node.iter.args[0])
+        ast.copy_location(node.iter, node.iter.args[0])
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         self.generic_visit(node)
-        step = ast.copy_location(ast.Call(ast.Name(_STEP, ast.Load()), [], []), node.body)
-        pair = ast.copy_location(ast.Tuple([step, node.body], ast.Load()), node.body)
-        node.body = ast.copy_location(ast.Subscript(pair, ast.Constant(1), ast.Load()), node.body)  # (step, body)[1]
-        return node
+        taken = ast.Call(self._constant("next"), [self._constant("left"), self._constant("refused")], [])
+        step = ast.List([ast.Starred(taken, ast.Load())], ast.Load())
+        pair = ast.Tuple([self._placed(step, node.body), node.body], ast.Load())
+        node.body = ast.copy_location(ast.Subscript(ast.copy_location(pair, node.body),
+                                                    self._placed(ast.Constant(1), node.body), ast.Load()), node.body)
+        return node  # ([*next(left, refused)], body)[1]
 
 
-def instrumented(source: str) -> CodeType:
-    """``source`` compiled (as :data:`~gamelib.teach.answers.FILENAME`) with its steps counted: a
-    call of ``__gamelib_step__()`` at the start of every function and loop body and every lambda,
-    and every comprehension's iterable wrapped so that each item takes one. Raises SyntaxError as
-    :func:`compile` does."""
-    tree = _Instrument().visit(ast.parse(source, FILENAME))
-    with warnings.catch_warnings():  # a SyntaxWarning was shown once already, when the text was compiled as it is
-        warnings.simplefilter("ignore")
-        return compile(ast.fix_missing_locations(tree), FILENAME, "exec")
+def instrumented(source: str, budget: StepBudget) -> CodeType:
+    """``source`` compiled (as :data:`~gamelib.teach.answers.FILENAME`) with its steps counted against
+    ``budget``: a step at the start of every function and loop body and every lambda, and every
+    comprehension's iterable wrapped so that each item takes one. The budget's objects are constants
+    of the code objects (put in after compiling, in place of text constants only this compilation
+    uses), never names the code could look up or rebind. Raises SyntaxError as :func:`compile` does."""
+    instrument = _Instrument()
+    tree = instrument.visit(ast.parse(source, FILENAME))
+    with warnings.catch_warnings():  # a SyntaxWarning was shown once already, when the text was compiled as it is;
+        warnings.simplefilter("ignore")  # and calling or iterating a text constant warns, before it is replaced
+        code = compile(ast.fix_missing_locations(tree), FILENAME, "exec")
+    objects = budget.constants()
+    standing = {token: objects[role] for role, token in instrument.tokens.items()}
+    return _replaced(code, standing)
+
+
+def _replaced(code: CodeType, standing: Mapping[str, object]) -> CodeType:
+    """``code`` and the code objects in it with each constant that is a key of ``standing`` replaced
+    by its value."""
+    constants = tuple(_replaced(constant, standing) if isinstance(constant, CodeType)
+                      else standing[constant] if type(constant) is str and constant in standing else constant
+                      for constant in code.co_consts)
+    return code.replace(co_consts=constants)
 
 
 _BOX_GAMELIB = frozenset({"gamelib", "gamelib.games", "gamelib.games.game"})
@@ -263,21 +352,27 @@ class _Run:
 
     def __init__(self, limits: Limits, steps: int, listen: Listener | None) -> None:
         self.limits, self.listen = limits, listen
-        self.budget = _Budget(steps)
+        self.budget = StepBudget(steps)
         self.messages: list[Any] = []
-        self.channel_bytes = self.printed = 0
+        self.channel_bytes = self.printed = self.garbled = 0
         self.stdout, self.stderr = _Printed(self), _Printed(self)
         self.failure: Exception | None = None
 
     def send(self, message: Any) -> Any:
-        """Send ``message`` to the listener as the box would (through JSON); returns its answer."""
-        if self.budget.reason is not None:
+        """Send ``message`` to the listener as the box would (through JSON, read back as the trusted
+        side reads a line: :func:`~gamelib.teach.answers.read_message`, a line it cannot read counted in
+        ``garbled`` and not heard); returns its answer."""
+        if self.budget.ended() is not None:
             raise _Stopped
         line = json.dumps(message)  # a TypeError for data JSON cannot hold, as in the box
         self.channel_bytes += len(line.encode("utf-8")) + 1
         if self.channel_bytes > CHANNEL_BYTES:
             raise self.budget.stop(Outcome.OUTPUT)
-        heard = json.loads(line)
+        try:
+            heard = read_message(line)
+        except UnreadableMessage:
+            self.garbled += 1
+            return None
         self.messages.append(heard)
         if self.listen is None:
             return None
@@ -299,21 +394,25 @@ class _Run:
 
     def tree(self, data: Mapping[str, Any]) -> DataTree:
         """The tree rebuilt from its data, each API call a step."""
-        return DataTree(data, self.budget.step)
+        return DataTree(data, (self.budget.left, self.budget.errors))
 
     def names(self) -> dict[str, Any]:
-        """What the student's namespace gets besides the box's names: the step counter, and builtins
-        whose ``__import__`` imports what the box holds."""
-        return {_STEP: self.budget.step, _COUNTED: self.budget.counted,
-                "__builtins__": {**builtins.__dict__, "__import__": _box_import}}
+        """What the student's namespace gets besides the box's names: builtins whose ``__import__``
+        imports what the box holds (the step counter is no name: :func:`instrumented`)."""
+        return {"__builtins__": {**builtins.__dict__, "__import__": _box_import}}
+
+    def build(self, source: str) -> CodeType:
+        """``source`` compiled with its steps counted against this run's budget."""
+        return instrumented(source, self.budget)
 
     @contextmanager
-    def active(self) -> Iterator[None]:
+    def active(self, room: int) -> Iterator[None]:
         """While active: stdout and stderr are this run's, the recursion limit leaves the student's
         code the box's room (the caller, :func:`_run`, calls answer_in_box as the box's child_main
-        does), and the backstop watches the clock; all restored afterwards."""
+        does; ``room`` is :func:`_room` as counted from its frame), and the backstop watches the
+        clock; all restored afterwards."""
         saved = sys.stdout, sys.stderr, sys.getrecursionlimit(), sys.unraisablehook
-        sys.setrecursionlimit(saved[2] + BOX_RECURSION_ROOM - (_room() + _PROBE_FRAMES))
+        sys.setrecursionlimit(saved[2] + BOX_RECURSION_ROOM - room)
         sys.stdout, sys.stderr = self.stdout, self.stderr
         deadline = time.monotonic() + BACKSTOP_SECONDS
 
@@ -335,9 +434,11 @@ class _Run:
             sys.setrecursionlimit(saved[2])
 
 
-_PROBE_FRAMES = 2
-"""The frames between :func:`_run`'s and the probe's (the context manager's ``__enter__`` and
-:meth:`_Run.active`'s)."""
+_EXEC = functools.partial(exec)
+"""exec as answer_in_box calls it in the box, where it runs once and its bytecode is never specialized: a
+call through C that holds one level of recursion while the student's code runs. Called directly from
+answer_in_box's bytecode, once warm (specialized) it would hold none here, and the code would recurse
+one level deeper than in the box; through a partial it holds one, however warm."""
 
 
 def _room(depth: int = 0) -> int:
@@ -408,9 +509,9 @@ def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> S
     outcome: Outcome | None = None
     returncode = 0
     started = time.monotonic()
-    with run.active():
+    with run.active(_room()):  # counted here, where answer_in_box is called, as child_main calls it in the box
         try:
-            answer_in_box(data, run, build=instrumented, tree=run.tree, names=run.names())
+            answer_in_box(data, run, build=run.build, tree=run.tree, names=run.names(), execute=_EXEC)
         except (_Stopped, _JudgeFailed) as error:
             unchain(error)
         except MemoryError as error:
@@ -432,7 +533,8 @@ def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> S
         raise run.failure
     outcome = run.budget.ended() or outcome or (Outcome.FINISHED if returncode == 0 else Outcome.CRASHED)
     return SteppedResult(outcome, tuple(run.messages), run.stdout.text(), run.stderr.text(),
-                         time.monotonic() - started, returncode, limits, 0, IN_KERNEL, steps, run.budget.used)
+                         time.monotonic() - started, returncode, limits, garbled=run.garbled, boundary=IN_KERNEL,
+                         steps=steps, used=run.budget.used)
 
 
 def in_browser() -> bool:
