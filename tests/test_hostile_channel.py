@@ -192,8 +192,7 @@ def test_the_right_answers_are_right_and_one_bad_message_among_them_is_not() -> 
                       ({"ask": {"rollout": "0", "tree": 0}}, "a question, in an exercise that asks none")]:
         verdict, _ = judged("minimax", [messages[0], bad, *messages[1:]], Outcome.ENDED, 0, 0)
         assert (verdict.ok, verdict.report, verdict.message) == (False, None, unreadable(what))
-    assert judged("minimax", messages, Outcome.ENDED, 1, 0)[0].message == unreadable(
-        "1 line that is not JSON, or not UTF-8")
+    assert judged("minimax", messages, Outcome.ENDED, 1, 0)[0].message == unreadable("a line that is not JSON")
 
 
 # The channel's reader, and what the sandbox's own parser hands the judge.
@@ -262,9 +261,9 @@ BAD: dict[str, tuple[bytes | str, str]] = {
     "wrong types": (b'{"answers": 0, "visits": [["a"]], "value": 4, "returned": []}\n',
                     "answers whose visits are not a list of node names"),
     "bytes that are not UTF-8, and a partial line": (b'\xff{"tree": 0}\n{"answers": 0, "vis',
-                                                     "2 lines that are not JSON, or not UTF-8"),
+                                                     "bytes that are not UTF-8 (byte 0xff at offset 0) (and 1 more line)"),
     "NaN": (b'{"tree": NaN}\n', "NaN, which JSON does not have"),
-    "a huge integer": (b'{"tree": 1' + b"0" * 5000 + b"}\n", "1 line that is not JSON, or not UTF-8"),
+    "a huge integer": (b'{"tree": 1' + b"0" * 5000 + b"}\n", "an integer of 5,001 digits, more than 100"),
     "a missing key": (b'{"answers": 0, "visits": [], "value": 4}\n', "an answers message without the key 'returned'"),
     "an extra key": (b'{"tree": 0, "verdict": "right"}\n',
                      "a tree message with the key 'verdict', which it does not have"),
@@ -331,7 +330,7 @@ def test_the_kernel_s_channel_gives_the_verdict_too() -> None:
     assert check_in_kernel("minimax", source).message == unreadable("answers whose visits are not a list of node names")
     nan = "import sys\nframe = sys._getframe()\nwhile 'channel' not in frame.f_locals:\n    frame = frame.f_back\n" \
           "frame.f_locals['channel'].send({'tree': float('nan')})\n" + RIGHT
-    assert check_in_kernel("minimax", nan).message == unreadable("1 line that is not JSON, or not UTF-8")
+    assert check_in_kernel("minimax", nan).message == unreadable("NaN, which JSON does not have")
 
 
 ENGINE = """import sys

@@ -30,11 +30,11 @@ from gamelib.cli import main
 from gamelib.games.spreadsheet import formula_like, spreadsheet_row, spreadsheet_safe, spreadsheet_text
 from gamelib.play.boundary import GUARD_ONLY, ISOLATED, bwrap_problem
 from gamelib.play.standings import standings, standings_csv
-from gamelib.teach import grading, sandbox
-from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS, SourceVerdict
+from gamelib.teach import code_check, grading, sandbox
+from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS
 from gamelib.teach.grading import (CSV_FIELDS, GRADE_FIELDS, NOT_RUN, grade_folder, grading_key, key_path, sign_row,
                                    write_atomically)
-from gamelib.teach.sandbox import Limits
+from gamelib.teach.sandbox import Limits, SandboxUnavailableError
 from tests.budget import examples
 from tests.hostile import SECRET, WRONG
 
@@ -277,10 +277,14 @@ def test_files_that_never_ran_are_not_counted_as_run(tmp_path: Path, capsys: pyt
 
 
 def test_a_run_the_sandbox_refuses_is_labelled_not_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the sandbox's own refusal (as root with no user to run the code as, say) comes back as a message
+    # the sandbox's own refusal (as root with no user to run the code as, say) is a verdict whose boundary
+    # says so (check_source labels it), and the grade keeps it
     refused = "not run: as root, the guard runs code only as another user, and none can be had"
-    monkeypatch.setattr(grading, "check_source",
-                        lambda exercise, source, limits: SourceVerdict(exercise, None, refused))
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise SandboxUnavailableError(refused)
+
+    monkeypatch.setattr(code_check, "run_in_sandbox", refuse)
     grade = grading.grade_source("minimax", "ada", WRONG)
     assert (grade.outcome, grade.boundary, grade.ran) == ("error", refused, False)
 

@@ -80,7 +80,7 @@ from pathlib import Path
 from types import TracebackType
 
 __all__ = ["BOX_IDENTITY", "BOX_UID", "GUARD_ONLY", "GUARD_UID_BASE", "GUARD_UID_SPAN", "ISOLATED", "NOBODY",
-           "SCRATCH", "SHM_BYTES", "GuardUser", "NotRunError", "boundary", "boxed_command", "bwrap_problem",
+           "NOT_RUN", "SCRATCH", "SHM_BYTES", "GuardUser", "NotRunError", "boundary", "boxed_command", "bwrap_problem",
            "guard_python", "guard_user", "interpreter_binds", "process_cap", "processes_of", "site_packages",
            "unreachable"]
 
@@ -89,6 +89,10 @@ ISOLATED = "isolated"
 
 GUARD_ONLY = "guard only"
 """The boundary's name where bubblewrap cannot run: only the guard's limits hold."""
+
+NOT_RUN = "not run"
+"""The start of the boundary's name for code that never ran (``not run: WHY``): refused before it
+started (too long, a file not read) or with nowhere to run (no sandbox here, no user to run it as)."""
 
 BOX_UID = 65534
 """The uid (and gid) the code has inside the box: ``nobody``'s, never root's."""

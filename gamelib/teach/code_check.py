@@ -49,7 +49,7 @@ from typing import Any
 from gamelib.games.game import Value
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
-from gamelib.play.boundary import GUARD_ONLY, ISOLATED, boundary
+from gamelib.play.boundary import GUARD_ONLY, NOT_RUN
 from gamelib.teach.answers import FILENAME, Answers, message_problem
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
@@ -94,7 +94,9 @@ class SourceVerdict:
     None and ``message`` what went wrong (with the line of the student's code). ``ok`` only if the
     report says the function agrees with the reference on every tree. ``output`` is what the code
     printed (stdout, then stderr), shown under the verdict in Jupyter. ``boundary`` is the box the
-    code ran in: ``"isolated"`` (bubblewrap's) or ``"guard only"``."""
+    code ran in: ``"isolated"`` (bubblewrap's) or ``"guard only"``, or ``"not run: WHY"`` for code
+    refused before it started (too long) or with nowhere to run (no sandbox here, no user to run it
+    as)."""
 
     exercise: str
     report: ExerciseReport | None
@@ -155,10 +157,7 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     try:
         result = run_in_sandbox(_ENTRY, judge.payload(), limits, cancel=cancel, listen=judge.hear)
     except SandboxUnavailableError as error:
-        return SourceVerdict(exercise, None, str(error))
-    except RecursionError:  # the sandbox's JSON parser, on a line nested thousands deep (the child is dead by now)
-        return SourceVerdict(exercise, None, unreadable("JSON nested too deep to read"), "",
-                             ISOLATED if boundary() == ISOLATED else GUARD_ONLY)
+        return _not_run(exercise, str(error))
     return judge.verdict(result)
 
 
@@ -197,8 +196,13 @@ def _refused(exercise: str, source: str) -> SourceVerdict | None:
     _exercise(exercise)
     if len(source) <= MAX_SOURCE_CHARACTERS:
         return None
-    return SourceVerdict(exercise, None, f"your code has {len(source):,} characters; the checker takes at most "
-                                         f"{MAX_SOURCE_CHARACTERS:,}")
+    return _not_run(exercise, f"your code has {len(source):,} characters; the checker takes at most "
+                              f"{MAX_SOURCE_CHARACTERS:,}")
+
+
+def _not_run(exercise: str, why: str) -> SourceVerdict:
+    """The verdict on code that never ran, ``why`` its message and, after ``not run: ``, its boundary."""
+    return SourceVerdict(exercise, None, why, boundary=f"{NOT_RUN}: {why.removeprefix(NOT_RUN + ': ')}")
 
 
 def check_function(exercise: str, function: Callable[..., Any], limits: Limits = Limits(), *,
@@ -347,9 +351,8 @@ class _Judge:
         stopped the check, in words."""
         output = result.stdout + result.stderr
         if result.garbled and self.unreadable is None:
-            lines = f"{result.garbled:,} line{'s' * (result.garbled != 1)}"
-            verb = "are" if result.garbled != 1 else "is"
-            self.unreadable = unreadable(f"{lines} that {verb} not JSON, or not UTF-8")
+            more = f" (and {result.garbled - 1:,} more line{'s' * (result.garbled != 2)})" if result.garbled > 1 else ""
+            self.unreadable = unreadable(f"{result.unreadable or 'a line that is not JSON'}{more}")
         decided = self.reports and (not self.reports[-1].ok or len(self.reports) == len(self.trees))
         if decided and self.unreadable is None:
             return SourceVerdict(self.exercise, self._report(), "", output, result.boundary)

@@ -116,7 +116,8 @@ EXERCISES: dict[str, Exercise] = {
     "negamax": Exercise("negamax", "01_minimax.ipynb", "my_negamax(tree, node) -> value for the side to move",
                         _minimax_trees, _searched("negamax")),  # MAX's view, then minimax
     "alphabeta": Exercise("alphabeta", "02_alpha_beta.ipynb",
-                          "my_alphabeta(tree, node, alpha, beta) -> value for MAX, fail-hard, window MAX's view",
+                          "my_alphabeta(tree, node, alpha, beta) -> value for MAX, window MAX's view "
+                          "(fail-hard asked; checked: the positions visited and the root's value)",
                           _alphabeta_trees, _searched("alpha-beta")),
     "expectimax": Exercise("expectimax", "08_chance_and_many_players.ipynb",
                            "my_expectimax(tree, node) -> value for MAX: the largest at MAX, the smallest at MIN, "

@@ -65,10 +65,10 @@ from typing import Any
 
 from gamelib.games.spreadsheet import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
-from gamelib.play.boundary import GUARD_ONLY, boundary
-from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS, SourceVerdict, check_source, function_name
+from gamelib.play.boundary import GUARD_ONLY, NOT_RUN, boundary
+from gamelib.teach.code_check import SourceVerdict, check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
-from gamelib.teach.sandbox import Limits, sandbox_problem
+from gamelib.teach.sandbox import Limits
 
 __all__ = ["CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
            "Grade", "default_out", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
@@ -100,9 +100,6 @@ CSV_FIELDS = (*GRADE_FIELDS, "signature")
 (:func:`sign_row`: 64 hexadecimal digits), last, so that imports reading the columns by name or by
 position find the others where they were."""
 
-NOT_RUN = "not run"
-"""The ``boundary`` of a file whose code never ran (``not run: WHY``): a file not read (odd, too
-big, unreadable, not UTF-8, not a notebook), code too long for the checker, or no sandbox here."""
 
 KEY_BYTES = 32
 """The length of the key that signs the rows, in bytes (as long as SHA-256's output)."""
@@ -254,13 +251,9 @@ def grade_source(exercise: str, student: str, source: str, limits: Limits = Limi
     run: ...``, such as no user to run it as) is an ``error`` whose ``boundary`` is ``not run: WHY``.
     Raises UnknownExerciseError for an unknown exercise."""
     started = time.monotonic()
-    runs = len(source) <= MAX_SOURCE_CHARACTERS and sandbox_problem() is None
-    verdict = check_source(exercise, source, limits)
+    verdict = check_source(exercise, source, limits)  # its boundary says "not run: WHY" for code that never ran
     seconds = time.monotonic() - started
-    grade = _grade(verdict, student, file, sha256, seconds, timed_out=seconds >= limits.seconds)
-    if verdict.report is None and (not runs or verdict.message.startswith(NOT_RUN)):  # the sandbox's "not run: ..."
-        return replace(grade, boundary=f"{NOT_RUN}: {verdict.message.removeprefix(NOT_RUN + ': ')}")
-    return grade
+    return _grade(verdict, student, file, sha256, seconds, timed_out=seconds >= limits.seconds)
 
 
 def _grade(verdict: SourceVerdict, student: str, file: str, sha256: str, seconds: float, *,

@@ -67,6 +67,7 @@ from typing import Any, Final
 from gamelib.play.boundary import (BOX_IDENTITY, GUARD_ONLY, ISOLATED, GuardUser, NotRunError, boundary, boxed_command,
                                    guard_user, interpreter_binds, process_cap, site_packages, unreachable)
 from gamelib.play.limits import MQUEUE_BYTES, dropped_command, kill_group, minimal_environment
+from gamelib.teach.answers import read_message
 from gamelib.teach.box_child import BOX_PROCESSES
 
 __all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "Outcome", "SandboxResult", "SandboxUnavailableError",
@@ -156,7 +157,8 @@ class Limits:
 @dataclass(frozen=True)
 class SandboxResult:
     """What became of a sandboxed run: ``outcome``; ``messages``, the JSON values the entry sent,
-    in order (lines that were not JSON are dropped and counted in ``garbled``); ``stdout`` and
+    in order (lines :func:`~gamelib.teach.answers.read_message` cannot read are dropped and counted in
+    ``garbled``, the first one's fault said in ``unreadable``); ``stdout`` and
     ``stderr`` as printed, cut at the output limit; ``seconds`` of wall-clock time; ``returncode``,
     the child's exit status (negative: the signal that ended it, as :mod:`subprocess` reports it);
     ``boundary``, ``"isolated"`` (bubblewrap's box) or ``"guard only"``; ``identity``, who the code
@@ -173,6 +175,7 @@ class SandboxResult:
     returncode: int | None
     limits: Limits
     garbled: int = 0
+    unreadable: str = ""
     boundary: str = GUARD_ONLY
     identity: str = ""
     uid: int | None = None
@@ -373,6 +376,7 @@ class _Watch:
         self.channel_bytes, self.pending = 0, bytearray()
         self.messages: list[Any] = []
         self.garbled, self.ended, self.writing = 0, False, True
+        self.unreadable = ""
         self.fds = {"stdin": process.stdin.fileno(), "stdout": process.stdout.fileno(),
                     "stderr": process.stderr.fileno(), "channel": channel}
         for name, fd in self.fds.items():
@@ -452,7 +456,8 @@ class _Watch:
                 return
 
     def _hear(self, chunk: bytes) -> None:
-        """Take the channel's complete lines as messages, each heard by the listener at once."""
+        """Take the channel's complete lines as messages, each heard by the listener at once; a line
+        :func:`gamelib.teach.answers.read_message` cannot read is counted in ``garbled``."""
         self.channel_bytes += len(chunk)
         if self.channel_bytes > CHANNEL_BYTES:
             return
@@ -461,9 +466,10 @@ class _Watch:
         self.pending = bytearray(rest)
         for line in lines:
             try:
-                message = json.loads(line)
-            except ValueError:
+                message = read_message(line)
+            except ValueError as error:  # UnreadableMessage: not UTF-8, not strict JSON, too deep or too big
                 self.garbled += 1
+                self.unreadable = self.unreadable or str(error)
                 continue
             self.messages.append(message)
             if self.listen is not None and not self.ended:
@@ -505,12 +511,16 @@ class _Watch:
 
     def result(self, outcome: Outcome | None, returncode: int, seconds: float, boundary: str) -> SandboxResult:
         """The run's result; an exit without a limit's outcome is judged by its status."""
-        if outcome is None:
+        if outcome is None:  # the child exited by itself: a last line it never ended is unreadable
+            if self.pending.strip() and self.channel_bytes <= CHANNEL_BYTES:
+                self.garbled += 1
+                self.unreadable = self.unreadable or "a last line the child never ended"
+                self.pending.clear()
             outcome = _judge_exit(self.messages, returncode)
         output = self.limits.output_bytes
         return SandboxResult(outcome, tuple(self.messages), self.received["stdout"][:output].decode("utf-8", "replace"),
                              self.received["stderr"][:output].decode("utf-8", "replace"), seconds,
-                             returncode, self.limits, self.garbled, boundary)
+                             returncode, self.limits, self.garbled, self.unreadable, boundary)
 
 
 def _judge_exit(messages: list[Any], returncode: int) -> Outcome:

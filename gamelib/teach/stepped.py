@@ -355,6 +355,7 @@ class _Run:
         self.budget = StepBudget(steps)
         self.messages: list[Any] = []
         self.channel_bytes = self.printed = self.garbled = 0
+        self.unreadable = ""
         self.stdout, self.stderr = _Printed(self), _Printed(self)
         self.failure: Exception | None = None
 
@@ -370,8 +371,9 @@ class _Run:
             raise self.budget.stop(Outcome.OUTPUT)
         try:
             heard = read_message(line)
-        except UnreadableMessage:
+        except UnreadableMessage as error:
             self.garbled += 1
+            self.unreadable = self.unreadable or str(error)
             return None
         self.messages.append(heard)
         if self.listen is None:
@@ -533,7 +535,7 @@ def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> S
         raise run.failure
     outcome = run.budget.ended() or outcome or (Outcome.FINISHED if returncode == 0 else Outcome.CRASHED)
     return SteppedResult(outcome, tuple(run.messages), run.stdout.text(), run.stderr.text(),
-                         time.monotonic() - started, returncode, limits, garbled=run.garbled, boundary=IN_KERNEL,
+                         time.monotonic() - started, returncode, limits, garbled=run.garbled, unreadable=run.unreadable, boundary=IN_KERNEL,
                          steps=steps, used=run.budget.used)
 
 
