@@ -22,6 +22,7 @@ from gamelib.games.data import read_json
 from gamelib.games.tictactoe import TicTacToe
 from gamelib.games.trees import GameTree
 from gamelib.games.zobrist import ZobristKeys
+from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import alphabeta_with_memory, negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Research
@@ -53,6 +54,45 @@ RETRACTED = [
     (LESSON_4, "two-tier should enter 1 to 4% fewer nodes", "the smallest saving in the data is 0.6%"),
     (LESSON_4, "over four searches of a game, aging should enter fewer nodes than depth-preferred",
      "one line of play of one game, not a game in general"),
+    # issue 31, second reading
+    (LESSON_3, "NegaScout's is one point narrower than PVS's, every time",
+     "one point only where both search the same window (positions 2 and 0); at 1 and 3 the windows differ at both ends"),
+    (LESSON_3, "the re-search windows are one point apart: PVS and NegaScout",
+     "one point only where both search the same window (positions 2 and 0)"),
+    (LESSON_3, "Reinefeld (1983): a re-search only after a test fails high",
+     "a < t < beta is the condition of Reinefeld's C code; his 1983 code re-searches whenever t > m"),
+    (LESSON_3, "Reinefeld: a re-search only after a test fails high strictly inside",
+     "a < t < beta is the condition of Reinefeld's C code; his 1983 code re-searches whenever t > m"),
+    (LESSON_3, "which re-searches with $(\\alpha, \\beta)$ instead of $(t, \\beta)$",
+     "Marsland's published PVS (1986) re-searches with (t, beta); the (a, beta) re-search is later code's"),
+    (LESSON_3, "form most chess programs use", "no source says what most chess programs use"),
+    (LESSON_3, "whose re-search window starts at the test's value",
+     "the fail-hard C code also re-searches from t; what differs is that fail-soft's t can lie above a + 1"),
+    (LESSON_3, "It names no source, but its code",
+     "seed 000 cites Aske Plaat (1994) for its description of NegaScout; it names no source for its code"),
+    (LESSON_3, "NegaScout pays off only when the first move is usually best",
+     "nothing measures 'only'; the next section changed the branching as well as the ordering"),
+    (LESSON_3, "is shown in full below", "only scout_tests's output is shown, not its code"),
+    (LESSON_3, "Now the bet wins: NegaScout evaluates fewer leaves than alpha-beta on average",
+     "at branching 3 with the same ordering fail-hard NegaScout evaluates more leaves than alpha-beta on average"),
+    (LESSON_4, "so the extra shallow searches cost little",
+     "in tic-tac-toe depths 1 to 8 enter 6,086 nodes against depth 9's 1,406"),
+    (LESSON_4, "a flood of entries for positions near the leaves",
+     "asserted, not shown by the data; the data show depth-preferred gaining from a larger table, always-replace not"),
+    (LESSON_4, "more than four times a fresh search",
+     "the 10,448 it compares with is depth 4 after depths 1 to 3 filled the table, not a fresh search"),
+    (LESSON_4, "over four times a fresh one",
+     "the 10,448 it compares with is depth 4 after depths 1 to 3 filled the table, not a fresh search"),
+    (LESSON_4, "e.g. Schaeffer", "an unverified attribution; the count is a brute-force count made in this file"),
+    (LESSON_4, "a well-known count", "the count is a brute-force count, made by the lesson and in this file"),
+    (LESSON_4, "an exact entry deep enough always settles its node",
+     "true of gamelib's read(), by construction, not of the chapter's AlphaBetaWithMemory"),
+    (LESSON_4, "cutoffs** are hits whose bound settled the node at once",
+     "in the chapter's code an exact entry inside the window narrows it to (v, v); gamelib's table returns it"),
+    (LESSON_4, "The same comparison on this position",
+     "Plaat et al.'s baseline was aspiration NegaScout; the lesson's NegaScout has no aspiration window"),
+    (LESSON_4, "only at depth 5 does it edge past alpha-beta",
+     "this implementation's count on one position, not a general result"),
 ]
 
 
@@ -150,6 +190,16 @@ def test_minimal_tree_check_fails_on_the_reversed_tree() -> None:
         run_check(LESSON_3, "check:minimal-tree-order", broeders=reversed_broeders())
 
 
+def test_minimal_tree_check_counts_the_leaves_alpha_beta_evaluates() -> None:
+    # A third leaf below position 7 (a PV node, MIN; worth 9, so 15 stays its best move): alpha-beta still
+    # enters exactly the minimal tree, but evaluates 8 leaves, not the 7 of a binary tree of depth 4.
+    data = load_seed_tree("broeders31").to_dict()
+    data["children"] = {**data["children"], "7": [*data["children"]["7"], "31"]}
+    data["values"] = {**data["values"], "31": 9}
+    with pytest.raises(AssertionError, match="should evaluate 2\\^2 \\+ 2\\^2 - 1 = 7 leaves"):
+        run_check(LESSON_3, "check:minimal-tree-order", broeders=tree_from_dict(data))
+
+
 # Lesson 3, cell "check:six-fail-high".
 
 def test_six_tests_fail_high_inside_by_my_negascout() -> None:
@@ -184,6 +234,39 @@ def test_six_fail_high_check_fails_when_a_research_is_dropped() -> None:
         run_check(LESSON_3, "check:six-fail-high", rescout=perturbed, reversed_tree=tree)
 
 
+# Lesson 3, cell "check:research-windows": NegaScout re-searches from the top of its null window, PVS from its
+# bottom; one point apart at positions 2 and 0, different at both ends at 1 and 3.
+
+def traces(tree: GameTree, pvs: bool, fail_soft: bool = False) -> RecordingTracer:
+    tracer = RecordingTracer()
+    negascout(tree, pvs=pvs, fail_soft=fail_soft, tracer=tracer)
+    return tracer
+
+
+def test_research_windows_check_passes_on_the_reversed_tree() -> None:
+    tree = reversed_broeders()
+    run_check(LESSON_3, "check:research-windows", rescout=traces(tree, False), pvs_trace=traces(tree, True))
+
+
+def test_research_windows_check_fails_when_pvs_re_searches_as_negascout() -> None:
+    tree = reversed_broeders()
+    with pytest.raises(AssertionError, match="PVS should re-search from the bottom"):
+        run_check(LESSON_3, "check:research-windows", rescout=traces(tree, False), pvs_trace=traces(tree, False))
+
+
+def test_research_windows_check_fails_when_negascout_re_searches_as_pvs() -> None:
+    tree = reversed_broeders()
+    with pytest.raises(AssertionError, match="NegaScout should re-search from the top"):
+        run_check(LESSON_3, "check:research-windows", rescout=traces(tree, True), pvs_trace=traces(tree, True))
+
+
+def test_research_windows_check_fails_on_fail_soft_negascout() -> None:
+    tree = reversed_broeders()  # fail-soft: three re-searches (none at position 3), from above a + 1
+    with pytest.raises(AssertionError, match="should each re-search at positions 0, 1, 2 and 3"):
+        run_check(LESSON_3, "check:research-windows", rescout=traces(tree, False, fail_soft=True),
+                  pvs_trace=traces(tree, True))
+
+
 # Lesson 3, cell "check:first-move-best": the first move is a best one at 4,948 of 14,560 inner nodes.
 
 def first_best_counts(order: str) -> tuple[int, int]:
@@ -203,8 +286,8 @@ def test_first_move_best_check_passes_on_my_count() -> None:
     run_check(LESSON_3, "check:first-move-best", first_best=first_best, inner_nodes=inner)
 
 
-@pytest.mark.parametrize("first_best, inner", [(14_560, 14_560), (4_947, 14_560), (4_948, 14_559)],
-                         ids=["best-first trees", "one node fewer best", "one inner node fewer"])
+@pytest.mark.parametrize("first_best, inner", [(14_560, 14_560), (4_947, 14_560), (10_000, 14_560)],
+                         ids=["best-first trees", "one node fewer best", "a first move best two times in three"])
 def test_first_move_best_check_fails_on_other_counts(first_best: int, inner: int) -> None:
     with pytest.raises(AssertionError):
         run_check(LESSON_3, "check:first-move-best", first_best=first_best, inner_nodes=inner)
@@ -328,3 +411,192 @@ def test_aging_check_fails_with_aging_and_depth_swapped() -> None:
     swapped = {**AGING_LINE, Replacement.DEPTH: AGING_LINE[Replacement.AGING], Replacement.AGING: AGING_LINE[Replacement.DEPTH]}
     with pytest.raises(AssertionError, match="aging should enter the fewest"):
         run_check(LESSON_4, "check:aging-one-line", over_a_game=swapped)
+
+
+# Lesson 3, cell "check:ordering-and-branching": leaves evaluated on 40 trees of branching 3 and 5 (depth 6)
+# with the best move first at a node with probability 0.9, counted by this file's own searches.
+
+def my_leaves(tree: GameTree, kind: str) -> int:
+    """Leaves evaluated on the tree's JSON form by fail-hard alpha-beta ("alpha-beta"), the tutorial's
+    fail-hard NegaScout ("NegaScout": a re-search when a < t < beta, unless the move leads to a leaf) or
+    Reinefeld's 1983 fail-soft NegaScout ("NegaScout, fail-soft": values from -inf, no re-search on the last
+    two plies), each written here apart from gamelib's searches."""
+    data = tree.to_dict()
+    children: dict[str, list[str]] = data["children"]
+    height, node = 0, data["root"]
+    while node in children:
+        node, height = children[node][0], height + 1
+    count = 0
+
+    def search(node: str, sign: int, alpha: float, beta: float, left: int) -> float:
+        nonlocal count
+        kids = children.get(node)
+        if not kids:
+            count += 1
+            return float(sign * data["values"][node])
+        best = -math.inf if kind == "NegaScout, fail-soft" else alpha
+        for i, kid in enumerate(kids):
+            low = max(alpha, best)
+            if kind == "alpha-beta" or i == 0:
+                t = -search(kid, -sign, -beta, -low, left - 1)
+            else:
+                t = -search(kid, -sign, -(low + 1), -low, left - 1)
+                exact = left <= 2 if kind == "NegaScout, fail-soft" else kid not in children
+                if low < t < beta and not exact:
+                    t = -search(kid, -sign, -beta, -t, left - 1)
+            best = max(best, t)
+            if best >= beta:
+                return best
+        return best
+
+    search(data["root"], 1, -math.inf, math.inf, height)
+    return count
+
+
+SEARCHES_3 = ("alpha-beta", "NegaScout", "NegaScout, fail-soft")
+STRONG_5 = {  # my_leaves on random_tree(5, 6, low=0, high=99, seed=s, order="mostly_best_first", p=0.9), s = 0..39
+    "alpha-beta": [350, 323, 501, 304, 302, 335, 296, 490, 330, 287, 348, 561, 278, 304, 370, 291, 337, 359, 542, 321,
+                   297, 277, 299, 513, 370, 386, 295, 287, 268, 337, 320, 314, 538, 355, 311, 347, 300, 330, 321, 531],
+    "NegaScout": [324, 283, 410, 284, 291, 346, 276, 683, 294, 271, 292, 705, 270, 291, 282, 293, 296, 318, 587, 289,
+                  295, 265, 283, 407, 298, 419, 275, 273, 268, 303, 292, 284, 603, 325, 291, 318, 279, 298, 293, 651],
+    "NegaScout, fail-soft": [324, 283, 410, 284, 286, 316, 276, 612, 294, 271, 292, 566, 270, 291, 282, 285, 296, 318,
+                             459, 289, 291, 265, 283, 407, 298, 387, 275, 273, 268, 293, 292, 284, 478, 325, 291, 318,
+                             279, 298, 293, 527],
+}
+
+
+def strong_trees(branching: int) -> list[GameTree]:
+    return [random_tree(branching, 6, low=0, high=99, seed=seed, order="mostly_best_first", p=0.9) for seed in range(40)]
+
+
+@pytest.fixture(scope="module")
+def strong_leaves() -> dict[tuple[int, str], list[int]]:
+    trees = strong_trees(3)
+    found = {(3, name): [my_leaves(tree, name) for tree in trees] for name in SEARCHES_3}
+    return {**found, **{(5, name): leaves for name, leaves in STRONG_5.items()}}
+
+
+def test_my_leaf_counts_give_the_lesson_means(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    means = {key: round(sum(leaves) / 40, 1) for key, leaves in strong_leaves.items()}
+    assert [means[3, name] for name in SEARCHES_3] == [71.8, 73.0, 67.9]
+    assert [means[5, name] for name in SEARCHES_3] == [355.6, 345.1, 328.2]
+
+
+@pytest.mark.slow
+def test_my_leaf_counts_at_branching_5() -> None:
+    trees = strong_trees(5)
+    assert {name: [my_leaves(tree, name) for tree in trees] for name in SEARCHES_3} == STRONG_5
+
+
+def test_ordering_check_passes_on_my_counts(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    run_check(LESSON_3, "check:ordering-and-branching", strong_leaves=strong_leaves, STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+def test_ordering_check_fails_with_negascout_and_alpha_beta_swapped(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    swapped = {**strong_leaves, (3, "NegaScout"): strong_leaves[3, "alpha-beta"], (3, "alpha-beta"): strong_leaves[3, "NegaScout"]}
+    with pytest.raises(AssertionError, match="branching 3"):
+        run_check(LESSON_3, "check:ordering-and-branching", strong_leaves=swapped, STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+def test_ordering_check_fails_when_fail_soft_saves_nothing(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    same = {**strong_leaves, (5, "NegaScout, fail-soft"): strong_leaves[5, "alpha-beta"]}
+    with pytest.raises(AssertionError, match="fail-soft NegaScout should evaluate fewer"):
+        run_check(LESSON_3, "check:ordering-and-branching", strong_leaves=same, STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+# Lesson 4, cell "check:tree-size": tic-tac-toe's game tree and positions, counted by rules written here.
+
+WINS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def my_tictactoe_counts() -> tuple[int, set[str]]:
+    """(nodes of the game tree, the empty board included; the distinct positions), from boards as strings."""
+    below: dict[str, int] = {}
+
+    def nodes(board: str) -> int:  # the nodes of the game tree below a position, itself included
+        if board not in below:
+            over = " " not in board or any(board[a] != " " and board[a] == board[b] == board[c] for a, b, c in WINS)
+            mover = "X" if board.count("X") == board.count("O") else "O"
+            below[board] = 1 + (0 if over else sum(nodes(board[:i] + mover + board[i + 1:])
+                                                   for i in range(9) if board[i] == " "))
+        return below[board]
+
+    return nodes(" " * 9), set(below)
+
+
+def test_tree_size_check_passes_on_my_counts() -> None:
+    tree_nodes, boards = my_tictactoe_counts()
+    assert (tree_nodes, len(boards)) == (549_946, 5_478)
+    run_check(LESSON_4, "check:tree-size", tree_nodes=tree_nodes, positions=boards)
+
+
+@pytest.mark.parametrize("shift, drop", [(-1, 0), (0, 1)], ids=["one node fewer", "one position fewer"])
+def test_tree_size_check_fails_on_other_counts(shift: int, drop: int) -> None:
+    tree_nodes, boards = my_tictactoe_counts()
+    with pytest.raises(AssertionError):
+        run_check(LESSON_4, "check:tree-size", tree_nodes=tree_nodes + shift, positions=sorted(boards)[drop:])
+
+
+# Lesson 4, cell "check:deepening-tictactoe": the shallow depths against the last, and against one search.
+
+def test_deepening_tictactoe_check_passes_on_the_lesson_searches() -> None:
+    game = TicTacToe()
+    run_check(LESSON_4, "check:deepening-tictactoe", deepening=iterative_deepening(game), fresh=mtdf(game))
+
+
+def counts_as_deepening(nodes: list[int]) -> SimpleNamespace:
+    return SimpleNamespace(iterations=[SimpleNamespace(nodes=count) for count in nodes])
+
+
+@pytest.mark.parametrize("nodes, fresh", [([12, 29, 100, 183, 633, 615, 1206, 1306, 1406], 4_403),
+                                          ([12, 29, 100, 183, 633, 615, 3208, 1306, 1406], 8_000)],
+                         ids=["shallow depths cheap", "one search dearer"])
+def test_deepening_tictactoe_check_fails_on_other_counts(nodes: list[int], fresh: int) -> None:
+    with pytest.raises(AssertionError, match="tic-tac-toe"):
+        run_check(LESSON_4, "check:deepening-tictactoe", deepening=counts_as_deepening(nodes),
+                  fresh=SimpleNamespace(nodes=fresh))
+
+
+# Lesson 4, cell "check:deepening-adjacency": the lesson's counts by depth (a run of the lesson's cell; depth 5
+# takes seconds, so the counts are recorded here).
+
+BY_DEPTH = {"MTD(f), previous depth's value": [124, 304, 3_288, 17_004, 110_365],
+            "MTD(f), value from two depths back": [124, 304, 2_913, 9_029, 99_447],
+            "NegaScout": [51, 271, 2_909, 9_024, 99_431], "alpha-beta": [51, 221, 2_909, 10_448, 111_957]}
+
+
+def test_deepening_adjacency_check_passes_on_the_lesson_counts() -> None:
+    run_check(LESSON_4, "check:deepening-adjacency", by_depth=BY_DEPTH)
+
+
+def test_deepening_adjacency_check_fails_when_the_shallow_depths_cost_more() -> None:
+    dear = {**BY_DEPTH, "alpha-beta": [51, 221, 2_909, 31_344, 111_957]}  # depth 4 three times as dear
+    with pytest.raises(AssertionError, match="alpha-beta: depths 1 to 4"):
+        run_check(LESSON_4, "check:deepening-adjacency", by_depth=dear)
+
+
+# Lesson 4, cell "check:table-size-gain": from 256 to 4,096 slots at depth 5, read from the data file here.
+
+def my_gain() -> dict[str, list[float]]:
+    rows = read_json("benchmarks", "replacement.json")["rows"]
+    nodes = {(row["position"], row["strategy"], row["size"]): row["nodes"] for row in rows if row["depth"] == 5}
+    lines = sorted({line for line, _, _ in nodes})
+    return {strategy: [nodes[line, strategy, 4096] / nodes[line, strategy, 256] for line in lines]
+            for strategy in ("always", "depth", "two-tier", "subtree")}
+
+
+def test_table_size_gain_by_my_own_reading_of_the_data() -> None:
+    gain = my_gain()
+    assert [f"{sum(gain[s]) / 8:.3f}" for s in ("depth", "always")] == ["0.731", "0.955"]
+    assert sorted(round(r, 3) for r in gain["always"])[-1] == 1.040 and sum(r > 1 for r in gain["always"]) == 1
+
+
+def test_table_size_gain_check_passes_on_the_data() -> None:
+    run_check(LESSON_4, "check:table-size-gain", gain=my_gain())
+
+
+def test_table_size_gain_check_fails_when_always_replace_gains_as_much() -> None:
+    gain = my_gain()
+    gain["always"] = [r - 0.3 for r in gain["always"]]  # always-replace gaining more than depth-preferred
+    with pytest.raises(AssertionError, match="fall more than always-replace"):
+        run_check(LESSON_4, "check:table-size-gain", gain=gain)

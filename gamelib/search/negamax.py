@@ -258,7 +258,9 @@ class _Search:
         """What the table's ``entry`` for ``state`` says: (the value if it settles the node else
         None, the window narrowed by the entry's bounds, the entry's best move). After seed 004's
         AlphaBetaWithMemory, whose lowerbound/upperbound are an entry's value read by its bound; an
-        exact entry settles the node at once. All values for the side to move.
+        exact entry settles the node at once (the seed's code, given an exact value v strictly
+        inside the window, narrows the window to (v, v) and searches the node). All values for the
+        side to move.
 
         At the root (``plies`` 0), whose best move the search must return, only an exact entry
         counts: it settles the root and names the best move, which :meth:`result` reads from the
@@ -521,7 +523,8 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
 
     Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
     once (a TableHit event with ``cutoff``), otherwise the bounds narrow the window; an exact entry
-    returns its value. The root uses only exact entries so (see :func:`alphabeta`). After the search the node stores its value as an upper bound (value <=
+    returns its value (the seed's code narrows the window to (v, v) for an exact value v strictly
+    inside it, and searches the node). The root uses only exact entries so (see :func:`alphabeta`). After the search the node stores its value as an upper bound (value <=
     alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry
     here keeps one value and its bound, which the lookup reads as the seed's lowerbound/upperbound.
     ``table`` defaults to a new 65,536-slot depth-preferred table; pass one to keep what it learns
@@ -543,18 +546,22 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     Each later move is first tested with the null window (a, a + 1), a being the best value so
     far; a test that fails high with a value t inside the node's window (a < t < beta) is searched
     again with (t, beta), unless the test's value is exact already (see below). ``pvs``
-    re-searches with (a, beta) instead, as principal variation search does.
+    re-searches with (a, beta) instead, the window the move would have had without the test: the
+    re-search of seed 000's second ("Alternatif") NegaScout and of the Chess Programming Wiki's PVS.
+    Marsland's published PVS (ICCA Journal 9(1), 1986, p. 10, as Breuker quotes it in CCC, 2 August
+    2004) re-searches with (t, beta), as NegaScout does.
 
     Fail-hard (the default) is seed 000's code, which is the C code of Reinefeld's web page (Zuse
     Institute Berlin, www.zib.de/reinefeld/nsc.html; the seed names no source for it, and cites Plaat
     1994 for its description): a node's value starts at alpha, so a test that fails high returns
-    exactly a + 1 unless the move leads to a static evaluation; the re-search windows (t, beta) and
-    (a, beta) then differ by one point, and only a static value counts as exact (the seed's
+    exactly a + 1 unless the move leads to a static evaluation; in the same node window the
+    re-search windows (t, beta) and (a, beta) then differ by one point, and only a static value counts as exact (the seed's
     "depth > 1"). ``fail_soft`` is the form of Reinefeld's 1983 paper (ICCA Journal 6(4), p. 7, as
     Breuker quotes it in CCC, 2 August 2004; proofs in Reinefeld 1989, *Spielbaum-Suchverfahren*):
     values start at -INF, so a test returns the best bound it found and (t, beta) can be much
-    narrower than (a, beta); and a test of a node that searched all its moves and got an exact
-    value from each needs no re-search. On a fixed-depth tree with alternating players and no
+    narrower than (a, beta). It keeps the C code's condition for a re-search, a < t < beta (the
+    1983 code as quoted re-searches whenever t beats the best value so far). A test of a node that
+    searched all its moves and got an exact value from each needs no re-search. On a fixed-depth tree with alternating players and no
     table this is Reinefeld's rule of no re-search on the last two plies (his ``depth >= d - 2``):
     a test there fails high only when the child fails low, having searched every leaf below it.
 

@@ -605,8 +605,9 @@ class ScoutTest(NamedTuple):
 def scout_tests(events: Iterable[Event]) -> list[ScoutTest]:
     """Every failed-high null-window test in a NegaScout or PVS trace, in order, read from the
     events alone: the node's Enter (its window and side to move), the FailHigh, and the Research
-    that follows it at once if the move is searched again. Reinefeld (1983) re-searches only when
-    a < t < beta.
+    that follows it at once if the move is searched again. Reinefeld's C code (his web page; seed
+    000's NegaScout) re-searches only when a < t < beta; his 1983 code re-searches whenever t beats
+    the best value so far.
 
     >>> from gamelib.search.negamax import negascout
     >>> from gamelib.games.trees import tree_from_dict
