@@ -1,7 +1,9 @@
 """Lessons 7 and 10 check their claims in cells tagged ``check:<name>``; each test here runs one such
 cell on the lesson's own data (it passes) and on a broken input (it must fail), so that every check
 could fail if its claim were false. RETRACTED keeps the old wording of the sentences these checks
-replaced out of the lessons (issue 31)."""
+replaced out of the lessons (issue 31).
+
+Each lesson's setup cell runs once for the whole file (``run``): the checks only read what it defines."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,11 +22,11 @@ from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from gamelib.games.data import DATA_DIR, read_json
 from gamelib.play.arena import run_match
-from gamelib.play.match_stats import MatchSummary, wilson_interval
+from gamelib.play.match_stats import MatchSummary, summarise, wilson_interval
 from gamelib.play.ratings import fit_ratings
 from gamelib.play.records import GameRecord, read_records
 from gamelib.play.standings import Standing, standings
-from tests.lesson_cells import python_of, run_check, setup_namespace, tagged_cell
+from tests.lesson_cells import python_of, setup_namespace, tagged_cell
 from tests.test_lesson_claims import cells
 
 L7 = "07_tournament.ipynb"
@@ -33,12 +35,39 @@ L10 = "10_class_tournament.ipynb"
 RETRACTED = [
     (L7, "for every move: it grows as the board fills",
      "the mean depth peaks near 10 at ply 45-46, then falls to 1 as the kept table answers the root at once"),
+    (L7, "After that the depth in the records falls, to 1 at the last ply",
+     "the mean depth rises again after the peak (3.6 to 4.5 at ply 48-49 under rule 8); the deepest depth falls"),
+    (L7, "experiments, redone with many games",
+     "the course's bots, time limit and games differ from the report's: two experiments side by side"),
+    (L7, "The report's three games pointed the same way",
+     "the report's games were played by other bots (fixed depth 8 with a fallback, 5 s), of mixed length and colour"),
+    (L7, "could not tell the bots apart with any confidence", "they could not at 95%; that is all the intervals say"),
+    (L7, "a file in `data/tournaments/`", "scripts/tournament.sh writes to gamelib/data/tournaments/"),
+    (L7, "The alpha-beta bot deepens iteratively until its time is up",
+     "today's default bot follows lesson 6's time rules; the files' bot (commit c5d724b) threw the unfinished depth away"),
+    (L7, "dask or ray cluster's executor works unchanged",
+     "ray is neither installed nor tested, and run_match is tested on threads and processes, not on dask"),
+    (L7, "is your interval wide enough to say so", "backwards: the interval must be narrow enough to leave out 0.5"),
     (L10, "the interval says how sure the ranking is",
      "the standings' intervals are per entry; the order rests on differences, with intervals of their own"),
     (L10, "keeps it out of the ratings",
      "swapping colours removes the colour as a bias between entries, not its effect on each game"),
     (L10, "in the Adjacency game the last move is worth a lot",
      "676 of 700 is rule 8, 28 rounds, versions of one bot; under rule 4 O won 19 of lesson 9's 40 games"),
+    (L10, "stop the cell and run it again, and only the missing games are played",
+     "the folder was made in that same cell, so running it again played all 20 games in a new folder"),
+    (L10, "wide, after so few games",
+     "more games of these nearly deterministic bots from the start repeat the same games: no new evidence"),
+    (L10, "The ratings are those that make the tournament's results most likely",
+     "with a draw counted as half a win the model gives a draw no probability: a quasi-likelihood"),
+    (L10, "Nor would they if the six games between them had ordered the working entries completely",
+     "that is the Wald interval failing at a separation (Hauck & Donner 1977); the likelihood-ratio test orders them"),
+    (L10, "neither makes two games a pairing enough",
+     "two games a pairing can order two working entries, by the likelihood-ratio test; more copies add nothing"),
+    (L10, "from balanced openings)",
+     "balanced means within 2 marks of the start by a depth 5-6 search, not even between colours (O won 97%)"),
+    (L10, "cannot show at 95% what moving first is worth here",
+     "the term's Wald interval contains zero for any results; the likelihood ratio follows the prior; the sign test"),
 ]
 
 
@@ -48,7 +77,24 @@ def test_a_retracted_statement_stays_out(name: str, phrase: str, why: str) -> No
     assert not said, f"{name} says again {phrase!r}, which its data does not support ({why})"
 
 
+@cache
+def _setup(name: str) -> dict[str, Any]:
+    """The names the lesson's setup cell defines, run once for the file."""
+    return setup_namespace(name)
+
+
+def run(name: str, tag: str, **inputs: Any) -> dict[str, Any]:
+    """Run the check cell of ``name`` tagged ``tag`` on a copy of its setup's names and ``inputs``."""
+    namespace = dict(_setup(name)) | inputs
+    exec(compile(python_of(tagged_cell(name, tag)), f"{name}:{tag}", "exec"), namespace)
+    return namespace
+
+
 # ---- Lesson 7 ---------------------------------------------------------------------------------------
+
+PAIRINGS = (("alphabeta", "hillclimb"), ("alphabeta", "genetic"), ("hillclimb", "genetic"))
+AB_SPEC = "alphabeta:evaluation=weighted"
+
 
 def exact_interval(wins: int, games: int, confidence: float = 0.95) -> Any:
     return binomtest(wins, games).proportion_ci(confidence_level=confidence, method="exact")
@@ -60,7 +106,7 @@ def n_of_n_inputs() -> dict[str, Any]:
 
 
 def test_n_of_n_intervals_hold_for_the_real_intervals() -> None:
-    run_check(L7, "check:n-of-n-intervals", **n_of_n_inputs())
+    run(L7, "check:n-of-n-intervals", **n_of_n_inputs())
 
 
 @pytest.mark.parametrize("broken, match", [
@@ -70,22 +116,141 @@ def test_n_of_n_intervals_hold_for_the_real_intervals() -> None:
 ])
 def test_n_of_n_intervals_fail_on_a_wrong_interval(broken: dict[str, Any], match: str) -> None:
     with pytest.raises(AssertionError, match=match):
-        run_check(L7, "check:n-of-n-intervals", **(n_of_n_inputs() | broken))
+        run(L7, "check:n-of-n-intervals", **(n_of_n_inputs() | broken))
+
+
+Records = dict[tuple[str, str, int], list[GameRecord]]
+
+
+@cache
+def _records() -> tuple[tuple[tuple[str, str, int], tuple[GameRecord, ...]], ...]:
+    return tuple(((a, b, rule), tuple(read_records(DATA_DIR / "tournaments" / f"{a}_vs_{b}_rule{rule}.jsonl")))
+                 for a, b in PAIRINGS for rule in (8, 4))
+
+
+def tournament_records() -> Records:
+    """Lesson 7's six matches, read from the package's files (a fresh dict of lists each call)."""
+    return {key: list(games) for key, games in _records()}
+
+
+def summaries_of(records: Records) -> dict[tuple[str, str, int], MatchSummary]:
+    return {key: summarise(games) for key, games in records.items()}
+
+
+def test_tournament_files_hold_for_the_files() -> None:
+    records = tournament_records()
+    run(L7, "check:tournament-files", records=records, summaries=summaries_of(records))
+
+
+def _with_game(records: Records, key: tuple[str, str, int], index: int, **changes: Any) -> Records:
+    changed = dict(records)
+    changed[key] = [dataclasses.replace(g, **changes) if g.index == index else g for g in records[key]]
+    return changed
+
+
+@pytest.mark.parametrize("perturb, match", [
+    (lambda r: _with_game(r, ("alphabeta", "genetic", 8), 5, rounds=27), "what scripts/tournament.sh plays"),
+    (lambda r: _with_game(r, ("hillclimb", "genetic", 4), 1, x="hillclimb", o="genetic"), "colours should alternate"),
+    (lambda r: _with_game(r, ("hillclimb", "genetic", 8), 3,
+                          seconds=(1.2,) + tuple(next(g for g in r["hillclimb", "genetic", 8] if g.index == 3).seconds[1:])),
+     "at most 1.05 s"),  # a move of 1.2 s: slow
+])
+def test_tournament_files_fail_on_a_perturbed_file(perturb: Callable[[Records], Records], match: str) -> None:
+    records = tournament_records()
+    broken = perturb(records)
+    with pytest.raises(AssertionError, match=match):
+        run(L7, "check:tournament-files", records=broken, summaries=summaries_of(records))
+
+
+def test_tournament_files_fail_when_the_summary_miscounts() -> None:
+    records = tournament_records()
+    summaries = summaries_of(records)
+    key = ("hillclimb", "genetic", 8)
+    summaries[key] = dataclasses.replace(summaries[key], a=dataclasses.replace(summaries[key].a, score=0.225))
+    with pytest.raises(AssertionError, match="summary's score"):
+        run(L7, "check:tournament-files", records=records, summaries=summaries)
+
+
+def test_who_is_stronger_holds_for_the_files() -> None:
+    run(L7, "check:who-is-stronger", summaries=summaries_of(tournament_records()))
+
+
+def _summary_with(summaries: dict[tuple[str, str, int], MatchSummary], key: tuple[str, str, int],
+                  wins: int, draws: int, losses: int) -> dict[tuple[str, str, int], MatchSummary]:
+    """``summaries`` with bot A of ``key`` given these results, its score and interval recomputed."""
+    changed = dict(summaries)
+    points, games = wins + draws / 2, wins + draws + losses
+    a = dataclasses.replace(summaries[key].a, wins=wins, draws=draws, losses=losses, score=points / games,
+                            interval=wilson_interval(points, games))
+    changed[key] = dataclasses.replace(summaries[key], a=a)
+    return changed
+
+
+def test_who_is_stronger_fails_on_a_lost_game_or_a_closer_match() -> None:
+    summaries = summaries_of(tournament_records())
+    with pytest.raises(AssertionError, match="alpha-beta should win all 40"):
+        run(L7, "check:who-is-stronger", summaries=_summary_with(summaries, ("alphabeta", "genetic", 4), 39, 0, 1))
+    with pytest.raises(AssertionError, match="should end below 0.5"):  # 12-4-24 under rule 8: ends at 0.51
+        run(L7, "check:who-is-stronger", summaries=_summary_with(summaries, ("hillclimb", "genetic", 8), 12, 4, 24))
+
+
+def test_six_claims_hold_for_the_files() -> None:
+    run(L7, "check:six-claims", summaries=summaries_of(tournament_records()))
+
+
+def test_six_claims_fail_when_rule_4_is_clear_or_rule_8_marginal() -> None:
+    summaries = summaries_of(tournament_records())
+    with pytest.raises(AssertionError, match="no longer"):  # 8-2-30 under rule 4: clear even at z = 2.64
+        run(L7, "check:six-claims", summaries=_summary_with(summaries, ("hillclimb", "genetic", 4), 8, 2, 30))
+    with pytest.raises(AssertionError, match="still"):  # 11-2-27 under rule 8 too: marginal there as well
+        run(L7, "check:six-claims", summaries=_summary_with(summaries, ("hillclimb", "genetic", 8), 11, 2, 27))
+
+
+def rule_inputs(pvalue: float = 0.34) -> dict[str, Any]:
+    records = tournament_records()
+
+    def a_scores(games: list[GameRecord]) -> list[float]:
+        return [0.5 if g.result == "draw" else float((g.result == "X") == (g.index % 2 == 0)) for g in games]
+
+    return {"rule8": a_scores(records["hillclimb", "genetic", 8]), "rule4": a_scores(records["hillclimb", "genetic", 4]),
+            "difference": SimpleNamespace(pvalue=pvalue)}
+
+
+def test_rule_difference_holds_for_the_files() -> None:
+    run(L7, "check:rule-difference", **rule_inputs())
+
+
+def test_rule_difference_fails_on_swapped_rules_or_a_small_p() -> None:
+    inputs = rule_inputs()
+    with pytest.raises(AssertionError, match="0.20 under rule 8"):
+        run(L7, "check:rule-difference", **(inputs | {"rule8": inputs["rule4"], "rule4": inputs["rule8"]}))
+    with pytest.raises(AssertionError, match="one shuffle in three"):
+        run(L7, "check:rule-difference", **rule_inputs(pvalue=0.04))
+
+
+def test_power_holds_for_the_lessons_count() -> None:
+    z, z_power = 1.959963984540054, 0.8416212335729143  # the normal's 97.5% and 80% points
+    n = math.ceil(((z * math.sqrt(2 * 0.25 * 0.75) + z_power * math.sqrt(0.2 * 0.8 + 0.3 * 0.7)) / 0.1) ** 2)
+    run(L7, "check:power", games_needed=n)
+
+
+@pytest.mark.parametrize("games_needed", [231, 40, 400])  # the count for a one-sided test; 40; far too many
+def test_power_fails_on_a_wrong_count(games_needed: int) -> None:
+    with pytest.raises(AssertionError, match="about 290 games"):
+        run(L7, "check:power", games_needed=games_needed)
 
 
 @cache
 def alphabeta_moves() -> tuple[tuple[int, int, int, int], ...]:
     """(rule, ply, depth, nodes) of the alpha-beta bot's moves in lesson 7's matches, read here (the
     bot records a depth for every move it makes)."""
-    spec = "alphabeta:evaluation=weighted"
     return tuple((rule, ply, game.depths[ply] or 0, game.nodes[ply])
-                 for rule in (8, 4) for other in ("hillclimb", "genetic")
-                 for game in read_records(DATA_DIR / "tournaments" / f"alphabeta_vs_{other}_rule{rule}.jsonl")
-                 for ply in range(0 if game.x == spec else 1, len(game.moves), 2))
+                 for (a, _, rule), games in _records() if a == "alphabeta" for game in games
+                 for ply in range(0 if game.x == AB_SPEC else 1, len(game.moves), 2))
 
 
 def test_depth_by_ply_holds_for_the_records() -> None:
-    run_check(L7, "check:depth-by-ply", alphabeta_moves=list(alphabeta_moves()))
+    run(L7, "check:depth-by-ply", alphabeta_moves=list(alphabeta_moves()))
 
 
 Move = tuple[int, int, int, int]
@@ -97,14 +262,26 @@ def _changed(moves: list[Move], rule: int, ply: int, depth: int, nodes: int | No
     return moves[:k] + [(rule, ply, depth, moves[k][3] if nodes is None else nodes)] + moves[k + 1:]
 
 
+def _not_falling(moves: list[Move]) -> list[Move]:
+    """Every move from ply 47 on that searched to the end of the game given depth 9, as if the depth did not fall."""
+    return [(r, p, 9 if p >= 47 and d >= 56 - p else d, n) for r, p, d, n in moves]
+
+
+def _one_kind(moves: list[Move]) -> list[Move]:
+    """Every move of rule 4 at ply 50 a search to the end of the game (depth 6), none the table's answer."""
+    return [(r, p, 6, max(n, 5000)) if (r, p) == (4, 50) else (r, p, d, n) for r, p, d, n in moves]
+
+
 @pytest.mark.parametrize("perturb, match", [
     (lambda moves: _changed(moves, 8, 50, 2, 500), "table's answer"),  # a shallow search after ply 47, 500 nodes
     (lambda moves: _changed(moves, 4, 30, 26), "before ply 45"),  # one search to the end of the game at ply 30
     (lambda moves: [(r, p, d + 3, n) for r, p, d, n in moves], "grow from under 5"),  # every depth 3 deeper
+    (_not_falling, "falling by one a ply"),  # the deepest depth stays at 9 after ply 47
+    (_one_kind, "one kind only"),  # no table answers at ply 50
 ])
 def test_depth_by_ply_fails_on_perturbed_records(perturb: Callable[[list[Move]], list[Move]], match: str) -> None:
     with pytest.raises(AssertionError, match=match):
-        run_check(L7, "check:depth-by-ply", alphabeta_moves=perturb(list(alphabeta_moves())))
+        run(L7, "check:depth-by-ply", alphabeta_moves=perturb(list(alphabeta_moves())))
 
 
 def quick_match(rounds: int) -> MatchSummary:
@@ -114,126 +291,110 @@ def quick_match(rounds: int) -> MatchSummary:
 
 
 def test_quick_match_holds_for_four_games_of_four_rounds() -> None:
-    run_check(L7, "check:quick-match", mine=quick_match(4))
+    run(L7, "check:quick-match", mine=quick_match(4))
 
 
 def test_quick_match_fails_on_short_games_or_a_lost_game() -> None:
     with pytest.raises(AssertionError, match="16 moves"):
-        run_check(L7, "check:quick-match", mine=quick_match(3))
+        run(L7, "check:quick-match", mine=quick_match(3))
     four = quick_match(4)
     with pytest.raises(AssertionError, match="4 games"):
-        run_check(L7, "check:quick-match", mine=dataclasses.replace(four, a=dataclasses.replace(four.a, wins=four.a.wins + 1)))
+        run(L7, "check:quick-match", mine=dataclasses.replace(four, a=dataclasses.replace(four.a, wins=four.a.wins + 1)))
 
 
 # ---- Lesson 10 --------------------------------------------------------------------------------------
 
 NAMES = ("alphabeta", "hillclimb", "greedy", "slow", "crashy")  # the manifest's order
+WORKING = ("alphabeta", "hillclimb", "greedy")
 FAULTS = {"slow": "timeout", "crashy": "crash"}
-PLAYED = {("alphabeta", "hillclimb"): ("draw", "O"), ("alphabeta", "greedy"): ("O", "O"),
-          ("hillclimb", "greedy"): ("O", "draw")}
-"""The games between the working entries in a run of lesson 10 (2 games a pairing, colours swapped);
-the games with a faulty entry are decided by the faults, the same in every run."""
+Played = dict[tuple[str, str], tuple[str, str]]
+PLAYED: Played = {("alphabeta", "hillclimb"): ("draw", "O"), ("alphabeta", "greedy"): ("O", "O"),
+                  ("hillclimb", "greedy"): ("O", "draw")}
+"""The games between the working entries in a run of lesson 10 (2 games a pairing, colours swapped, the
+first with the first-named entry as X); the games with a faulty entry are decided by the faults, the same
+in every run."""
 
 
-def tournament(played: dict[tuple[str, str], tuple[str, str]] = PLAYED, repeat: int = 1) -> SimpleNamespace:
-    """Lesson 10's round robin as records and standings, its played games' results ``played``, all
-    games ``repeat`` times over."""
+def ordered(order: tuple[str, str, str]) -> Played:
+    """The six games between working entries all won by the entry earlier in ``order``."""
+    return {(a, b): tuple("X" if order.index(x) < order.index(o) else "O"  # type: ignore[misc]
+                          for x, o in ((a, b), (b, a))) for a, b in PLAYED}
+
+
+LOPSIDED = ordered(("alphabeta", "hillclimb", "greedy"))
+"""The lesson's complete order: alphabeta wins all its games, hillclimb both against greedy."""
+
+
+def tournament(played: Played = PLAYED, faults: dict[str, str] = FAULTS) -> SimpleNamespace:
+    """Lesson 10's round robin as records and standings, its played games' results ``played``."""
     records: list[SimpleNamespace] = []
     for a, b in combinations(NAMES, 2):
         for game, (x, o) in enumerate(((a, b), (b, a))):
-            faulty = [side for side, name in (("X", x), ("O", o)) if name in FAULTS]
+            faulty = [side for side, name in (("X", x), ("O", o)) if name in faults]
             if faulty:  # the first faulty entry to move loses: X if both are faulty
                 loser = faulty[0]
-                result, reason = ("O" if loser == "X" else "X"), FAULTS[x if loser == "X" else o]
+                result, reason = ("O" if loser == "X" else "X"), faults[x if loser == "X" else o]
             else:
                 result, reason, loser = played[a, b][game], "played", None
             records.append(SimpleNamespace(index=len(records), x=x, o=o, result=result, reason=reason, forfeit=loser,
                                            seconds=(0.1, 0.1)))
-    records *= repeat
+    return restand(records)
+
+
+def restand(records: list[SimpleNamespace]) -> SimpleNamespace:
     entries = [SimpleNamespace(name=name, team="") for name in NAMES]
     return SimpleNamespace(records=tuple(records), table=tuple(standings(entries, records)))
 
 
-def results_of(run: SimpleNamespace) -> list[tuple[int, int, float]]:
+def results_of(run_: SimpleNamespace) -> list[tuple[int, int, float]]:
     return [(NAMES.index(r.x), NAMES.index(r.o), 1.0 if r.result == "X" else 0.5 if r.result == "draw" else 0.0)
-            for r in run.records]
+            for r in run_.records]
 
 
 @cache
 def helpers() -> dict[str, Any]:
-    """The lesson's penalised_fit and difference, defined by its cell tagged helper:penalised-fit."""
-    namespace = setup_namespace(L10)
+    """The lesson's penalised_fit, difference and likelihood_ratio, defined by its cell tagged helper:penalised-fit."""
+    namespace = dict(_setup(L10))
     exec(compile(python_of(tagged_cell(L10, "helper:penalised-fit")), f"{L10}:helper", "exec"), namespace)
     return namespace
 
 
-def difference_inputs(run: SimpleNamespace, prior_draws: float = 1.0) -> dict[str, Any]:
-    fit, difference = helpers()["penalised_fit"], helpers()["difference"]
-    results = results_of(run)
-    order = ["alphabeta", "hillclimb", "greedy"]
-    lopsided_results = [(i, j, float(order.index(NAMES[i]) < order.index(NAMES[j]))
-                         if NAMES[i] in order and NAMES[j] in order else s) for i, j, s in results]
-    lopsided_fit = fit(lopsided_results, len(NAMES))
-    lopsided = {(u, v): difference(lopsided_fit, NAMES.index(u), NAMES.index(v)) for u, v in combinations(order, 2)}
-    return {"names": list(NAMES), "result": run, "difference": difference, "lopsided": lopsided,
-            "plain": fit(results, len(NAMES), prior_draws=prior_draws)}
+def fitted(run_: SimpleNamespace, prior_draws: float = 1.0, **options: Any) -> Any:
+    return helpers()["penalised_fit"](results_of(run_), len(NAMES), prior_draws, **options)
 
 
-def test_difference_intervals_hold_for_a_run() -> None:
-    run_check(L10, "check:difference-intervals", **difference_inputs(tournament()))
+def test_resume_holds_when_nothing_is_played_again() -> None:
+    first = tournament()
+    run(L10, "check:resume", result=first, again=SimpleNamespace(records=tuple(copy.copy(r) for r in first.records)))
 
 
-def test_difference_intervals_fail_on_another_prior_or_more_games() -> None:
-    run = tournament()
-    with pytest.raises(AssertionError, match="the standings' rating"):  # the fit with twice the prior
-        run_check(L10, "check:difference-intervals", **(difference_inputs(run) | {"plain": difference_inputs(run, 2.0)["plain"]}))
-    with pytest.raises(AssertionError, match="should not order two working entries"):  # 20 games a pairing
-        run_check(L10, "check:difference-intervals", **difference_inputs(tournament(repeat=10)))
+def test_resume_fails_when_a_game_is_played_again() -> None:
+    first = tournament()
+    replayed = [copy.copy(r) for r in first.records]
+    replayed[3].seconds = (0.1, 0.12)  # the same game, played again: other wall times
+    with pytest.raises(AssertionError, match="play none again"):
+        run(L10, "check:resume", result=first, again=SimpleNamespace(records=tuple(replayed)))
 
 
-def test_difference_intervals_fail_when_a_complete_order_would_separate() -> None:
-    inputs = difference_inputs(tournament())
-    separated = {pair: (d, d / 2, d * 2) for pair, (d, low, high) in inputs["lopsided"].items()}
-    with pytest.raises(AssertionError, match="ordered the working entries completely"):
-        run_check(L10, "check:difference-intervals", **(inputs | {"lopsided": separated}))
+def fits_of(results: list[tuple[int, int, float]]) -> dict[float, dict[str, Any]]:
+    return {weight: {rating.name: rating for rating in fit_ratings(list(NAMES), results, prior_draws=weight)}
+            for weight in (1, 0.1, 0.01, 0.001)}
 
 
-def colour_inputs(run: SimpleNamespace) -> dict[str, Any]:
-    fit = helpers()["penalised_fit"]
-    played = [float(record.reason == "played") for record in run.records]
-    return {"names": list(NAMES), "difference": helpers()["difference"],
-            "plain": fit(results_of(run), len(NAMES)), "coloured": fit(results_of(run), len(NAMES), first_move=played)}
+def test_prior_sets_ratings_holds_for_a_run() -> None:
+    run(L10, "check:prior-sets-ratings", fits=fits_of(results_of(tournament())))
 
 
-def test_colour_term_holds_for_a_run() -> None:
-    run_check(L10, "check:colour-term", **colour_inputs(tournament()))
-
-
-def test_colour_term_fails_on_swapped_fits_or_more_games() -> None:
-    inputs = colour_inputs(tournament())
-    with pytest.raises(AssertionError, match="never together"):  # the fits swapped: the term would draw them together
-        run_check(L10, "check:colour-term", **(inputs | {"plain": inputs["coloured"], "coloured": inputs["plain"]}))
-    every_game_to_o = {pair: ("O", "O") for pair in PLAYED}
-    with pytest.raises(AssertionError, match="first move's worth"):  # O wins every game, ten times over
-        run_check(L10, "check:colour-term", **colour_inputs(tournament(every_game_to_o, repeat=10)))
-
-
-def test_shared_rank_holds_for_a_run() -> None:
-    run_check(L10, "check:shared-rank", result=tournament())
-
-
-def test_shared_rank_fails_on_a_split_rank_or_different_results() -> None:
-    run = tournament()
-    split = tuple(dataclasses.replace(row, rank=5) if row.name == "slow" else row for row in run.table)
-    with pytest.raises(AssertionError, match="share one rating and one rank"):  # ordinal ranking: 4 and 5
-        run_check(L10, "check:shared-rank", result=SimpleNamespace(records=run.records, table=split))
-    records = [copy.copy(record) for record in run.records]
-    drawn = next(record for record in records if (record.x, record.o) == ("slow", "crashy"))
-    drawn.result, drawn.reason, drawn.forfeit = "draw", "played", None
-    entries = [SimpleNamespace(name=name, team="") for name in NAMES]
-    with pytest.raises(AssertionError, match="same results"):
-        run_check(L10, "check:shared-rank", result=SimpleNamespace(records=tuple(records),
-                                                                   table=tuple(standings(entries, records))))
+def test_prior_sets_ratings_fails_without_a_separation_a_separation_among_working_entries_or_a_drift() -> None:
+    drawn = [(i, j, 0.5 if {NAMES[i], NAMES[j]} & set(FAULTS) else s) for i, j, s in results_of(tournament())]
+    with pytest.raises(AssertionError, match="fall more than 150 points"):  # the faulty entries draw every game
+        run(L10, "check:prior-sets-ratings", fits=fits_of(drawn))
+    with pytest.raises(AssertionError, match="climb more than 100 points"):  # alphabeta wins every game: greedy,
+        run(L10, "check:prior-sets-ratings", fits=fits_of(results_of(tournament(LOPSIDED))))  # last, falls behind
+    fits = fits_of(results_of(tournament()))
+    fits[0.001]["alphabeta"] = dataclasses.replace(fits[0.001]["alphabeta"], rating=fits[0.001]["alphabeta"].rating + 10)
+    with pytest.raises(AssertionError, match="should settle"):  # alphabeta still drifting at the weakest prior
+        run(L10, "check:prior-sets-ratings", fits=fits)
 
 
 def hand_worked_inputs(points: int = 30, prior_draws: float = 1.0) -> dict[str, Any]:
@@ -252,15 +413,145 @@ def hand_worked_inputs(points: int = 30, prior_draws: float = 1.0) -> dict[str, 
 
 
 def test_hand_worked_fit_holds() -> None:
-    run_check(L10, "check:hand-worked-fit", **hand_worked_inputs())
+    run(L10, "check:hand-worked-fit", **hand_worked_inputs())
 
 
 def test_hand_worked_fit_fails_on_other_games_or_the_prior_kept() -> None:
     with pytest.raises(AssertionError, match="worked by hand"):  # 31 points of 40, not 30
-        run_check(L10, "check:hand-worked-fit", **hand_worked_inputs(points=31))
+        run(L10, "check:hand-worked-fit", **hand_worked_inputs(points=31))
     inputs = hand_worked_inputs()
     with pytest.raises(AssertionError, match="almost no prior"):  # the fit with the prior, as if without
-        run_check(L10, "check:hand-worked-fit", **(inputs | {"nearly_none": [inputs["a"], inputs["b"]]}))
+        run(L10, "check:hand-worked-fit", **(inputs | {"nearly_none": [inputs["a"], inputs["b"]]}))
+
+
+def difference_inputs(run_: SimpleNamespace, prior_draws: float = 1.0) -> dict[str, Any]:
+    return {"names": list(NAMES), "result": run_, "results": results_of(run_), "plain": fitted(run_, prior_draws),
+            "difference": helpers()["difference"], "likelihood_ratio": helpers()["likelihood_ratio"]}
+
+
+def test_difference_intervals_hold_for_a_run() -> None:
+    run(L10, "check:difference-intervals", **difference_inputs(tournament()))
+
+
+def test_difference_intervals_fail_on_another_prior_or_ordered_games() -> None:
+    with pytest.raises(AssertionError, match="the standings' rating"):  # the fit with twice the prior
+        run(L10, "check:difference-intervals", **(difference_inputs(tournament()) |
+                                                  {"plain": fitted(tournament(), 2.0)}))
+    # The six games in a complete order: the Wald intervals still contain zero, the likelihood-ratio test does not.
+    with pytest.raises(AssertionError, match="should not order two working entries"):
+        run(L10, "check:difference-intervals", **difference_inputs(tournament(LOPSIDED)))
+
+
+def test_difference_intervals_fail_when_a_faulty_entry_takes_a_game() -> None:
+    records = [copy.copy(r) for r in tournament().records]
+    lost = next(r for r in records if (r.x, r.o) == ("hillclimb", "slow"))
+    lost.result, lost.reason, lost.forfeit = "O", "played", None  # slow answers in time, and wins
+    with pytest.raises(AssertionError, match="should order hillclimb above slow"):
+        run(L10, "check:difference-intervals", **difference_inputs(restand(records)))
+
+
+def separation_inputs(played: Played = LOPSIDED) -> dict[str, Any]:
+    return {"names": list(NAMES), "lopsided_results": results_of(tournament(played))} | {
+        name: helpers()[name] for name in ("penalised_fit", "difference", "likelihood_ratio")}
+
+
+def test_separation_holds_for_the_lessons_order() -> None:
+    run(L10, "check:separation", **separation_inputs())
+
+
+def test_separation_fails_on_another_order_or_a_wald_test() -> None:
+    with pytest.raises(AssertionError, match="a separation"):  # greedy beats alphabeta once: no separation
+        run(L10, "check:separation", **separation_inputs(PLAYED | {("alphabeta", "greedy"): ("X", "X")}))
+    # alphabeta > greedy > hillclimb: alphabeta still wins all 8, but greedy is no longer last
+    with pytest.raises(AssertionError, match="at the lesson's prior"):
+        run(L10, "check:separation", **separation_inputs(ordered(("alphabeta", "greedy", "hillclimb"))))
+    wald = helpers()["difference"]
+
+    def wald_squared(results: Any, n: int, i: int, j: int, prior_draws: float = 1.0) -> tuple[float, float]:
+        d, low, high = wald(helpers()["penalised_fit"](results, n, prior_draws), i, j)
+        return (2 * 1.959963984540054 * d / (high - low)) ** 2, math.nan
+
+    with pytest.raises(AssertionError, match="at the lesson's prior"):  # the Wald statistic squared as the "ratio"
+        run(L10, "check:separation", **(separation_inputs() | {"likelihood_ratio": wald_squared}))
+
+
+def colour_inputs(run_: SimpleNamespace) -> dict[str, Any]:
+    played = [float(record.reason == "played") for record in run_.records]
+    return {"names": list(NAMES), "result": run_, "results": results_of(run_), "plain": fitted(run_),
+            "coloured": fitted(run_, first_move=played)} | {
+        name: helpers()[name] for name in ("penalised_fit", "difference", "likelihood_ratio")}
+
+
+def test_colour_term_holds_for_a_run() -> None:
+    run(L10, "check:colour-term", **colour_inputs(tournament()))
+
+
+def test_colour_term_fails_on_swapped_fits_or_other_games() -> None:
+    inputs = colour_inputs(tournament())
+    with pytest.raises(AssertionError, match="never together"):  # the fits swapped: the term would draw them together
+        run(L10, "check:colour-term", **(inputs | {"plain": inputs["coloured"], "coloured": inputs["plain"]}))
+    every_game_to_o: Played = {pair: ("O", "O") for pair in PLAYED}
+    with pytest.raises(AssertionError, match="first move's worth"):  # O wins all six: sign test p = 1/32
+        run(L10, "check:colour-term", **colour_inputs(tournament(every_game_to_o)))
+    one_to_x = PLAYED | {("hillclimb", "greedy"): ("X", "draw")}
+    with pytest.raises(AssertionError, match="X should have won no game"):  # F has an estimate: it settles
+        run(L10, "check:colour-term", **colour_inputs(tournament(one_to_x)))
+
+
+@pytest.mark.slow  # 729 results, two fits each: seconds
+def test_two_games_a_pairing_never_give_a_wald_interval_that_orders_working_entries() -> None:
+    """What the lesson calls a property of the design: for every one of the 3^6 results of the six games
+    between working entries, at the lesson's prior, no Wald interval of a difference between two working
+    entries leaves zero out, with or without the first-move term; the term never shrinks a difference or
+    turns it round; and the term's own Wald interval contains zero."""
+    difference = helpers()["difference"]
+    for outcome in product(("X", "O", "draw"), repeat=6):
+        played: Played = {pair: (outcome[2 * k], outcome[2 * k + 1]) for k, pair in enumerate(PLAYED)}
+        run_ = tournament(played)
+        plain = fitted(run_)
+        coloured = fitted(run_, first_move=[float(r.reason == "played") for r in run_.records])
+        for upper, lower in combinations(WORKING, 2):
+            i, j = NAMES.index(upper), NAMES.index(lower)
+            (without, low, high), (with_term, c_low, c_high) = difference(plain, i, j), difference(coloured, i, j)
+            assert low < 0 < high and c_low < 0 < c_high, (outcome, upper, lower, low, high, c_low, c_high)
+            assert abs(with_term) >= abs(without) - 1e-3 and with_term * without >= -1e-6, (outcome, without, with_term)
+        term, se = coloured[0][len(NAMES)], math.sqrt(coloured[1][len(NAMES), len(NAMES)])
+        assert term - 1.96 * se < 0 < term + 1.96 * se, (outcome, term, se)
+
+
+def test_faults_hold_for_a_run() -> None:
+    run(L10, "check:faults", result=tournament())
+
+
+def test_faults_fail_on_another_fault_a_lost_game_or_a_drawn_one() -> None:
+    with pytest.raises(AssertionError, match="crashy should lose its games by crash"):
+        run(L10, "check:faults", result=tournament(faults={"slow": "timeout", "crashy": "timeout"}))
+    records = [copy.copy(r) for r in tournament().records]
+    lost = next(r for r in records if (r.x, r.o) == ("greedy", "crashy"))
+    lost.result, lost.reason, lost.forfeit = "O", "played", None  # crashy plays this one, and wins it
+    with pytest.raises(AssertionError, match="greedy should win all 4"):
+        run(L10, "check:faults", result=restand(records))
+    records = [copy.copy(r) for r in tournament().records]
+    drawn = next(r for r in records if (r.x, r.o) == ("crashy", "slow"))
+    drawn.result, drawn.reason, drawn.forfeit = "draw", "played", None  # crashy moves in time; a draw
+    with pytest.raises(AssertionError, match="score 1 point each"):
+        run(L10, "check:faults", result=restand(records))
+
+
+def test_shared_rank_holds_for_a_run() -> None:
+    run(L10, "check:shared-rank", result=tournament())
+
+
+def test_shared_rank_fails_on_a_split_rank_or_different_results() -> None:
+    run_ = tournament()
+    split = tuple(dataclasses.replace(row, rank=5) if row.name == "slow" else row for row in run_.table)
+    with pytest.raises(AssertionError, match="share one rating and one rank"):  # ordinal ranking: 4 and 5
+        run(L10, "check:shared-rank", result=SimpleNamespace(records=run_.records, table=split))
+    records = [copy.copy(record) for record in run_.records]
+    drawn = next(record for record in records if (record.x, record.o) == ("slow", "crashy"))
+    drawn.result, drawn.reason, drawn.forfeit = "draw", "played", None
+    with pytest.raises(AssertionError, match="same results"):
+        run(L10, "check:shared-rank", result=restand(records))
 
 
 @cache
@@ -270,7 +561,7 @@ def colour_data() -> tuple[dict[str, Any], tuple[GameRecord, ...]]:
 
 def test_colour_figures_hold_for_the_data() -> None:
     strength, mcts = colour_data()
-    run_check(L10, "check:colour-figures", strength=strength, mcts_rule4=list(mcts))
+    run(L10, "check:colour-figures", strength=strength, mcts_rule4=list(mcts))
 
 
 def test_colour_figures_fail_on_perturbed_data() -> None:
@@ -278,20 +569,20 @@ def test_colour_figures_fail_on_perturbed_data() -> None:
     fewer = copy.deepcopy(strength)
     fewer["matches"][0]["winners"]["O"] -= 1
     with pytest.raises(AssertionError, match="676 of 700"):
-        run_check(L10, "check:colour-figures", strength=fewer, mcts_rule4=list(mcts))
+        run(L10, "check:colour-figures", strength=fewer, mcts_rule4=list(mcts))
     first_o = next(k for k, record in enumerate(mcts) if record.result == "O")
     flipped = [dataclasses.replace(record, result="X") if k == first_o else record for k, record in enumerate(mcts)]
     with pytest.raises(AssertionError, match="19 of 40"):
-        run_check(L10, "check:colour-figures", strength=strength, mcts_rule4=flipped)
+        run(L10, "check:colour-figures", strength=strength, mcts_rule4=flipped)
     rule8 = [dataclasses.replace(record, rule=8) for record in mcts]
     with pytest.raises(AssertionError, match="rule 4"):
-        run_check(L10, "check:colour-figures", strength=strength, mcts_rule4=rule8)
+        run(L10, "check:colour-figures", strength=strength, mcts_rule4=rule8)
 
 
 def test_the_tournament_here_is_the_lessons_schedule() -> None:
     """The records these tests build have the lesson's schedule (every entry X once and O once against
     every other) and the faulty entries' results as the lesson's own Checks assert them."""
-    run = tournament()
-    assert sorted((r.x, r.o) for r in run.records) == sorted((x, o) for x in NAMES for o in NAMES if x != o)
-    rows: dict[str, Standing] = {row.name: row for row in run.table}
+    run_ = tournament()
+    assert sorted((r.x, r.o) for r in run_.records) == sorted((x, o) for x in NAMES for o in NAMES if x != o)
+    rows: dict[str, Standing] = {row.name: row for row in run_.table}
     assert rows["slow"].points == rows["crashy"].points == 1.0 and rows["slow"].rank == rows["crashy"].rank == 4

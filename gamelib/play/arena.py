@@ -311,8 +311,9 @@ def run_match(a: str, b: str, games: int, rounds: int = 28, *, rule: int = 8, se
     """Play ``games`` games between bot specs ``a`` and ``b`` (see :func:`match_tasks`) and return
     the summary of every game of the match, including those already in ``out``.
 
-    Each game runs as :func:`play_task` on ``executor`` (any concurrent.futures Executor, e.g. a
-    dask ``Client.get_executor()``), or on a process pool of ``workers`` processes. Finished games
+    Each game runs as :func:`play_task` on ``executor`` (any concurrent.futures Executor; the tests
+    play the same games on threads, inline and on processes; a dask executor is tested through
+    :func:`gamelib.play.tournament.run_tournament`), or on a process pool of ``workers`` processes. Finished games
     are appended to the JSON-lines file ``out`` as they complete; games already there are skipped
     (resume). ``progress`` shows a tqdm bar on stderr. ``game_time`` gives each side a whole-game
     clock of that many seconds, ``seconds`` then capping each move (see :func:`play_game`).

@@ -10,6 +10,8 @@ keeps an entry that won (or lost) every game at a finite rating (a penalised max
 Without it no maximum-likelihood estimate exists whenever some entries never scored against the
 others (the likelihood grows without bound as their ratings fall apart): then those entries'
 ratings and intervals say what the prior says, and shrink without bound with ``prior_draws``.
+Since ratings are told relative to the field's average, so do every other entry's rating and
+interval: only differences between entries that scored against each other come from the games.
 The likelihood only knows rating differences, so ratings are reported relative to the field's
 average: they sum to 0.
 
@@ -17,7 +19,9 @@ Intervals: the 95% interval of each rating is r ± 1.96·se, se from the observe
 (the inverse of the negative Hessian of the penalised log-likelihood at its maximum; Agresti,
 *Categorical Data Analysis*, 2002, §6.5 on Bradley-Terry; the usual Wald interval), for the rating
 less the field's average (covariance P·C·P, P the centring matrix). It is an
-asymptotic interval: with few games per entry it can be too narrow; ``tests/test_ratings.py``
+asymptotic interval: with few games per entry it can be too narrow; near a separation (an entry that
+won or lost every game against some others) the Wald statistic shrinks as the estimate grows (Hauck &
+Donner 1977), and a likelihood-ratio test is the one to use (lesson 10); ``tests/test_ratings.py``
 measures its coverage on simulated tournaments of known strengths.
 
 >>> ratings = fit_ratings(["a", "b"], [(0, 1, 1.0)] * 30 + [(0, 1, 0.0)] * 10)
