@@ -22,7 +22,8 @@ from typing import Any, Literal
 import pytest
 
 import gamelib.play.tournament
-from gamelib import Exit, GameTree, RecordingTracer, alphabeta, load_seed_tree, minimax
+from gamelib import Exit, GameTree, RecordingTracer, alphabeta, load_seed_tree, minimax, tree_from_dict
+from gamelib.search.negamax import negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.teach.exercises import EXERCISES
 from solutions.lesson_01_minimax import PREDICTION
@@ -32,6 +33,7 @@ from tests.test_lesson_claims import cells
 START = "00_start_here.ipynb"
 MINIMAX = "01_minimax.ipynb"
 ALPHA_BETA = "02_alpha_beta.ipynb"
+NEGASCOUT = "03_negascout.ipynb"
 
 RETRACTED = [
     (START, "Lessons 7, 8 and 9 use a little probability",
@@ -62,14 +64,44 @@ RETRACTED = [
     (ALPHA_BETA, "31 - len(pruned)",
      "pruned_nodes is the complement of the same trace's positions: the counts are held to AlphaBeta0.cpp's printout"),
     (ALPHA_BETA, "holds for moderate $b$, as they say",
-     "Pearl's limit is below 3/4 for every b up to 460 (0.696 at b = 3) and the measured exponents are 0.80 to "
-     "0.87: Russell & Norvig's 3/4 is a rough figure that fits neither"),
+     "3/4 does not hold: it is Russell & Norvig's rough figure for moderate b, where Pearl's limit lies near it "
+     "(0.694 at b = 2 to 0.760 at b = 1,000; 3/4 first at b = 461) and the growth over two plies measured at "
+     "depths 4 to 8 is close to it (0.760, 0.740, 0.746 over forty trees)"),
     (ALPHA_BETA, "and the factor grows with depth (14 at depth 10)",
-     "the ratio to the minimal tree falls from depth 8 to 9 (8.57 to 8.53), the odd-even step"),
+     "the ratio to the minimal tree grows over every two plies, not at every ply: on the lesson's five trees it "
+     "falls from depth 8 to 9 (8.57 to 8.53)"),
     (ALPHA_BETA, "its share of the b^d leaves should fall",
      "b was 5, left by an earlier loop: the check divided by 5^d, and counts of 3^d passed it"),
     (ALPHA_BETA, "Make it fail-hard with the equality rule",
      "the checker cannot tell fail-hard from fail-soft: a fail-soft search passes it"),
+    (START, "plan an hour or two for each of lessons", "no measurement of the time a lesson takes to read: a guess"),
+    (START, "the 31-node tree of lessons 1 to 4 and 9,",
+     "lesson 8's max^n checker runs on Broeders' tree too (gamelib.teach.exercises)"),
+    (START, "named in the lesson by author and title",
+     "many sources are named by author and year only (Zobrist 1970, Wilson 1927, Bradley & Terry 1952, ...)"),
+    (START, "each position turns green (right) or red (wrong)",
+     "the pruning quiz rings each missed position orange; the window quiz rings the positions asked"),
+    (START, "exercises of lessons 1, 2, 8 and 9, it comes with the course",
+     "solutions/ also holds lesson 1's prediction and the answer to lesson 2's pruning quiz"),
+    (START, "lessons 4 and 5; what a 95% interval says |",
+     "lesson 6 also gives a t test's p-value, explained only in lesson 7"),
+    (START, "lessons 1 and 2; probability and expected value |",
+     "lesson 8 gives a 99.9% interval around a mean (the mean +- 3.29 s / sqrt(n))"),
+    (MINIMAX, "returns `STATIC(Position)`",
+     "slide 7 has STATIC(Position, Player): the value for the side the call is for, which makes it negamax"),
+    (MINIMAX, "following minimax's moves can only do better",
+     "a reply by MIN that is not its best may leave MAX's result where it was: it can never do worse"),
+    (ALPHA_BETA, "two mistakes students often make", "there is no data on what students often do"),
+    (ALPHA_BETA, "That is about $2\\,b^{d/2}$ instead of minimax's",
+     "only for an even d: for an odd d it is (sqrt(b) + 1/sqrt(b)) b^(d/2) - 1, about 6 b^(d/2) for b = 35"),
+    (ALPHA_BETA, "That is the odd-even step of Knuth & Moore's formula",
+     "the fall from depth 8 to 9 is the five trees' scatter: the odd-even step only makes the rise small there "
+     "(over seeds 0-39 the ratio rises, 7.89 to 8.91)"),
+    (ALPHA_BETA, "to 10 it is 0.715, close to the limit",
+     "the five two-ply values (0.707 to 0.794, mean 0.753) cannot tell 0.696 from 3/4; over forty trees they are "
+     "near 3/4"),
+    (ALPHA_BETA, "at small depths, 0.80 to 0.87, are above 3/4",
+     "those exponents include the constant factor the growth over two plies cancels; that growth is near 3/4"),
 ]
 
 
@@ -147,6 +179,47 @@ def test_the_prediction_cell_says_not_quite_and_what_is_wrong(
         capsys: pytest.CaptureFixture[str], value: Any, move: Any, wrong: str) -> None:
     said = predicted(capsys, value, move)
     assert said.startswith(wrong) and "worth 4 (to 1) and 9 (to 2)" in said, said
+
+
+# Lesson 3, exercise 1 (the start page's promise, held for this cell too): nothing of the answer until both
+# predictions are written; None is "not yet", the empty set "no move".
+
+def predicted_tests(capsys: pytest.CaptureFixture[str], tested: Any, failing_high: Any) -> str:
+    """What lesson 3's exercise 1 check prints for the predictions, on Broeders' tree with its moves reversed."""
+    data = load_seed_tree("broeders31").to_dict()
+    data["children"] = {node: list(reversed(children)) for node, children in data["children"].items()}
+    reversed_tree = tree_from_dict(data)
+    tracer = RecordingTracer()
+    negascout(reversed_tree, tracer=tracer)
+    run_check(NEGASCOUT, "exercise:predict-tests", rescout=tracer, reversed_tree=reversed_tree,
+              my_tested_at_root=tested, my_failing_high_at_root=failing_high)
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("tested, failing_high", [(None, None), ({"1"}, None), (None, {"1"}), (set(), None), (None, set())])
+def test_the_tests_prediction_shows_nothing_before_both_answers(
+        capsys: pytest.CaptureFixture[str], tested: Any, failing_high: Any) -> None:
+    said = predicted_tests(capsys, tested, failing_high)
+    assert said.startswith("Write both predictions") and not re.search(r"\d", said), said
+
+
+def test_the_tests_prediction_says_right_to_the_answer_worked_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """By hand: the reversed root searches its first move, 2 (worth 2), with the full window, then tests 1
+    with the null window (2, 3); 1 is worth 4 (lesson 1), so the test fails high."""
+    said = predicted_tests(capsys, {"1"}, {"1"})
+    assert said == "the root's moves tested with a null window: right. the root's moves failing high: right.", said
+    assert predicted_tests(capsys, {1}, {1}) == said, "moves given as numbers are node ids"
+
+
+@pytest.mark.parametrize("tested, failing_high, wrong", [
+    ({"2"}, {"1"}, "tested with a null window: not quite: it is 1 (you wrote 2)."),
+    ({"1"}, set(), "failing high: not quite: it is 1 (you wrote no move)."),
+    ({"1", "2"}, {"1"}, "tested with a null window: not quite: it is 1 (you wrote 1 and 2)."),
+])
+def test_the_tests_prediction_says_what_is_wrong(
+        capsys: pytest.CaptureFixture[str], tested: Any, failing_high: Any, wrong: str) -> None:
+    said = predicted_tests(capsys, tested, failing_high)
+    assert wrong in said and said.count("right.") == 1, said
 
 
 # Lesson 2: what a fail-hard position reports.
@@ -296,15 +369,95 @@ def test_random_order_factor_check_passes_on_the_counts() -> None:
     run_check(ALPHA_BETA, "check:random-order-factor", **random_order_inputs(RANDOM_ORDER_SUMS))
 
 
+def minimal_leaves(d: int) -> int:
+    """Knuth & Moore's minimal tree for b = 3, 3^ceil(d/2) + 3^floor(d/2) - 1, by the formula."""
+    leaves: int = 3 ** ((d + 1) // 2) + 3 ** (d // 2) - 1
+    return leaves
+
+
 @pytest.mark.parametrize("sums, message", [
-    ({d: 3**d * 5 for d in RANDOM_ORDER_SUMS}, "fall from depth 8 to 9"),  # no pruning: the ratio rises at every ply
-    ({**RANDOM_ORDER_SUMS, 9: 14000}, "fall from depth 8 to 9"),  # a depth-9 count that keeps the ratio growing
+    # the minimal tree's counts squared: the ratio is the minimal tree itself, rising most at even-to-odd steps
+    ({d: minimal_leaves(d) ** 2 * 5 for d in RANDOM_ORDER_SUMS}, "rise less from an even depth"),
+    ({**RANDOM_ORDER_SUMS, 9: 8000}, "grow over every two plies"),  # depth 9's ratio below depth 7's
+    ({d: 3**d * 5 for d in RANDOM_ORDER_SUMS}, "2.0 to 2.4"),  # no pruning: a growth of 3 a ply
+    ({**RANDOM_ORDER_SUMS, 9: 14000}, "grow least from depth 8 to 9"),  # the ratio rises a little from 8 to 9
     ({d: RANDOM_ORDER_SUMS[d] for d in range(5, 11)}, "depths 4 to 10"),  # the counts shifted one depth
     ({**RANDOM_ORDER_SUMS, 10: 33000}, "the text's 2.71"),  # depth 10 perturbed: 13.61, not 13.67
-], ids=["no pruning", "no fall at depth 9", "shifted a depth", "depth 10 perturbed"])
+], ids=["the odd-even step reversed", "no growth over two plies", "no pruning", "no fall at depth 9",
+        "shifted a depth", "depth 10 perturbed"])
 def test_random_order_factor_check_fails_on_other_counts(sums: Mapping[int, float], message: str) -> None:
     with pytest.raises(AssertionError, match=message):
         run_check(ALPHA_BETA, "check:random-order-factor", **random_order_inputs(sums))
+
+
+# Lesson 2: the growth over two plies, on five trees a depth and on forty, against 3/4 and Pearl's limit.
+
+FORTY_SUMS = {4: 1855, 5: 4394, 6: 9851, 7: 22348, 8: 50789}
+"""Leaves evaluated as in RANDOM_ORDER_SUMS, summed over seeds 0 to 39 (forty trees a depth), depths 4 to 8:
+counted by the same alpha-beta written apart from gamelib. The lesson's cell divides by forty."""
+
+
+def pearl_limit_for_3() -> float:
+    """Pearl's limit for b = 3, log_3(xi / (1 - xi)) with xi^3 + xi - 1 = 0, by Newton's method (not the lesson's)."""
+    xi = 0.7
+    for _ in range(30):
+        xi -= (xi**3 + xi - 1) / (3 * xi**2 + 1)
+    return math.log(xi / (1 - xi)) / math.log(3)
+
+
+def two_ply_inputs_of(five: Mapping[int, float], forty: Mapping[int, float], pearl: float | None = None) -> dict[str, Any]:
+    return {"random_leaves": [total / 5 for total in five.values()], "forty_leaves": [total / 40 for total in forty.values()],
+            "pearl": pearl_limit_for_3() if pearl is None else pearl}
+
+
+def test_forty_tree_counts_are_those_of_an_alpha_beta_written_apart() -> None:
+    """The lesson's search gives the forty-tree sums above at depths 4 and 5 (the deeper ones take too long here)."""
+    for d in (4, 5):
+        assert sum(alphabeta(random_tree(3, d, low=0, high=10**6, seed=s)).leaves for s in range(40)) == FORTY_SUMS[d]
+
+
+def test_two_ply_growth_check_passes_on_the_counts() -> None:
+    assert round(pearl_limit_for_3(), 4) == 0.6959
+    run_check(ALPHA_BETA, "check:two-ply-growth", **two_ply_inputs_of(RANDOM_ORDER_SUMS, FORTY_SUMS))
+
+
+@pytest.mark.parametrize("five, forty, pearl, message", [
+    # forty trees replaced by the five: 0.762, 0.794, 0.786
+    (RANDOM_ORDER_SUMS, {d: RANDOM_ORDER_SUMS[d] * 8 for d in FORTY_SUMS}, None, "on forty trees"),
+    # forty-tree counts that grow as Pearl's limit says, 3^(0.696 d)
+    (RANDOM_ORDER_SUMS, {d: 1855 * 3 ** (pearl_limit_for_3() * (d - 4)) for d in FORTY_SUMS}, None, "on forty trees"),
+    ({**RANDOM_ORDER_SUMS, 10: 30000}, FORTY_SUMS, None, "average 0.753"),  # depth 10 perturbed
+    (RANDOM_ORDER_SUMS, FORTY_SUMS, 0.75, "Pearl's limit for b = 3 should be 0.696"),  # 3/4 taken for Pearl's limit
+], ids=["five trees for forty", "forty trees growing at Pearl's limit", "depth 10 perturbed", "3/4 for Pearl's limit"])
+def test_two_ply_growth_check_fails_on_other_counts(five: Mapping[int, float], forty: Mapping[int, float],
+                                                    pearl: float | None, message: str) -> None:
+    with pytest.raises(AssertionError, match=message):
+        run_check(ALPHA_BETA, "check:two-ply-growth", **two_ply_inputs_of(five, forty, pearl))
+
+
+# Lesson 2: worst first, no leaf is cut in a tree of three plies or fewer.
+
+TABLE = [(2, 3), (2, 6), (3, 3), (3, 4), (3, 5), (4, 3), (4, 4), (5, 2)]
+"""The (b, d) pairs of the lesson's table of move orders."""
+
+
+def table_leaves(order: Literal["best_first", "random", "worst_first"]) -> dict[tuple[int, int], int]:
+    return {(b, d): alphabeta(random_tree(b, d, low=0, high=10**6, seed=7, order=order)).leaves for b, d in TABLE}
+
+
+def test_worst_first_shallow_check_passes_on_the_table() -> None:
+    run_check(ALPHA_BETA, "check:worst-first-shallow", worst_first_leaves=table_leaves("worst_first"))
+
+
+@pytest.mark.parametrize("broken", [
+    lambda leaves: table_leaves("random"),  # random order cuts in three plies
+    lambda leaves: {**leaves, (3, 3): 26},  # one leaf short
+    lambda leaves: {pair: count for pair, count in leaves.items() if pair != (5, 2)},  # a shallow tree left out
+], ids=["random order", "one leaf short", "a tree left out"])
+def test_worst_first_shallow_check_fails_on_other_counts(
+        broken: Callable[[dict[tuple[int, int], int]], dict[tuple[int, int], int]]) -> None:
+    with pytest.raises(AssertionError, match="worst first|three plies or fewer"):
+        run_check(ALPHA_BETA, "check:worst-first-shallow", worst_first_leaves=broken(table_leaves("worst_first")))
 
 
 def test_random_order_share_check_passes_on_the_counts() -> None:
@@ -403,10 +556,85 @@ def test_the_start_page_names_every_earlier_lesson_a_lesson_builds_on(number: in
                          f"({before_it(number)!r}) does not lead back to")
 
 
-def test_the_start_page_asks_for_95_percent_intervals_where_lessons_use_them() -> None:
-    with_95 = {number for number in range(1, 11) if re.search(r"95% (\w+ )?interval", lesson_text(number))}
-    asked = {number for number in range(1, 11) if "what a 95% interval says" in before_it(number)}
-    assert with_95 == asked, f"lessons {sorted(with_95)} give 95% intervals; the start page asks for them before {sorted(asked)}"
+LEVEL = r"(\d+(?:\.\d+)?)% (?:\w+ )?interval"
+"""An interval at a stated level, "95% interval", "99.9% interval", "95% Wilson interval"."""
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_the_start_page_asks_for_intervals_at_every_level_a_lesson_uses(number: int) -> None:
+    used = set(re.findall(LEVEL, lesson_text(number)))
+    asked = set(re.findall(r"what an? (\d+(?:\.\d+)?)% interval", before_it(number)))
+    assert used == asked, (f"lesson {number} gives intervals at {sorted(used)}%; the start page asks for what an interval "
+                           f"says at {sorted(asked)}% before it")
+
+
+def test_the_start_page_says_how_an_interval_around_a_mean_is_made_at_the_levels_used() -> None:
+    """z = 1.96 for 95% and 3.29 for 99.9% (two-sided normal quantiles), and lesson 8's interval is the mean
+    +- 3.29 standard errors."""
+    from statistics import NormalDist
+    page = start_page()
+    assert "$z = 1.96$ for 95% ($z = 3.29$ for 99.9%, lesson 8's)" in page
+    assert (round(NormalDist().inv_cdf(0.975), 2), round(NormalDist().inv_cdf(0.9995), 2)) == (1.96, 3.29)
+    assert re.search(r"3\.29 \* [^\n]*stdev", lesson_text(8)) and "99.9% interval" in lesson_text(8), (
+        "lesson 8's 99.9% interval should be the mean +- 3.29 standard deviations / sqrt(n), as the start page says")
+
+
+P_VALUE = re.compile(r"\bp-values?\b|\bp = \d")
+
+
+def test_the_start_page_asks_for_p_values_where_a_lesson_gives_one_before_lesson_7() -> None:
+    """Lesson 7 spells out what a p-value says (its sign and permutation tests); a lesson that gives p-values
+    and does not build on lesson 7 asks for it in its *before it*."""
+    assert "sign test" in lesson_text(7) and "permutation test" in lesson_text(7)
+    giving = {number for number in range(1, 11) if P_VALUE.search(lesson_text(number))}
+    unprepared = {number for number in giving if number != 7 and 7 not in needed(number) and "p-value" not in before_it(number)}
+    assert not unprepared, f"lessons {sorted(unprepared)} give p-values, and the start page asks for none before them"
+    assert 6 in giving and "Lesson 6 also gives the p-value of a t test" in start_page()
+
+
+def test_the_start_page_names_the_lessons_that_use_broeders_tree() -> None:
+    assert "the 31-node tree of lessons 1 to 4, 8 and 9" in start_page()
+    using = {number for number in range(1, 11) if "Broeders" in lesson_text(number)}
+    assert using == {1, 2, 3, 4, 8, 9}, f"the lessons that use Broeders' tree are now {sorted(using)}"
+    assert "broeders31" in inspect.getsource(EXERCISES["maxn"].trees), "lesson 8's max^n checker should run on Broeders' tree"
+
+
+SOLUTIONS = NOTEBOOKS.parent / "solutions"
+
+
+def test_the_solutions_readme_lists_every_answer_file() -> None:
+    files = {path.name for path in SOLUTIONS.glob("lesson_*.py")}
+    listed = set(re.findall(r"^\| `(lesson_\w+\.py)` \|", (SOLUTIONS / "README.md").read_text(encoding="utf-8"), re.M))
+    assert files == listed, f"solutions/ holds {sorted(files)}; its README lists {sorted(listed)}"
+
+
+def test_the_start_page_says_what_solutions_holds() -> None:
+    page = start_page()
+    lessons = {int(path.name[7:9]) for path in SOLUTIONS.glob("lesson_*.py")}
+    assert lessons == {1, 2, 8, 9} and "write-it-yourself exercises of lessons 1, 2, 8 and 9" in page
+    assert "lesson 1's prediction (exercise 1, worked by hand)" in page and "lesson 2's pruning quiz" in page
+    from solutions.lesson_02_alpha_beta import QUIZ_SEED_22
+    assert QUIZ_SEED_22 and PREDICTION, "the start page names two answers besides the exercises'"
+
+
+def test_the_alpha_beta_solution_comes_before_the_quiz_answer() -> None:
+    """A student who opens lesson_02_alpha_beta.py for the alpha-beta code meets nothing of the quiz's answer first."""
+    source = (SOLUTIONS / "lesson_02_alpha_beta.py").read_text(encoding="utf-8")
+    code = source.index("def my_alphabeta")
+    assert code < source.index("QUIZ_SEED_22 =") and code < source.index("5 3 2 7 10 19"), (
+        "the quiz's worked answer should come after my_alphabeta")
+    assert not re.search(r"pruned|cut\b|\b(10|14|18|21|26|29|30)\b", source[:code]), (
+        "nothing before my_alphabeta should give away the quiz's pruned positions")
+
+
+def test_the_start_page_gives_the_quiz_colours_the_quizzes_use() -> None:
+    from gamelib.teach.quiz import MISSED, RIGHT, WRONG, _marks, grade_pruning
+    page = start_page()
+    assert "turns green if alpha-beta prunes it (✓) or red if it visits it" in page and 'ringed orange ("missed")' in page
+    assert "each position is ringed green (✓) or red (wrong)" in page
+    assert (RIGHT, MISSED, WRONG) == ("#1a9641", "#e66100", "#d62728"), "green, orange and red"
+    marks = _marks(grade_pruning(load_seed_tree("broeders31"), ["18", "5"]))
+    assert marks["18"].colour == RIGHT and marks["10"].colour == MISSED and marks["5"].colour == WRONG
 
 
 WRITTEN = {"minimax": "minimax", "negamax": "negamax", "alphabeta": "alpha-beta", "expectimax": "expectiminimax",
