@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +28,26 @@ from gamelib.search.tracing import (
 
 
 SetClock = Callable[[Callable[[], float]], None]
+
+
+@pytest.fixture(autouse=True)
+def reachable_tmp_path(request: pytest.FixtureRequest) -> None:
+    """Run by root where bubblewrap cannot box code, student code and tournament entries run as a user
+    of their own (gamelib.play.boundary.guard_user), who must reach the files a test puts in its
+    ``tmp_path``: pytest makes that folder and its parents mode 0700, so this opens them to others for
+    reading and passing through (o+rx, never writing), as a tournament's submissions folder must be
+    (README, Security). Elsewhere it does nothing."""
+    if "tmp_path" not in request.fixturenames or os.geteuid() != 0:
+        return
+    from gamelib.play.boundary import GUARD_ONLY, boundary
+
+    if boundary() != GUARD_ONLY:
+        return
+    folder: Path = request.getfixturevalue("tmp_path")
+    for each in [folder, *folder.parents]:
+        if each == Path(each.anchor) or str(each) in ("/tmp", "/var/tmp"):
+            break
+        each.chmod(stat.S_IMODE(each.stat().st_mode) | stat.S_IROTH | stat.S_IXOTH)
 
 
 @pytest.fixture

@@ -386,7 +386,10 @@ def test_an_entry_runs_as_a_user_of_its_own_and_leaves_nothing(guard_only: list[
 
 @needs_root
 def test_an_entry_its_user_cannot_reach_is_not_run(guard_only: list[GuardUser], tmp_path: Path) -> None:
-    path = tmp_path / "bot.py"  # under pytest's folder, closed to other users
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    closed.chmod(0o700)  # closed to other users
+    path = closed / "bot.py"
     path.write_text("class Bot:\n    pass\n", encoding="utf-8")
     scratch = tempfile.mkdtemp(prefix="gamelib-hostile-guard-")
     try:
