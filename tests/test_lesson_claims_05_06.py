@@ -3,11 +3,13 @@
 Each check cell these lessons added for a finding (tagged ``check:<name>``) runs here outside Jupyter,
 on the lesson's own input (it passes) and on a broken one (a tampered reservation tree, a swapped pair
 of node counts, a fresh table where the lesson keeps one, a uniform branching, a perturbed record, a
-shifted sample, a wrong Elo scale: it must fail), so each check could fail if its claim were false.
-The old wording of the sentences rewritten stays out.
+shifted sample, a wrong Elo scale, a rule under which X marks turn X marks, a Wald interval, a
+misaligned pairing: it must fail), so each check could fail if its claim were false. The old wording
+of the sentences rewritten stays out.
 
-Inputs that take the lessons seconds to compute (the depth-6 ladder of search enhancements) are
-given here as the leaf counts those searches make; nbval runs the real searches in the lessons.
+Inputs that take the lessons seconds to compute (the depth-6 ladder of search enhancements, the 20
+fixed-depth games, the node counts of lesson 6's deepening) are given here as the counts those
+searches make; nbval runs the real searches in the lessons.
 """
 
 from __future__ import annotations
@@ -21,15 +23,16 @@ from typing import Any
 import pytest
 
 from gamelib import RecordingTracer, minimax
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
 from gamelib.games.adjacency_eval import Weights
 from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.data import read_json
 from gamelib.play.bots.alphabeta import searched_game
 from gamelib.play.bots.genetic import Evolution, GeneticBot
+from gamelib.search.clock import PLAIN_RULES
 from gamelib.search.mtdf import iterative_deepening
-from gamelib.search.negamax import negascout
-from gamelib.search.tracing import Bound, TableHit
+from gamelib.search.negamax import alphabeta, negascout
+from gamelib.search.tracing import BestMove, Bound, FailHigh, TableHit
 from gamelib.search.ttable import TranspositionTable
 from tests.lesson_cells import run_check
 from tests.test_lesson_claims import cells
@@ -56,7 +59,30 @@ RETRACTED = [
     (BOTS, "a node costs the weighted search only a little more time", "never measured"),
     (BOTS, "with nodes of about the same cost", "never measured"),
     (BOTS, "Their intervals overlap, so these games do not",
-     "overlapping intervals are no test of a difference; Welch's t test gives p = 0.12"),
+     "overlapping intervals are no test of a difference; the paired t test gives p = 0.09"),
+    (GAME, "two X moves that do not touch each other can also come in either order",
+     "X marks never turn X marks: touching X moves commute too; O's move between them decides (X c3, O h4, X d3)"),
+    (GAME, "about the genetic bot's real pace", "the counted clock's step is a choice, never measured"),
+    (BOTS, "about the genetic bot's real pace on the course's two-core machine", "the step is a choice, never measured"),
+    (BOTS, "Depths 1 to 5 prefer g6",
+     "depth 1 plays d2, and g6 only ties for best at depths 2 to 5 (with a3 and e7, or e7 alone at depth 3)"),
+    (BOTS, "even six wins in six games would leave a 95% interval",
+     "Wilson's [0.61, 1] for 6 of 6 excludes 0.5: a clean sweep would separate them; 5 of 6 would not"),
+    (BOTS, "The report argues that sideways moves or restarts add nothing",
+     "the report (2.2.2) rejects random restarts because the game cannot go back to an earlier state"),
+    (BOTS, "That matches the report's results (3.2.3)", "three wins and three losses show consistency, not noise"),
+    (BOTS, "the bot's pace on this position on the course's two-core machine",
+     "machine-dependent and unmeasured: 256 / 0.003 s is a chosen pace"),
+    (BOTS, "The old bot would have spent", "no referent: the bot without the rules is now run (clock=\"plain\")"),
+    (BOTS, "and Crafty finishes the root move it is searching",
+     "version-dependent: Crafty 23.8 finishes the root moves under way, 25.2 tries to finish the iteration"),
+    (BOTS, "The table's move from the previous depth cuts that by four",
+     "only the depth-6 search is cut by four; the whole deepening by 2.5, to above the depth-6 minimal tree"),
+    (BOTS, "four times the leaves at depth 8", "never measured in the lesson or a data file"),
+    (BOTS, "1.6 times the nodes a second", "not in the data file: a rough figure from one dated benchmark run"),
+    (BOTS, "18 wins and 2 losses in 20 games at depth 2", "quoted from a docstring; the lesson now plays the games"),
+    (BOTS, "Welch's t test (Student's t for the difference of two means",
+     "the two matches share seed 0's openings pair by pair: the samples are paired (paired t: p = 0.09)"),
 ]
 
 OPENING = ["h6", "c2", "c1", "b3", "c3", "e4", "f7", "f8", "e8", "a3"]
@@ -96,6 +122,36 @@ def test_endgame_positions_check_fails_when_the_positions_are_counted_from_anoth
     """Seven plies from the end hold far fewer positions than the 109,601 nodes of eight."""
     with pytest.raises(AssertionError, match="about a tenth as many distinct positions"):
         run_check(GAME, "check:endgame-positions", solved=SimpleNamespace(nodes=109_601), **endgame_inputs(7))
+
+
+def test_endgame_positions_check_fails_when_only_the_leaves_are_counted_as_nodes() -> None:
+    """The upper bound: the 8! = 40,320 leaves alone would make the positions about a quarter of the nodes."""
+    with pytest.raises(AssertionError, match="about a tenth as many distinct positions"):
+        run_check(GAME, "check:endgame-positions", solved=SimpleNamespace(nodes=40_320), **endgame_inputs(8))
+
+
+# Lesson 5: X's two moves come in either order when O's move between them is far from both.
+
+class TogglingGame(AdjacencyGame):
+    """A swapped rule: a move turns every mark next to it, the mover's own included, so X marks turn X marks."""
+
+    def child(self, state: AdjacencyState, move: int) -> AdjacencyState:
+        near = self.masks[move]
+        x, o = state.x & ~near | state.o & near, state.o & ~near | state.x & near
+        if state.to_move is Mark.X:
+            x |= 1 << move
+        else:
+            o |= 1 << move
+        return self._state(x, o, Mark.O if state.to_move is Mark.X else Mark.X, state.plies_left - 1)
+
+
+def test_x_moves_check_passes_on_the_rules() -> None:
+    run_check(GAME, "check:x-moves-either-order", game=AdjacencyGame(rounds=8))
+
+
+def test_x_moves_check_fails_when_x_marks_turn_x_marks() -> None:
+    with pytest.raises(AssertionError, match="though c3 and d3 touch"):
+        run_check(GAME, "check:x-moves-either-order", game=TogglingGame(rounds=8))
 
 
 # Lesson 6: the reservation tree is minimax over its sequences.
@@ -185,11 +241,20 @@ def kept_table_inputs() -> dict[str, Any]:
     game, _ = lesson_position()
     before = game.play(game.root, OPENING[:9])
     lookahead, table = LookaheadGame.like(game), TranspositionTable(1 << 20)
-    iterative_deepening(lookahead, before, 5, search=negascout, table=table)
+    shallow = iterative_deepening(lookahead, before, 5, search=negascout, table=table)
     traced = RecordingTracer()
     depth_6 = negascout(lookahead, before, 6, table=table, tracer=traced)
+    root, entered, root_events = lookahead.node_id(before), 0, []
+    for event in traced.events:
+        entered += event.kind == "enter"
+        if isinstance(event, (BestMove, FailHigh)) and event.node == root:
+            root_events.append((entered, event))
+    proof = next(count for count, event in root_events if event.kind == "fail_high")
+    stopped = iterative_deepening(lookahead, before, 6, search=negascout, table=TranspositionTable(1 << 20),
+                                  nodes=sum(result.nodes for result in shallow.iterations) + proof)
     return {"traced": traced, "before": before, "lookahead": lookahead, "table": table,
-            "next_move": game.play(before, depth_6.pv[:2])}
+            "next_move": game.play(before, depth_6.pv[:2]), "game": game, "shallow": shallow, "depth_6": depth_6,
+            "root_events": root_events, "stopped": stopped, "nodes_to_proof": sum(r.nodes for r in shallow.iterations) + proof}
 
 
 def test_kept_table_check_passes_on_the_lessons_searches() -> None:
@@ -211,6 +276,139 @@ def test_kept_table_check_fails_on_a_deeper_entry_within_the_deepening() -> None
         run_check(BOTS, "check:kept-table", **{**inputs, "traced": deeper})
 
 
+# Lesson 6: O's best moves at depths 1-5 one ply before the position tie; the deepening plays one of them.
+
+@cache
+def root_values() -> dict[int, dict[str, float]]:
+    """Plain alpha-beta's value (X's lead) of every O move one ply before lesson 6's position, depths 1-5."""
+    inputs = kept_table_inputs()
+    game, before = inputs["game"], inputs["before"]
+    return {depth: {square_name(move): alphabeta(game, game.result(before, move), depth - 1).value
+                    for move in game.legal_moves(before)} for depth in range(1, 6)}
+
+
+def test_shallow_ties_check_passes_on_the_lessons_searches() -> None:
+    run_check(BOTS, "check:shallow-ties", shallow=kept_table_inputs()["shallow"], root_values=root_values())
+
+
+def test_shallow_ties_check_fails_when_g6_is_the_only_best_move_at_depth_3() -> None:
+    values = {depth: dict(moves) for depth, moves in root_values().items()}
+    values[3]["e7"] += 1  # e7 no longer ties with g6 at depth 3
+    with pytest.raises(AssertionError, match="depth 3: O's best moves should be"):
+        run_check(BOTS, "check:shallow-ties", shallow=kept_table_inputs()["shallow"], root_values=values)
+
+
+def test_shallow_ties_check_fails_when_a_depth_reports_another_value() -> None:
+    shallow = kept_table_inputs()["shallow"]
+    iterations = list(shallow.iterations)
+    iterations[2] = SimpleNamespace(move=iterations[2].move, value=iterations[2].value + 2)
+    with pytest.raises(AssertionError, match="depth 3: the deepening should play one of the tied best moves"):
+        run_check(BOTS, "check:shallow-ties", shallow=SimpleNamespace(iterations=iterations), root_values=root_values())
+
+
+# Lesson 6: rule 1, the move depth 6 proves better before it finishes, against full-width searches.
+
+def rule_1_inputs(**changes: Any) -> dict[str, Any]:
+    inputs = kept_table_inputs()
+    names = ("game", "before", "root_events", "stopped", "depth_6")
+    return {**{name: inputs[name] for name in names}, **changes}
+
+
+def test_rule_1_check_passes_on_the_traced_depth_6() -> None:
+    run_check(BOTS, "check:rule-1-proof", **rule_1_inputs())
+
+
+def test_rule_1_check_fails_when_the_fail_high_proves_no_better_than_g6() -> None:
+    events = [(count, SimpleNamespace(kind=event.kind, move=event.move, value=6 if event.kind == "fail_high" else event.value))
+              for count, event in kept_table_inputs()["root_events"]]
+    with pytest.raises(AssertionError, match="a3's test prove a bound"):
+        run_check(BOTS, "check:rule-1-proof", **rule_1_inputs(root_events=events))
+
+
+def test_rule_1_check_fails_when_the_unfinished_depth_is_thrown_away() -> None:
+    inputs = kept_table_inputs()
+    plain = iterative_deepening(inputs["lookahead"], inputs["before"], 6, search=negascout, rules=PLAIN_RULES,
+                                table=TranspositionTable(1 << 20), nodes=inputs["nodes_to_proof"])
+    with pytest.raises(AssertionError, match="depth 6's proven move played"):
+        run_check(BOTS, "check:rule-1-proof", **rule_1_inputs(stopped=plain))
+
+
+# Lesson 6: rule 2, predicting a depth from the factor two depths back.
+
+NODES = [47, 3, 42, 59, 1209, 2172, 26979, 59251]
+"""The nodes of lesson 6's deepening of its position, depths 1-8 (NegaScout, lookahead, a fresh 2^20 table)."""
+
+
+def test_rule_2_check_passes_on_the_lessons_deepening() -> None:
+    run_check(BOTS, "check:rule-2-prediction", nodes=NODES)
+
+
+def test_rule_2_check_fails_on_a_steady_factor() -> None:
+    """With the same factor at every depth the last factor would predict exactly (and nothing would alternate)."""
+    with pytest.raises(AssertionError, match="rule 2"):
+        run_check(BOTS, "check:rule-2-prediction", nodes=[5 ** depth for depth in range(1, 9)])
+
+
+def test_rule_2_check_fails_when_the_last_factor_misses_by_only_four_times() -> None:
+    nodes = [*NODES[:7], NODES[6] * NODES[6] // NODES[5] // 4]  # depth 8 a quarter of what the last factor predicts
+    with pytest.raises(AssertionError, match="five times or more"):
+        run_check(BOTS, "check:rule-2-prediction", nodes=nodes)
+
+
+# Lesson 6: the bot without the four rules starts depth 9 and throws it away.
+
+COUNTED = SimpleNamespace(depth=8, nodes=89_762, note="negascout depth 8, value -4, 89762 nodes; did not start depth 9: "
+                                                      "predicted 4.32 s > 0.126 s left")
+PLAIN = SimpleNamespace(depth=8, nodes=108_706, note="negascout depth 8, value -4, 108706 nodes; no time to finish depth 9")
+"""The two counted-clock decisions of lesson 6 (1.5 s at 3 ms per 256 nodes): with the rules, and without."""
+
+
+def test_plain_clock_check_passes_on_the_two_decisions() -> None:
+    run_check(BOTS, "check:plain-clock", counted=COUNTED, plain=PLAIN)
+
+
+def test_plain_clock_check_fails_when_the_plain_bot_also_declines_depth_9() -> None:
+    with pytest.raises(AssertionError, match="spend nodes on it and throw it away"):
+        run_check(BOTS, "check:plain-clock", counted=COUNTED, plain=COUNTED)
+
+
+# Lesson 6: six games, and the equal-depth games.
+
+def wald_interval(points: float, games: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The textbook Wald interval p ± 1.96 sqrt(p(1-p)/n): it collapses to a point at n of n."""
+    p = points / games
+    half = 1.96 * math.sqrt(p * (1 - p) / games)
+    return p - half, p + half
+
+
+def test_six_games_check_passes_on_wilsons_interval() -> None:
+    run_check(BOTS, "check:six-games")
+
+
+def test_six_games_check_fails_on_the_wald_interval() -> None:
+    with pytest.raises(AssertionError, match="six wins in six"):
+        run_check(BOTS, "check:six-games", wilson_interval=wald_interval)
+
+
+EQUAL_DEPTH = [12, 6, 8, 16, 14, 16, 8, 18, 2, 28, 20, 12, 10, 18, 0, 12, 0, 12, 6, 22]
+"""The weighted bot's final leads in lesson 6's 20 games at depth 2 (as X, then as O, from each opening)."""
+
+
+def test_equal_depth_check_passes_on_the_lessons_games() -> None:
+    run_check(BOTS, "check:equal-depth-weighted", equal_depth=EQUAL_DEPTH)
+
+
+def test_equal_depth_check_fails_when_material_wins_them() -> None:
+    with pytest.raises(AssertionError, match="Wilson interval above one half"):
+        run_check(BOTS, "check:equal-depth-weighted", equal_depth=[-lead for lead in EQUAL_DEPTH])
+
+
+def test_equal_depth_check_fails_when_the_weighted_bot_wins_only_as_o() -> None:
+    only_as_o = [0 if number % 2 == 0 else lead for number, lead in enumerate(EQUAL_DEPTH)]
+    with pytest.raises(AssertionError, match="most of its 10 games as X"):
+        run_check(BOTS, "check:equal-depth-weighted", equal_depth=only_as_o)
+
+
 # Lesson 6: Knuth & Moore's minimal tree for a branching that falls by one a ply.
 
 def midgame_branching(uniform: bool = False) -> list[int]:
@@ -228,25 +426,35 @@ LADDER_LEAVES = {"none": 153_001, "table move": 38_830, "gain order": 544}
 """The leaves lesson 6's depth-6 searches of the midgame evaluate (square order without a table; with
 the table's move; with the gain order): its cell takes seconds, so the counts are given here."""
 
+WHOLE_LEAVES = {"none": 153_001, "table move": 62_005, "gain order": 998}
+"""The leaves of all the searches of the same settings, depths 1 to 6 (one search without a table)."""
+
 
 def ladder(leaves: dict[str, int]) -> dict[str, SimpleNamespace]:
     return {name: SimpleNamespace(leaves=count) for name, count in leaves.items()}
 
 
 def test_ladder_check_passes_on_the_midgames_branching() -> None:
-    run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES))
+    run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES), whole=WHOLE_LEAVES)
 
 
 def test_ladder_check_fails_on_32_moves_at_every_ply() -> None:
     with pytest.raises(AssertionError, match="one fewer each ply"):
         run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(uniform=True),
-                  ladder=ladder(LADDER_LEAVES))
+                  ladder=ladder(LADDER_LEAVES), whole=WHOLE_LEAVES)
 
 
 def test_ladder_check_fails_when_the_tables_move_stays_above_the_minimal_tree() -> None:
     with pytest.raises(AssertionError, match="below the depth-6 minimal tree"):
         run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(),
-                  ladder=ladder({**LADDER_LEAVES, "table move": 55_000}))
+                  ladder=ladder({**LADDER_LEAVES, "table move": 55_000}), whole=WHOLE_LEAVES)
+
+
+def test_ladder_check_fails_when_the_whole_deepening_stays_below_the_minimal_tree() -> None:
+    """The old claim: counting the deepening's earlier depths, the table's move would stay below the tree."""
+    with pytest.raises(AssertionError, match="more than the depth-6 minimal tree"):
+        run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES),
+                  whole={**WHOLE_LEAVES, "table move": 40_000})
 
 
 def test_depth_8_check_passes_on_the_benchmarks_record() -> None:
@@ -269,6 +477,19 @@ def test_depth_8_check_fails_on_a_perturbed_record() -> None:
         run_check(BOTS, "check:depth-8-minimal-tree", branching=midgame_branching(), leaves=perturbed)
 
 
+# Lesson 6: ETC costs more CPU time than the history heuristic's row before it.
+
+def test_etc_check_passes_on_the_benchmarks_record() -> None:
+    run_check(BOTS, "check:etc-costs-time", leaves=read_json("benchmarks", "search_enhancements.json")["leaves"])
+
+
+def test_etc_check_fails_when_etc_is_faster_than_the_row_before_it() -> None:
+    leaves = read_json("benchmarks", "search_enhancements.json")["leaves"]
+    faster = {**leaves, "rows": [{**row, "cpu_seconds": 0.5} if row["enhancement"] == "ETC" else row for row in leaves["rows"]]}
+    with pytest.raises(AssertionError, match="still take more CPU time"):
+        run_check(BOTS, "check:etc-costs-time", leaves=faster)
+
+
 # Lesson 6: a test of the difference between the two faster versions' margins.
 
 def test_faster_versions_check_passes_on_the_strength_record() -> None:
@@ -279,8 +500,25 @@ def test_faster_versions_check_fails_when_one_version_gains_two_marks_more_a_pai
     strength = read_json("benchmarks", "strength.json")
     shifted = {**strength, "matches": [{**match, "pair_margins": [margin + 2 for margin in match["pair_margins"]]}
                                        if match["new"] == "5b42b67" else match for match in strength["matches"]]}
-    with pytest.raises(AssertionError, match="p = 0.12"):
+    with pytest.raises(AssertionError, match="t = 1.70, p = 0.09"):
         run_check(BOTS, "check:faster-versions-differ", strength=shifted)
+
+
+def test_faster_versions_check_fails_when_the_pairs_are_misaligned() -> None:
+    """5b42b67's margins in reverse order: Welch's test would not notice (p = 0.12 still), the paired test does."""
+    strength = read_json("benchmarks", "strength.json")
+    reversed_pairs = {**strength, "matches": [{**match, "pair_margins": match["pair_margins"][::-1]}
+                                              if match["new"] == "5b42b67" else match for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="t = 1.70, p = 0.09"):
+        run_check(BOTS, "check:faster-versions-differ", strength=reversed_pairs)
+
+
+def test_faster_versions_check_fails_when_the_matches_used_another_seed() -> None:
+    strength = read_json("benchmarks", "strength.json")
+    other_seed = {**strength, "provenance": {**strength["provenance"],
+                                             "command": strength["provenance"]["command"].replace("--seed 0", "--seed 1")}}
+    with pytest.raises(AssertionError, match="seed 0's 100 openings"):
+        run_check(BOTS, "check:faster-versions-differ", strength=other_seed)
 
 
 # Lesson 6: Elo's expected score.

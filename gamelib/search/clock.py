@@ -27,8 +27,10 @@ deepening):
    normal deadline comes runs on to the hard limit (the reserve of rule 3, which no fail low
    claimed); one that has not has nothing to show and is stopped there, as before. Engines stop
    an iteration between an optimum and a maximum time in the same way (Stockfish starts no depth
-   after its optimum time and lets the one under way run to its maximum; Hyatt's Crafty finishes
-   the root move under way). ``benchmarks/time_rules.py`` counts how often the run-on finishes the
+   after its optimum time and lets the one under way run to its maximum; Hyatt's Crafty 23.8 starts
+   no new root move after its target time but lets those under way finish, and Crafty 25.2 goes on
+   to the end of the iteration unless it is still on its first root move without a fail low, both
+   ``time.c``, ``TimeCheck``). ``benchmarks/time_rules.py`` counts how often the run-on finishes the
    depth.
 
 :class:`MoveClock` is the :class:`~gamelib.search.negamax.Deadline` the search core reports its
@@ -81,10 +83,14 @@ def predict_seconds(times: Sequence[float], nodes: Sequence[int]) -> float | Non
 
 def shrinking(depth: int, end: int) -> float:
     """How much smaller depth ``depth``'s time is than :func:`predict_seconds` says when the game
-    ends ``end`` plies from the root and each ply has one move fewer than the one before:
-    (end - depth + 1) / (end - depth + 3). The prediction multiplies time(depth - 1) by the factor
-    of the ply that depth - 2 added, whose positions had end - depth + 3 moves; the ply depth adds
-    has end - depth + 1. Far from the end it is close to 1 (0.95 at 40 plies); at the end it is 1/3.
+    ends ``end`` plies from the root and a position k plies from the end has k moves (the board
+    fills at the end, as in a 28-round Adjacency game): (end - depth + 1) / (end - depth + 3). The
+    prediction multiplies time(depth - 1) by the factor of the ply that depth - 2 added, whose
+    positions had end - depth + 3 moves; the ply depth adds has end - depth + 1. Far from the end it
+    is close to 1 (0.95 at 40 plies); at the end it is 1/3. A game cut short by its round limit has
+    more moves than plies left (lesson 6's 10-round position: 46 empty squares, 10 plies left), and
+    there the ratio of its moves, (46 - 9 + 1) / (46 - 9 + 3) = 0.95 for depth 9, is closer to 1
+    than this one, 0.5.
 
     >>> shrinking(9, 9), shrinking(8, 10), round(shrinking(10, 50), 3)
     (0.3333333333333333, 0.6, 0.953)
@@ -228,7 +234,8 @@ class MoveClock:
         ``end``, if known, is the number of plies to the end of the game, each ply having one move
         fewer than the one before (the Adjacency game: every move fills one of the empty squares).
         Near the end the tree stops growing by a steady factor, and the prediction is scaled by
-        :func:`shrinking`. The depth that reaches the end is always started: its last ply has a
+        :func:`shrinking`, which takes a position k plies from the end to have k moves (true when the
+        board fills at the end; a game cut short by its round limit has more). The depth that reaches the end is always started: its last ply has a
         single move in each position."""
         predicted = predict_seconds(times, nodes) if self.rules.predict and (end is None or depth < end) else None
         if predicted is not None and end is not None:

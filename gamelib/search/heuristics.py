@@ -18,7 +18,7 @@ table before searching it.
 Both reorder moves only within a group of the game's ``move_groups`` (one group for a game
 without them), so the groups' bounds stay valid: a move is never tried before a group whose
 bound would have skipped it. (Tried first before all groups, as a chess program would, killers
-cost the Adjacency bot four times the leaves at depth 8: they undo the lookahead's skips.)
+would make the search try moves that a group's bound skips.)
 * **Enhanced transposition cut-offs** (Plaat, Schaeffer, Pijls & de Bruin 1996, "Exploiting graph
   properties of game trees"): before searching a node's children, look each child up in the
   table; a child whose stored bound already proves the node fails high settles the node at once,
