@@ -1,6 +1,6 @@
 """Lesson 9 (Monte Carlo tree search): the answer to the exercise, ``my_mcts``.
 
-UCT as Kocsis & Szepesvari (2006) describe it, in the four phases of the lesson; the checker hands
+UCT as Kocsis & Szepesvári (2006) describe it, in the four phases of the lesson; the checker hands
 in ``rollout(node)``, the seeded random game from ``node``, which returns MAX's reward in [0, 1].
 """
 

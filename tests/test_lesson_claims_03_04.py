@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,7 +26,8 @@ from gamelib.games.zobrist import ZobristKeys
 from gamelib.search.mtdf import iterative_deepening, mtdf
 from gamelib.search.negamax import alphabeta_with_memory, negascout
 from gamelib.search.random_trees import random_tree
-from gamelib.search.tracing import Research
+from gamelib.search.pitfalls import BoundlessTable
+from gamelib.search.tracing import Bound, Enter, MtdPass, Research, TableHit
 from gamelib.search.ttable import Replacement, TableStats, TranspositionTable
 from tests.lesson_cells import run_check
 from tests.test_lesson_claims import cells
@@ -93,6 +95,35 @@ RETRACTED = [
      "Plaat et al.'s baseline was aspiration NegaScout; the lesson's NegaScout has no aspiration window"),
     (LESSON_4, "only at depth 5 does it edge past alpha-beta",
      "this implementation's count on one position, not a general result"),
+    # issue 31, third reading
+    (LESSON_4, 'a null-window test proved only "at most 0" for a position',
+     "the mislabelled entry is the root's lower bound 'at least 0' from the first pass, (-1, 0)"),
+    (LESSON_4, "older entries are shallower, so they never settle a node",
+     "entries searched to the end (depth None) serve every depth: 241 of depth 9's positions are settled by one"),
+    (LESSON_4, "likely among tic-tac-toe's positions with 64 bits",
+     "for the course's fixed keys the chance is 0: their low 20 bits already tell every two positions apart"),
+    (LESSON_4, "improbable with 64 bits, as computed above",
+     "for the course's fixed keys the chance is 0: their low 20 bits already tell every two positions apart"),
+    (LESSON_3, "Its re-searches are the cheaper ones",
+     "nothing in the lesson separates the narrower window from the two-ply rule; the claim was unmeasured"),
+    (LESSON_3, "so their re-search windows are that much narrower than PVS's",
+     "only at positions 2 and 0, where both search the same window; at 1 they are (4, 5) and (2, 8)"),
+    (LESSON_4, "a bound names no best move",
+     "a lower-bound entry does hold a move; the reason is that a root settled or narrowed by a bound could return none"),
+    (LESSON_4, "the chapter *Pengambilan Keputusan pada Board Game* (2018)) finds the value",
+     "seed 004 names MTD(f) but gives no code for it; the pseudo-code is Plaat et al.'s"),
+    (LESSON_4, "stays (BigAll)",
+     "gamelib counts the nodes of the one search that stored an entry; the name of Breuker et al.'s scheme is unverified"),
+    (LESSON_3, "whose PVS (p. 10) and Reinefeld's 1983 code (p. 7)",
+     "p. 7 is in Reinefeld 1983 (ICCA Journal 6(4), pp. 4-14), not in Marsland 1986"),
+    (LESSON_3, "(Reinefeld's result;",
+     "the lesson now quotes where Reinefeld states it (his web page) and says where it is checked"),
+    (LESSON_3, "checks it on thousands of random trees",
+     "tests/test_properties.py draws a few hundred trees, not thousands"),
+    (LESSON_3, "(the tutorial's `d < maxdepth - 1`)",
+     "the seed's copy of the tutorial's code is garbled; `d < maxdepth - 1` is the web page's"),
+    (LESSON_4, "slowest of the three",
+     "four searches are compared"),
 ]
 
 
@@ -600,3 +631,340 @@ def test_table_size_gain_check_fails_when_always_replace_gains_as_much() -> None
     gain["always"] = [r - 0.3 for r in gain["always"]]  # always-replace gaining more than depth-preferred
     with pytest.raises(AssertionError, match="fall more than always-replace"):
         run_check(LESSON_4, "check:table-size-gain", gain=gain)
+
+
+# Lesson 3, cell "check:soft-research-windows": fail-soft on the reversed tree, NegaScout's re-search windows
+# against PVS's, worked out here by a fail-soft NegaScout of this file's own (MAX's view).
+
+def my_soft_research_windows(tree: GameTree, pvs: bool) -> dict[str, tuple[float, float]]:
+    """Reinefeld's fail-soft NegaScout (values from -inf; a test searched again when a < t < beta, except
+    on the last two plies), re-searching with (t, beta), or with (a, beta) when ``pvs``: each re-search's
+    window, MAX's view, by node. The root's window is the tree's value range."""
+    data = tree.to_dict()
+    children: dict[str, list[str]] = data["children"]
+    windows: dict[str, tuple[float, float]] = {}
+
+    def search(node: str, sign: int, alpha: float, beta: float, left: int) -> float:
+        kids = children.get(node)
+        if not kids:
+            return float(sign * data["values"][node])
+        best = -math.inf
+        for i, kid in enumerate(kids):
+            low = max(alpha, best)
+            if i == 0:
+                t = -search(kid, -sign, -beta, -low, left - 1)
+            else:
+                t = -search(kid, -sign, -(low + 1), -low, left - 1)
+                if low < t < beta and left > 2:
+                    start = low if pvs else t
+                    windows[node] = (start, beta) if sign == 1 else (-beta, -start)
+                    t = -search(kid, -sign, -beta, -start, left - 1)
+            best = max(best, t)
+            if best >= beta:
+                return best
+        return best
+
+    low, high = data["value_range"]
+    search(data["root"], 1, low, high, 4)
+    return windows
+
+
+def test_soft_research_windows_by_my_negascout() -> None:
+    tree = reversed_broeders()
+    assert my_soft_research_windows(tree, pvs=False) == {"2": (0, 11), "0": (4, 15), "1": (4, 5)}
+    assert my_soft_research_windows(tree, pvs=True) == {"2": (0, 14), "0": (2, 15), "1": (2, 8)}
+
+
+def test_soft_research_windows_check_passes_on_the_reversed_tree() -> None:
+    tree = reversed_broeders()
+    run_check(LESSON_3, "check:soft-research-windows", soft_trace=traces(tree, False, fail_soft=True),
+              pvs_soft=traces(tree, True, fail_soft=True))
+
+
+def test_soft_research_windows_check_fails_on_fail_hard_traces() -> None:
+    tree = reversed_broeders()  # fail-hard: four re-searches, at 0, 1, 2 and 3
+    with pytest.raises(AssertionError, match="re-search at positions 0, 1 and 2"):
+        run_check(LESSON_3, "check:soft-research-windows", soft_trace=traces(tree, False), pvs_soft=traces(tree, True))
+
+
+def test_soft_research_windows_check_fails_with_negascout_and_pvs_swapped() -> None:
+    tree = reversed_broeders()
+    with pytest.raises(AssertionError, match="two points narrower"):
+        run_check(LESSON_3, "check:soft-research-windows", soft_trace=traces(tree, True, fail_soft=True),
+                  pvs_soft=traces(tree, False, fail_soft=True))
+
+
+# Lesson 4, cell "check:boundless-root-entry": which mislabelled entry spoils MTD(f)'s values after X's corner
+# opening, worked out by a tic-tac-toe, an AlphaBetaWithMemory and an MTD(f) of this file's own.
+
+Board = str  # nine characters, a1..c1 then a2..c3, "X", "O" or " "
+
+
+def _won(board: Board, mark: str) -> bool:
+    return any(board[a] == board[b] == board[c] == mark for a, b, c in WINS)
+
+
+def _children(board: Board) -> list[Board]:
+    if _won(board, "X") or _won(board, "O") or " " not in board:
+        return []
+    mover = "X" if board.count("X") == board.count("O") else "O"
+    return [board[:i] + mover + board[i + 1:] for i in range(9) if board[i] == " "]
+
+
+def _static(board: Board) -> int:
+    return 1 if _won(board, "X") else -1 if _won(board, "O") else 0
+
+
+def my_game_value(board: Board, memo: dict[Board, int]) -> int:
+    """Plain minimax, X (MAX) to move when the marks are even."""
+    if board not in memo:
+        kids = _children(board)
+        pick = max if board.count("X") == board.count("O") else min
+        memo[board] = pick(my_game_value(kid, memo) for kid in kids) if kids else _static(board)
+    return memo[board]
+
+
+def my_mtdf_with_mislabels(root: Board, mislabel: Any) -> int:
+    """MTD(f) from 0 over AlphaBetaWithMemory (MAX/MIN form, fail-soft, one value and its bound an entry, an
+    exact entry settling its node): ``mislabel(board, is_root)`` says which entries are stored as exact
+    whatever their bound."""
+    table: dict[Board, tuple[str, float]] = {}
+
+    def memory(board: Board, alpha: float, beta: float) -> float:
+        if board in table:
+            kind, stored = table[board]
+            low = stored if kind in ("lower", "exact") else -math.inf
+            high = stored if kind in ("upper", "exact") else math.inf
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            alpha, beta = max(alpha, low), min(beta, high)
+        kids = _children(board)
+        if not kids:
+            g: float = _static(board)
+        elif board.count("X") == board.count("O"):
+            g, a = -math.inf, alpha
+            for kid in kids:
+                if g >= beta:
+                    break
+                g = max(g, memory(kid, a, beta))
+                a = max(a, g)
+        else:
+            g, b = math.inf, beta
+            for kid in kids:
+                if g <= alpha:
+                    break
+                g = min(g, memory(kid, alpha, b))
+                b = min(b, g)
+        kind = "upper" if g <= alpha else "lower" if g >= beta else "exact"
+        table[board] = ("exact" if mislabel(board, board == root) else kind, g)
+        return g
+
+    g, lower, upper = 0.0, -math.inf, math.inf
+    while lower < upper:
+        beta = max(g, lower + 1)
+        g = memory(root, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return int(g)
+
+
+def test_boundless_root_entry_by_my_own_mtdf() -> None:
+    corner = "X" + " " * 8
+    memo: dict[Board, int] = {}
+    names = {i: "abc"[i % 3] + str(i // 3 + 1) for i in range(9)}
+    replies = {names[i]: corner[:i] + "O" + corner[i + 1:] for i in range(1, 9)}
+
+    def wrong(mislabel: Any) -> set[str]:
+        return {name for name, board in replies.items()
+                if my_mtdf_with_mislabels(board, mislabel) != my_game_value(board, memo)}
+
+    five = {"b1", "a2", "c2", "b3", "c3"}
+    assert wrong(lambda board, is_root: True) == five  # every entry as exact: the boundless table
+    assert wrong(lambda board, is_root: is_root) == five
+    assert wrong(lambda board, is_root: not is_root) == set()
+    assert wrong(lambda board, is_root: False) == set()
+
+
+def boundless_inputs() -> dict[str, Any]:
+    """The lesson's inputs to the check: the game, the eight positions after X's corner opening, and those
+    BoundlessTable gets wrong (board, its value, the right value)."""
+    game = TicTacToe()
+    corner = game.play_all(["a1"])
+    after_two = [game.result(corner, reply) for reply in game.legal_moves(corner)]
+    found = [(game.node_id(state), mtdf(game, state, table=BoundlessTable()).value, mtdf(game, state).value)
+             for state in after_two]
+    return {"game": game, "after_two": after_two, "wrong": [row for row in found if row[1] != row[2]]}
+
+
+def test_boundless_root_entry_check_passes_on_the_lesson_positions() -> None:
+    inputs = boundless_inputs()
+    assert {board for board, _, _ in inputs["wrong"]} == {"XO.......", "X..O.....", "X....O...", "X......O.", "X.......O"}
+    run_check(LESSON_4, "check:boundless-root-entry", **inputs)
+
+
+@pytest.mark.parametrize("change", ["drop one", "add b2"])
+def test_boundless_root_entry_check_fails_on_another_set_of_wrong_positions(change: str) -> None:
+    inputs = boundless_inputs()
+    inputs["wrong"] = inputs["wrong"][1:] if change == "drop one" else [*inputs["wrong"], ("X...O....", 0, 0)]
+    with pytest.raises(AssertionError, match="the root's entry alone"):
+        run_check(LESSON_4, "check:boundless-root-entry", **inputs)
+
+
+# Lesson 4, cell "check:mtd-pass-bounds": each MTD(f) pass's result is a true bound on the minimax value.
+
+def wide_passes(seed: int) -> list[MtdPass]:
+    tracer = RecordingTracer()
+    mtdf(random_tree(3, 5, low=0, high=99, seed=seed), first_guess=0, tracer=tracer)
+    return [event for event in tracer.events if isinstance(event, MtdPass)]
+
+
+def test_mtd_pass_bounds_check_passes_on_the_lesson_tree() -> None:
+    wide = random_tree(3, 5, low=0, high=99, seed=0)
+    passes = wide_passes(0)
+    assert passes[-1].value == backed_up(wide)[wide.to_dict()["root"]]  # my own minimax
+    run_check(LESSON_4, "check:mtd-pass-bounds", wide=wide, passes=passes)
+
+
+def test_mtd_pass_bounds_check_fails_when_a_pass_claims_too_much() -> None:
+    wide = random_tree(3, 5, low=0, high=99, seed=0)
+    passes = wide_passes(0)
+    true_value = backed_up(wide)[wide.to_dict()["root"]]
+    passes[0] = replace(passes[0], value=true_value + 1)  # a first pass failing high "at least value + 1"
+    assert passes[0].value >= passes[0].beta
+    with pytest.raises(AssertionError, match="pass 1"):
+        run_check(LESSON_4, "check:mtd-pass-bounds", wide=wide, passes=passes)
+
+
+def test_mtd_pass_bounds_check_fails_on_another_tree_s_passes() -> None:
+    with pytest.raises(AssertionError, match="minimax value"):
+        run_check(LESSON_4, "check:mtd-pass-bounds", wide=random_tree(3, 5, low=0, high=99, seed=0),
+                  passes=wide_passes(1))
+
+
+# Lesson 4, cell "check:older-entries-settle": entries of depths 1 to 8 searched to the end settle positions at
+# depth 9, and hold true bounds. First the same effect in an iterative-deepening MTD(f) of this file's own.
+
+def test_older_entries_searched_to_the_end_settle_depth_9_by_my_own_search() -> None:
+    table: dict[Board, tuple[int | None, str, float]] = {}
+    horizons, settled = [0], []
+
+    def memory(board: Board, alpha: float, beta: float, depth: int) -> float:
+        if board in table:
+            stored_depth, kind, stored = table[board]
+            if stored_depth is None or stored_depth >= depth:
+                low = stored if kind in ("lower", "exact") else -math.inf
+                high = stored if kind in ("upper", "exact") else math.inf
+                if low >= beta or low == high or high <= alpha:
+                    settled.append((board, stored_depth, kind, stored))
+                    horizons[0] += stored_depth is not None
+                    return low if low >= beta or low == high else high
+                alpha, beta = max(alpha, low), min(beta, high)
+        kids = _children(board)
+        if not kids or depth == 0:
+            horizons[0] += bool(kids)
+            g: float = _static(board)
+            table[board] = (0 if kids else None, "exact", g)
+            return g
+        before = horizons[0]
+        maximise = board.count("X") == board.count("O")
+        g = -math.inf if maximise else math.inf
+        for kid in kids:
+            if (g >= beta) if maximise else (g <= alpha):
+                break
+            if maximise:
+                g = max(g, memory(kid, max(alpha, g), beta, depth - 1))
+            else:
+                g = min(g, memory(kid, alpha, min(beta, g), depth - 1))
+        kind = "upper" if g <= alpha else "lower" if g >= beta else "exact"
+        table[board] = (None if horizons[0] == before else depth, kind, g)
+        return g
+
+    def mtdf_to(depth: int, g: float) -> float:
+        lower, upper = -math.inf, math.inf
+        while lower < upper:
+            beta = max(g, lower + 1)
+            g = memory(" " * 9, beta - 1, beta, depth)
+            lower, upper = (lower, g) if g < beta else (g, upper)
+        return g
+
+    guess = 0.0
+    for depth in range(1, 9):
+        guess = mtdf_to(depth, guess)
+    older, settled[:] = dict(table), []
+    assert mtdf_to(9, guess) == 0
+    by_older = [hit for hit in settled if older.get(hit[0]) == hit[1:]]
+    memo: dict[Board, int] = {}
+    assert by_older and all(stored_depth is None for _, stored_depth, _, _ in by_older)
+    for board, _, kind, stored in by_older:
+        in_game = my_game_value(board, memo)
+        assert in_game == stored if kind == "exact" else in_game >= stored if kind == "lower" else in_game <= stored
+
+
+def older_settled() -> list[TableHit]:
+    """The lesson's depth-9 trace after depths 1 to 8 with one table: the hits that settle a position at its
+    first visit (a run of the lesson's cell)."""
+    game = TicTacToe()
+    table = TranspositionTable()
+    to_8 = iterative_deepening(game, max_depth=8, table=table).result
+    assert to_8 is not None
+    nine = RecordingTracer()
+    mtdf(game, depth=9, first_guess=to_8.value, table=table, tracer=nine)
+    entered: set[str] = set()
+    found: list[TableHit] = []
+    for event, after in zip(nine.events, nine.events[1:]):
+        if isinstance(event, Enter) and event.node not in entered:
+            entered.add(event.node)
+            if isinstance(after, TableHit) and after.node == event.node and after.cutoff:
+                found.append(after)
+    return found
+
+
+def test_older_entries_check_passes_on_the_lesson_trace() -> None:
+    hits = older_settled()
+    assert len(hits) == 241
+    run_check(LESSON_4, "check:older-entries-settle", game=TicTacToe(), settled_by_older=hits)
+
+
+def test_older_entries_check_fails_on_an_entry_with_a_depth_limit() -> None:
+    hits = older_settled()
+    hits[0] = replace(hits[0], depth=3)
+    with pytest.raises(AssertionError, match="searched to the end"):
+        run_check(LESSON_4, "check:older-entries-settle", game=TicTacToe(), settled_by_older=hits)
+
+
+def test_older_entries_check_fails_on_a_wrong_value() -> None:
+    hits = older_settled()
+    memo: dict[Board, int] = {}
+    board = hits[0].node.replace(".", " ")
+    hits[0] = replace(hits[0], bound=Bound.EXACT, value=my_game_value(board, memo) + 1)
+    with pytest.raises(AssertionError, match="should hold for its value in the game"):
+        run_check(LESSON_4, "check:older-entries-settle", game=TicTacToe(), settled_by_older=hits)
+
+
+def test_older_entries_check_fails_when_none_settles() -> None:
+    with pytest.raises(AssertionError, match="some positions of depth 9"):
+        run_check(LESSON_4, "check:older-entries-settle", game=TicTacToe(), settled_by_older=[])
+
+
+# Lesson 4, cell "check:miss-control": the counts of the lesson's run (depth 4 of the Adjacency position).
+
+MISS = {"control": 10_448, "full_depth_4": 10_448, "kept_again": 9_013}
+
+
+def miss_inputs(control: int, full: int, again: int) -> dict[str, Any]:
+    return {"control": SimpleNamespace(nodes=control), "full_depth_4": full, "kept_again": SimpleNamespace(nodes=again)}
+
+
+def test_miss_control_check_passes_on_the_lesson_counts() -> None:
+    run_check(LESSON_4, "check:miss-control", **miss_inputs(*MISS.values()))
+
+
+@pytest.mark.parametrize("control, full, again", [(9_013, 10_448, 9_013), (12_000, 10_448, 9_013)],
+                         ids=["the window alone as cheap", "the window alone dearer than the full window"])
+def test_miss_control_check_fails_on_other_counts(control: int, full: int, again: int) -> None:
+    with pytest.raises(AssertionError):
+        run_check(LESSON_4, "check:miss-control", **miss_inputs(control, full, again))

@@ -94,11 +94,19 @@ def expectiminimax(game: Game[Any, Any], state: Any = None, *, depth: int | None
     (fail-soft, windows from MAX's view) and Star1 at chance nodes. With values bounded by the game's
     ``value_range`` (L, U), a chance node whose children so far sum to S, with probability p for the
     next child and R for those after it, can rise above alpha only if that child is worth more than
-    (alpha - S - R U) / p, and is sure to reach beta once it is worth at least (beta - S - R L) / p (the
-    rest lies between R L and R U): the child is searched with that window, and the node cut (a Cutoff
-    event naming the children skipped) when its value falls outside, returning the bound S + p v + R U
-    (or R L). The root's value is plain expectiminimax's, up to floating-point rounding; nodes and
-    leaves count what was searched.
+    A = (alpha - S - R U) / p, and is sure to reach beta once it is worth at least
+    B = (beta - S - R L) / p (the rest lies between R L and R U). The node is cut (a Cutoff event
+    naming the children skipped) when the child's value v falls outside (A, B), returning the bound
+    S + p v + R U (or R L); a chance node entered with alpha >= U (beta <= L) is cut at once, its
+    bound U (L). The child is searched with that window clamped to the value range,
+    (max(A, L), min(B, U)), as Hauk, Buro & Schaeffer write Star1 (2006, "Rediscovering *-Minimax
+    Search", LNCS 3846): no value lies outside [L, U], and where A lies below L only the clamp lets a
+    MIN child cut on a value of L (where B lies above U, a MAX child on U). A child that fails low at
+    a clamped L is worth exactly L (at a clamped U, U). In floating point a cut that holds with
+    equality can go unproven: the search then reads on, and searches again with a full window a child
+    whose value came back only as a bound. (A game whose ``chance_outcomes`` gives ``Fraction``
+    probabilities, with rational values, is searched in exact arithmetic.) The root's value is plain
+    expectiminimax's, up to floating-point rounding; nodes and leaves count what was searched.
 
     Raises SearchError for a negative depth, a tree deeper than MAX_TREE_DEPTH without a depth
     limit within it, ``star1`` without a finite ``value_range``, or a chance node of a game
@@ -204,6 +212,11 @@ def _star1_chance(search: _Expecti, state: Any, player: Player, depth: int | Non
     """A chance node under Star1 (see :func:`expectiminimax`): each child searched in the window
     outside which the node's value cannot reach (alpha, beta) whatever the others are worth."""
     outcomes = search.outcomes(state, player)
+    if search.high <= alpha or search.low >= beta:  # no value in [L, U] can reach into (alpha, beta): settled unsearched
+        limit = search.high if search.high <= alpha else search.low
+        _cut(search, state, limit, alpha, beta, [move for move, _ in outcomes])
+        search.done(state, limit, _bound(limit, alpha, beta), None)
+        return limit, ()
     rests = [sum(probability for _, probability in outcomes[index + 1:]) for index in range(len(outcomes))]
     total: Value = 0
     for index, (move, probability) in enumerate(outcomes):
@@ -224,12 +237,22 @@ def _star1_chance(search: _Expecti, state: Any, player: Player, depth: int | Non
 
 def _star1_child(search: _Expecti, child: Any, depth: int | None, probability: float, low: Value, high: Value,
                  plies: int) -> tuple[Value, Bound]:
-    """Search ``child`` with the window (low / p, high / p): its value and what the value is."""
+    """Search ``child``, whose value settles its chance node at or below low / p or at or above high / p,
+    with that window clamped to the value range [L, U]. Returns its value and what the value says:
+    UPPER at or below low / p, LOWER at or above high / p, else EXACT (a fail-soft value at a clamped
+    bound L or U is that bound exactly, since no value lies beyond it)."""
     if probability == 0:
         return _star1(search, child, depth, -INF, INF, plies + 1)[0], Bound.EXACT
-    alpha, beta = low / probability, high / probability
+    below, above = low / probability, high / probability
+    alpha, beta = max(below, search.low), min(above, search.high)
+    if alpha >= beta:  # in exact arithmetic low / p < U and high / p > L: only rounding leaves no window
+        return _star1(search, child, depth, -INF, INF, plies + 1)[0], Bound.EXACT
     value = _star1(search, child, depth, alpha, beta, plies + 1)[0]
-    return value, _bound(value, alpha, beta)
+    if value <= below or value >= above:
+        return value, _bound(value, below, above)
+    if alpha < value < beta or value in (search.low, search.high):
+        return value, Bound.EXACT
+    return _star1(search, child, depth, -INF, INF, plies + 1)[0], Bound.EXACT  # rounding: past L or U
 
 
 def _cut(search: _Expecti, state: Any, value: Value, alpha: Value, beta: Value, skipped: Sequence[Any]) -> None:

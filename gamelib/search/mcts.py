@@ -1,6 +1,6 @@
 """Monte Carlo tree search with UCT: a tree grown one node per iteration, valued by random games.
 
-After Kocsis & Szepesvari (2006), "Bandit based Monte-Carlo planning" (UCT), whose selection rule is
+After Kocsis & Szepesvári (2006), "Bandit based Monte-Carlo planning" (UCT), whose selection rule is
 UCB1 from Auer, Cesa-Bianchi & Fischer (2002), "Finite-time analysis of the multiarmed bandit
 problem". Each iteration has four phases:
 
@@ -57,7 +57,7 @@ __all__ = ["DEFAULT_C", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS", "
 
 DEFAULT_C = math.sqrt(2)
 """UCB1's exploration constant: sqrt(2) for rewards in [0, 1] (Auer et al. 2002; Kocsis &
-Szepesvari use 2 C_p with C_p = 1/sqrt(2))."""
+Szepesvári use 2 C_p with C_p = 1/sqrt(2))."""
 
 DEFAULT_ITERATIONS = 1000
 """The iterations run when neither ``iterations`` nor ``seconds`` is given."""

@@ -1,11 +1,11 @@
 """MTD(f) and iterative deepening: null-window searches with memory that converge on the value.
 
-MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996, the driver of seed 004) calls
-AlphaBetaWithMemory with null windows only. Each pass asks "is the value at least beta?" and moves a
-lower or an upper bound; the passes stop when the bounds meet. The transposition table keeps what
-each pass learned, so later passes re-visit little. Iterative deepening searches depth 1, 2, ...
-and gives each depth's value to the next as MTD(f)'s first guess (with ``same_parity``, to the
-depth after next).
+MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996; seed 004 names it as the caller of its
+AlphaBetaWithMemory but gives no code for it) calls AlphaBetaWithMemory with null windows only.
+Each pass asks "is the value at least beta?" and moves a lower or an upper bound; the passes stop
+when the bounds meet. The transposition table keeps what each pass learned, so later passes re-visit
+little. Iterative deepening searches depth 1, 2, ... and gives each depth's value to the next as
+MTD(f)'s first guess (with ``same_parity``, to the depth after next).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> from gamelib.search.tracing import RecordingTracer, MtdPass
@@ -57,13 +57,13 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
          tracer: Tracer = NULL_TRACER) -> SearchResult:
     """MTD(f): the minimax value by null-window AlphaBetaWithMemory passes from ``first_guess``.
 
-    After Plaat et al. (1996), as seed 004 describes it: lower = -INF, upper = +INF; each pass
-    searches the root with (beta - 1, beta), beta = max(g, lower + 1) for the last result g; a result
-    below beta is a new upper bound, otherwise a new lower bound; stop when lower == upper. With the
-    exact value as first guess it takes exactly two passes (one proves value >= f, one value <= f).
-    Values must be whole numbers (its null window is one unit wide): a pass that returns another
-    number raises SearchError, as do more than :data:`MAX_PASSES` passes. ``first_guess`` and the
-    result are from MAX's point of view; ``move``
+    After Plaat et al. (1996) (seed 004 gives only the AlphaBetaWithMemory it calls): lower = -INF,
+    upper = +INF; each pass searches the root with (beta - 1, beta), beta = max(g, lower + 1) for
+    the last result g; a result below beta is a new upper bound, otherwise a new lower bound; stop
+    when lower == upper. With the exact value as first guess it takes exactly two passes (one proves
+    value >= f, one value <= f). Values must be whole numbers (its null window is one unit wide): a
+    pass that returns another number raises SearchError, as do more than :data:`MAX_PASSES` passes.
+    ``first_guess`` and the result are from MAX's point of view; ``move``
     and ``pv`` come from the last pass that raised the lower bound (a pass that failed high), whose
     line reaches the value. ``nodes`` and ``leaves`` add up all passes. Each pass is an MtdPass
     trace event with its window, result and the bounds after it. ``table`` defaults to a new

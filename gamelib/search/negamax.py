@@ -264,10 +264,10 @@ class _Search:
 
         At the root (``plies`` 0), whose best move the search must return, only an exact entry
         counts: it settles the root and names the best move, which :meth:`result` reads from the
-        table. A bound names no best move, so it neither settles nor narrows the root: a root
-        settled by a bound, or searched in a window narrowed to a stored lower bound that no move
-        then beats, would come back without a move (the alpha-beta bot once played its first legal
-        move that way after solving its game)."""
+        table. A bound neither settles nor narrows the root: a root settled by a bound, or searched
+        in a window narrowed to a stored lower bound that no move then beats, could come back
+        without a move (the alpha-beta bot once played its first legal move that way after solving
+        its game)."""
         _, stored, value, bound, move, *_ = entry
         if stored is not None and (depth is None or stored < depth):  # not deep enough
             return None, alpha, beta, move
@@ -553,11 +553,13 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
 
     Fail-hard (the default) is seed 000's code, which is the C code of Reinefeld's web page (Zuse
     Institute Berlin, www.zib.de/reinefeld/nsc.html; the seed names no source for it, and cites Plaat
-    1994 for its description): a node's value starts at alpha, so a test that fails high returns
-    exactly a + 1 unless the move leads to a static evaluation; in the same node window the
+    1994 for its description; the seed's copy of the code lost every stretch between a "<" and the
+    next ">", and the web page's loop fits what is left): a node's value starts at alpha, so a test
+    that fails high returns exactly a + 1 unless the move leads to a static evaluation; in the same node window the
     re-search windows (t, beta) and (a, beta) then differ by one point, and only a static value counts as exact (the seed's
-    "depth > 1"). ``fail_soft`` is the form of Reinefeld's 1983 paper (ICCA Journal 6(4), p. 7, as
-    Breuker quotes it in CCC, 2 August 2004; proofs in Reinefeld 1989, *Spielbaum-Suchverfahren*):
+    "depth > 1"). ``fail_soft`` is the form of Reinefeld's 1983 paper (ICCA Journal 6(4), pp. 4-14,
+    its code on p. 7 as Breuker quotes it in CCC, 2 August 2004; Reinefeld's web page names his
+    1989 book *Spielbaum-Suchverfahren* for the proofs):
     values start at -INF, so a test returns the best bound it found and (t, beta) can be much
     narrower than (a, beta). It keeps the C code's condition for a re-search, a < t < beta (the
     1983 code as quoted re-searches whenever t beats the best value so far). A test of a node that

@@ -280,7 +280,7 @@ class MctsSelect(_Event):
     descends to ``child``, the first of ``children`` with the highest UCB1 score in ``scores``
     (one per child, in the same order). A score is for the side to move at the node, the player
     who chooses: its mean reward there (in [0, 1]) plus the exploration bonus (Kocsis &
-    Szepesvari 2006; see :func:`gamelib.search.mcts.ucb1`)."""
+    Szepesvári 2006; see :func:`gamelib.search.mcts.ucb1`)."""
 
     kind: ClassVar[str] = "mcts_select"
     iteration: int

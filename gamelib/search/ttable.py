@@ -14,8 +14,10 @@ schemes for transposition tables", ICCA Journal 17(4); their names in brackets):
 * ``always``: the new entry replaces the old one (New);
 * ``depth``: the deeper search stays (Deep, depth-preferred);
 * ``two-tier``: each slot holds two entries, one depth-preferred and one always replaced (TwoDeep);
-* ``subtree``: the entry whose search entered more nodes stays (BigAll: a subtree's size in nodes,
-  which Breuker et al. found a better guide to the work an entry saves than its depth);
+* ``subtree``: the entry whose search entered more nodes stays, counted over the one search that
+  stored it (Breuker et al. found a subtree's size in nodes a better estimate of the work an entry
+  saves than its depth, and recommended a two-level table that decides by it: the abstracts of their
+  1994 paper and of "Replacement schemes and two-level tables", ICCA Journal 19(3), 1996);
 * ``aging``: an entry stored before the latest :meth:`TranspositionTable.new_search` is replaced
   first; among entries of the same search the deeper stays (depth-preferred with aging, the
   practice of programs that keep one table from move to move).

@@ -131,10 +131,10 @@ EXERCISES: dict[str, Exercise] = {
 # Lesson 8: max^n, checked node by node (gamelib.teach.maxn_checker).
 
 def _maxn_trees() -> tuple[GameTree, ...]:
-    """The lesson's three-player tree; random three-player trees with payoffs 0 to 3, so that
-    children tie for the player moving and differ for the others (max^n keeps the first), one with
-    uneven branching; four players; and Broeders' tree as a tree of two players, where max^n is
-    minimax (a leaf worth v pays (v, -v))."""
+    """The lesson's three-player tree; two random three-player trees with payoffs 0 to 3, so that
+    children tie for the player moving and differ for the others (max^n keeps the first), the second
+    with uneven branching; a random four-player tree with payoffs 0 to 9; and Broeders' tree as a
+    tree of two players, where max^n is minimax (a leaf worth v pays (v, -v))."""
     return (load_seed_tree("three_players"), random_multiplayer_tree(3, 3, high=3, seed=2),
             random_multiplayer_tree((1, 3), 4, high=3, seed=5), random_multiplayer_tree(2, 4, players=4, seed=3),
             as_players_tree(load_seed_tree("broeders31")))

@@ -65,7 +65,7 @@ FIGURES: dict[str, Figure] = {
     "08_expectiminimax_done.svg": Figure("textbook_aima_fig5_12", "expectiminimax", "end",
                                          "AIMA Figure 5.12 after expectiminimax: a1 is worth 2.1, a2 1.3"),
     "08_star1_windows.svg": Figure("star1_windows", "expectiminimax", "after cutoff b2",
-                                   "Star1 searches b2 with the window (9, ∞): b21 = 7 cuts b22", (("star1", True),)),
+                                   "Star1 searches b2 with the window (9, ∞) clamped to (9, 10): b21 = 7 cuts b22", (("star1", True),)),
     "08_maxn_done.svg": Figure("three_players", "maxn", "end",
                                "Three players after max^n: a = (7, 5, 3) by b; squares player 1, circles 2, hexagons 3"),
     "08_paranoid_done.svg": Figure("three_players", "alphabeta", "end",

@@ -45,7 +45,7 @@ class MctsReplayError(ValueError):
 
 
 class Phase(str, Enum):
-    """The phase of an iteration an event belongs to (Kocsis & Szepesvari's UCT, four phases)."""
+    """The phase of an iteration an event belongs to (Kocsis & Szepesvári's UCT, four phases)."""
 
     SELECT = "select"
     EXPAND = "expand"

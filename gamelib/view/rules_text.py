@@ -175,7 +175,9 @@ def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
     ``node`` and R that of the children after it, the node can rise above alpha only if ``node`` is
     worth more than (alpha - S - R U) / p, and is sure to reach beta once ``node`` is worth at least
     (beta - S - R L) / p: outside that window ``node``'s value settles the chance node, whatever the
-    rest are worth. Read from the snapshot: the windows, the values of the children done."""
+    rest are worth. The search clamps the window to [L, U] (Hauk, Buro & Schaeffer 2006), and the
+    words say so where that changes it. Read from the snapshot: the windows, the values of the
+    children done."""
     parent = tree.parents.get(node)
     if parent is None or tree.players[parent] is not Player.CHANCE:
         return ""
@@ -190,12 +192,16 @@ def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
     p, rest = odds[node], sum((odds[kid] for kid in after), Fraction(0))
     done = sum(float(odds[kid]) * picture.value[kid] for kid in before)
     expected = ((alpha - done - float(rest) * high) / float(p), (beta - done - float(rest) * low) / float(p))
-    if not (_same(expected[0], low_in) and _same(expected[1], high_in)):
+    clamped = (max(expected[0], low), min(expected[1], high))
+    if not (_same(clamped[0], low_in) and _same(clamped[1], high_in)):
         return ""
     q = f"({p})" if p.denominator != 1 else str(p)
+    window = f"({_v(expected[0])}, {_v(expected[1])})"
+    clamp = "" if clamped == expected else (
+        f", searched as ({_v(clamped[0])}, {_v(clamped[1])}) within the values' range [{_v(low)}, {_v(high)}]")
     return (f"Star1 gives {node} (probability {p}) the window (({_v(alpha)} − {_v(done)} − {rest}×{_v(high)})/{q}, "
-            f"({_v(beta)} − {_v(done)} − {rest}×{_v(low)})/{q}) = ({_v(expected[0])}, {_v(expected[1])}): a value "
-            f"outside it settles {parent} against ({_v(alpha)}, {_v(beta)}), whatever the outcomes after {node} are worth")
+            f"({_v(beta)} − {_v(done)} − {rest}×{_v(low)})/{q}) = {window}{clamp}: a value outside {window} "
+            f"settles {parent} against ({_v(alpha)}, {_v(beta)}), whatever the outcomes after {node} are worth")
 
 
 def _same(a: Value, b: Value) -> bool:
