@@ -222,3 +222,40 @@ def test_the_summary_script_keeps_what_lesson_6_reads(tmp_path: Path) -> None:
     missing = subprocess.run([sys.executable, "benchmarks/strength_summary.py", str(tmp_path / "none.jsonl"), "--out",
                               str(out)], cwd=ROOT, capture_output=True, text=True, check=False)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "error" in missing.stderr
+
+
+@pytest.mark.parametrize("with_filter", [True, False], ids=["data filter", "Python before 3.11.4"])
+def test_an_archive_member_leaving_its_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         with_filter: bool) -> None:
+    # export_commit unpacks a git archive; on a Python without tarfile's data filter (3.11.0-3.11.3) it
+    # checks the members itself, so a member naming ../ or a link out is refused either way.
+    import io
+    import tarfile
+
+    from gamelib.play import strength
+
+    if not with_filter:
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+
+    def archive(*members: tarfile.TarInfo) -> tarfile.TarFile:
+        data = io.BytesIO()
+        with tarfile.open(fileobj=data, mode="w") as tar:
+            for member in members:
+                tar.addfile(member, io.BytesIO(b"x" * member.size) if member.isfile() else None)
+        data.seek(0)
+        return tarfile.open(fileobj=data)
+
+    good = tarfile.TarInfo("gamelib/__init__.py")
+    good.size = 1
+    (tmp_path / "ok").mkdir()
+    strength._extract(archive(good), tmp_path / "ok")
+    assert (tmp_path / "ok" / "gamelib" / "__init__.py").read_bytes() == b"x"
+    up = tarfile.TarInfo("../escaped.py")
+    up.size = 1
+    out = tarfile.TarInfo("gamelib/out")
+    out.type, out.linkname = tarfile.SYMTYPE, "../../outside"
+    for bad in (up, out):
+        (tmp_path / "bad").mkdir(exist_ok=True)
+        with pytest.raises((ValueError, tarfile.TarError)):
+            strength._extract(archive(bad), tmp_path / "bad")
+    assert not (tmp_path / "escaped.py").exists()

@@ -79,6 +79,23 @@ def private_cache() -> Path:
     return folder
 
 
+def _extract(tar: tarfile.TarFile, folder: Path) -> None:
+    """Unpack ``tar`` (a ``git archive``) into ``folder`` with tarfile's "data" filter (no absolute
+    paths, no ``..``, no links out, no devices; Python 3.11.4 and newer), or, on an older 3.11, only
+    after checking that no member leaves ``folder`` or is anything but a file, folder or symlink inside."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(folder, filter="data")
+        return
+    root = folder.resolve()
+    for member in tar.getmembers():
+        target = (root / member.name).resolve()
+        link = (target.parent / member.linkname).resolve() if member.issym() else root
+        if not (member.isfile() or member.isdir() or member.issym()) or root not in (target, *target.parents) \
+                or root not in (link, *link.parents):
+            raise ValueError(f"the archive's member {member.name!r} would leave {folder} or is not a plain file")
+    tar.extractall(folder)
+
+
 def export_commit(commit: str, repository: Path | None = None) -> Path:
     """The folder holding ``commit`` of the git ``repository`` (default: the one this gamelib is
     in), exported with ``git archive`` into ``gamelib-frozen-SHA`` in this user's private cache
@@ -97,7 +114,7 @@ def export_commit(commit: str, repository: Path | None = None) -> Path:
         archive = subprocess.run(["git", "-C", str(repository), "archive", "--format=tar", sha],
                                  capture_output=True, check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(partial, filter="data")
+            _extract(tar, partial)
         try:
             partial.rename(folder)
         except OSError:  # another match exported it meanwhile: use that one
