@@ -38,8 +38,10 @@ def leaderboard_html(result: Any, title: str = "Class tournament") -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
              f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1><p>{html.escape(settings)}</p>",
              "<h2>Standings</h2>", _table(result.table),
-             "<h2>Ratings</h2><p>Bradley-Terry (Elo scale) by maximum likelihood, with 95% intervals from the "
-             "observed information; 0 is the field's average.</p>", _ratings_svg(result.table),
+             "<h2>Ratings</h2><p>Bradley-Terry (Elo scale) by penalised maximum likelihood (one virtual draw "
+             "against an average entry each, so that an entry that won or lost every game keeps a finite rating), "
+             "with 95% Wald intervals from the observed information, each for one rating; 0 is the field's "
+             "average.</p>", _ratings_svg(result.table),
              "<h2>Head to head</h2><p>Points a game of the row's entry against the column's.</p>",
              _matrix_svg(names, head_to_head(names, result.records)),
              "<h2>Move times</h2>", _times_svg(names, result.records, first.time_limit),
