@@ -10,12 +10,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import statistics
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from itertools import combinations, product
 from pathlib import Path
+from statistics import NormalDist
 from types import SimpleNamespace
 from typing import Any
 
@@ -94,6 +96,22 @@ RETRACTED = [
      "a chi-square approximation from six games; exact conditional tests or Firth's penalty are the checks on it"),
     (L10, "time enforced from outside (`docs/tournament.md`)",
      "the limit enforced is the move time plus a 0.5 s grace: 0.7 s at 0.2 s a move"),
+    (L7, "its intervals are wider because they say more",
+     "Bonferroni's test fails too (p = 0.0139 > 0.05/6); Holm's step-down method is simply more powerful"),
+    (L7, "comes from the method, not the games",
+     "both tests read the same games; Holm's holds more at the same 5%, and the intervals measure the points"),
+    (L7, "294 games a rule, seven times the 40 played",
+     "294 is the count for win rates 0.20 and 0.30; the test run compares scores, whose variances give 264"),
+    (L10, "X and O would win the decisive games at even odds",
+     "without a colour effect each game still goes by the entries' strengths: even odds only over a pairing"),
+    (L10, "follows the prior too, its p-value falling from above 0.05 to below it",
+     "the likelihood ratio of F = 0 settles as the prior vanishes, at p = 0.034; the exact test within pairings: 0.25"),
+    (L10, "how sure that makes the six orders together, the prior decides",
+     "the p-values settle as the prior vanishes; that limit is the games' verdict: all six held by Holm"),
+    (L10, "versions of the course's alpha-beta bot against each other",
+     "100 of the 700 games are the control, 37ae784 against itself"),
+    (L10, "must take its place when an entry won every game",
+     "the likelihood-ratio test is the better guide there, and still an approximation (exact tests, Firth)"),
 ]
 
 
@@ -268,16 +286,42 @@ def test_rule_difference_fails_on_swapped_rules_or_a_small_p() -> None:
         run(L7, "check:rule-difference", **rule_inputs(pvalue=0.04))
 
 
-def test_power_holds_for_the_lessons_count() -> None:
-    z, z_power = 1.959963984540054, 0.8416212335729143  # the normal's 97.5% and 80% points
-    n = math.ceil(((z * math.sqrt(2 * 0.25 * 0.75) + z_power * math.sqrt(0.2 * 0.8 + 0.3 * 0.7)) / 0.1) ** 2)
-    run(L7, "check:power", games_needed=n)
+Z_TEST, Z_POWER = 1.959963984540054, 0.8416212335729143  # the normal's 97.5% and 80% points
+
+
+def power_inputs(z_test: float = Z_TEST) -> dict[str, Any]:
+    """The lesson's counts of games, worked as its cell does (normal approximation, two-sided test at ``z_test``)."""
+    inputs = rule_inputs()
+    rule8, rule4 = inputs["rule8"], inputs["rule4"]
+    n = math.ceil(((z_test * math.sqrt(2 * 0.25 * 0.75) + Z_POWER * math.sqrt(0.2 * 0.8 + 0.3 * 0.7)) / 0.1) ** 2)
+    power = NormalDist().cdf((0.1 * math.sqrt(40) - z_test * math.sqrt(2 * 0.25 * 0.75)) / math.sqrt(0.2 * 0.8 + 0.3 * 0.7))
+    m8, m4 = statistics.fmean(rule8), statistics.fmean(rule4)
+    v8, v4, pooled = (statistics.pvariance(s) for s in (rule8, rule4, rule8 + rule4))
+    scores = math.ceil(((z_test * math.sqrt(2 * pooled) + Z_POWER * math.sqrt(v8 + v4)) / (m4 - m8)) ** 2)
+    return {"games_needed": n, "power_at_40": power, "score_games": scores, "rule8": rule8, "rule4": rule4}
+
+
+def test_power_holds_for_the_lessons_counts() -> None:
+    inputs = power_inputs()
+    assert (inputs["games_needed"], inputs["score_games"]) == (294, 264)
+    run(L7, "check:power", **inputs)
 
 
 @pytest.mark.parametrize("games_needed", [231, 40, 400])  # the count for a one-sided test; 40; far too many
 def test_power_fails_on_a_wrong_count(games_needed: int) -> None:
-    with pytest.raises(AssertionError, match="about 290 games"):
-        run(L7, "check:power", games_needed=games_needed)
+    with pytest.raises(AssertionError, match="should give power 80%"):
+        run(L7, "check:power", **(power_inputs() | {"games_needed": games_needed}))
+
+
+def test_power_fails_on_a_one_sided_power_or_a_wrong_score_count() -> None:
+    one_sided = power_inputs(z_test=NormalDist().inv_cdf(0.95))["power_at_40"]  # 0.27: a one-sided test's power
+    with pytest.raises(AssertionError, match="to within 0.005"):
+        run(L7, "check:power", **(power_inputs() | {"power_at_40": one_sided}))
+    with pytest.raises(AssertionError, match="count for the scores"):  # the win-rate count given for the scores
+        run(L7, "check:power", **(power_inputs() | {"score_games": 294}))
+    inputs = power_inputs()  # rule 4's two draws read as wins: not the scores the lesson's count came from
+    with pytest.raises(AssertionError, match="count for the scores"):
+        run(L7, "check:power", **(inputs | {"rule4": [1.0 if s == 0.5 else s for s in inputs["rule4"]]}))
 
 
 @cache
@@ -345,6 +389,18 @@ def test_quick_match_fails_on_a_result_against_the_board() -> None:
     broken = [dataclasses.replace(games[0], result=flipped[games[0].result]), *games[1:]]
     with pytest.raises(AssertionError, match="more marks should win"):
         run(L7, "check:quick-match", mine=mine, quick_games=broken)
+
+
+def test_quick_match_fails_on_counts_or_moves_against_the_replay() -> None:
+    mine, games = _quick_match()
+    x, o = games[0].counts
+    miscounted = [dataclasses.replace(games[0], counts=(x + 1, o - 1)), *games[1:]]  # a mark counted for the other side
+    with pytest.raises(AssertionError, match="replayed"):
+        run(L7, "check:quick-match", mine=mine, quick_games=miscounted)
+    # game 0's first two moves swapped: X and O exchange their first squares, so the marks differ
+    moves = (games[0].moves[1], games[0].moves[0], *games[0].moves[2:])
+    with pytest.raises(AssertionError, match="replayed"):
+        run(L7, "check:quick-match", mine=mine, quick_games=[dataclasses.replace(games[0], moves=moves), *games[1:]])
 
 
 def test_quick_match_fails_when_the_table_miscounts() -> None:
@@ -536,6 +592,14 @@ def test_separation_fails_on_another_order_or_a_wald_test() -> None:
     # a fit that ignores prior_draws: the Wald statistic stays put as the prior "weakens"
     with pytest.raises(AssertionError, match="the Wald statistic should fall"):
         run(L10, "check:separation", **(separation_inputs() | {"penalised_fit": fit_ignoring_the_prior}))
+    real_ratio = helpers()["likelihood_ratio"]
+
+    def ratio_without_end(results: Any, n: int, i: int, j: int, prior_draws: float = 1.0) -> tuple[float, float]:
+        statistic, _ = real_ratio(results, n, i, j, 1.0)
+        return statistic - 2 * math.log10(prior_draws), math.nan  # rising by 2 with every tenfold shrink
+
+    with pytest.raises(AssertionError, match="ever smaller steps"):
+        run(L10, "check:separation", **(separation_inputs() | {"likelihood_ratio": ratio_without_end}))
 
 
 def held_inputs(played: Played = PLAYED) -> dict[str, Any]:
@@ -554,6 +618,38 @@ def test_held_together_fails_when_hillclimb_fares_otherwise() -> None:
     with pytest.raises(AssertionError, match="each order should hold alone"):
         run(L10, "check:held-together",
             **held_inputs(PLAYED | {("alphabeta", "hillclimb"): ("X", "O"), ("hillclimb", "greedy"): ("O", "X")}))
+
+
+def test_prior_both_ways_holds_for_a_run() -> None:
+    run(L10, "check:prior-both-ways", **held_inputs())
+
+
+def test_prior_both_ways_fails_when_the_orders_fare_otherwise() -> None:
+    # hillclimb draws greedy as X too: its order holds at prior_draws 2 as well (p = 0.041)
+    with pytest.raises(AssertionError, match="not at a stronger one"):
+        run(L10, "check:prior-both-ways", **held_inputs(PLAYED | {("hillclimb", "greedy"): ("draw", "draw")}))
+    # alphabeta wins all four of its games, hillclimb and greedy draw both theirs: greedy fares as hillclimb,
+    # p = 0.063 at prior_draws 2
+    with pytest.raises(AssertionError, match="at every prior"):
+        run(L10, "check:prior-both-ways", **held_inputs({("alphabeta", "hillclimb"): ("X", "O"),
+                                                         ("alphabeta", "greedy"): ("X", "O"),
+                                                         ("hillclimb", "greedy"): ("draw", "draw")}))
+    real_ratio = helpers()["likelihood_ratio"]
+
+    def ratio_without_end(results: Any, n: int, i: int, j: int | None = None, prior_draws: float = 1.0) -> tuple[float, float]:
+        statistic, _ = real_ratio(results, n, i, j, prior_draws)
+        statistic -= 0.2 * math.log10(min(prior_draws, 1.0))  # below the lesson's prior, rising by 0.2 a tenfold shrink
+        return statistic, 2 * (1 - NormalDist().cdf(math.sqrt(statistic)))
+
+    with pytest.raises(AssertionError, match="likelihood ratio should settle"):
+        run(L10, "check:prior-both-ways", **(held_inputs() | {"likelihood_ratio": ratio_without_end}))
+
+    def ratio_ignoring_the_prior(results: Any, n: int, i: int, j: int | None = None,
+                                 prior_draws: float = 1.0) -> tuple[float, float]:
+        return real_ratio(results, n, i, j, 1.0)  # type: ignore[no-any-return]
+
+    with pytest.raises(AssertionError, match="not at a stronger one"):
+        run(L10, "check:prior-both-ways", **(held_inputs() | {"likelihood_ratio": ratio_ignoring_the_prior}))
 
 
 def copies_inputs(tenfold_prior: float = 1.0, tenth_prior: float = 0.1,
@@ -582,24 +678,56 @@ def test_copies_fail_on_a_wrong_identity_a_uniform_narrowing_or_other_copies() -
         run(L10, "check:copies", **copies_inputs(copied=("alphabeta", "hillclimb")))
 
 
+def exchange_test(run_: SimpleNamespace) -> float:
+    """The two-sided p-value of X's wins between working entries, over every exchange of the colours within
+    the pairings (listed, as the lesson lists them)."""
+    between = [r for r in run_.records if {r.x, r.o} <= set(WORKING)]
+    pairings = sorted({tuple(sorted((r.x, r.o))) for r in between})
+    results: list[list[str]] = [[str(r.result) for r in between if tuple(sorted((r.x, r.o))) == pairing]
+                                for pairing in pairings]
+    decisive = sum(result != "draw" for games in results for result in games)
+    observed = sum(games.count("X") for games in results)
+    counts = [sum(games.count("O" if flip else "X") for flip, games in zip(flips, results))
+              for flips in product((False, True), repeat=len(results))]
+    return sum(abs(c - decisive / 2) >= abs(observed - decisive / 2) for c in counts) / len(counts)
+
+
 def colour_inputs(run_: SimpleNamespace) -> dict[str, Any]:
     played = [float(record.reason == "played") for record in run_.records]
     return {"names": list(NAMES), "result": run_, "results": results_of(run_), "plain": fitted(run_),
-            "coloured": fitted(run_, first_move=played)} | {
+            "coloured": fitted(run_, first_move=played), "exchange": exchange_test(run_)} | {
         name: helpers()[name] for name in ("penalised_fit", "difference", "likelihood_ratio")}
 
 
 def test_colour_term_holds_for_a_run() -> None:
+    assert exchange_test(tournament()) == 0.25
     run(L10, "check:colour-term", **colour_inputs(tournament()))
 
 
 def test_colour_term_fails_on_other_games() -> None:
     every_game_to_o: Played = {pair: ("O", "O") for pair in PLAYED}
-    with pytest.raises(AssertionError, match="first move's worth"):  # O wins all six: sign test p = 1/32
+    with pytest.raises(AssertionError, match="above 0.05 at the lesson's prior"):  # O wins all six: p = 0.014 at prior 1
         run(L10, "check:colour-term", **colour_inputs(tournament(every_game_to_o)))
     one_to_x = PLAYED | {("hillclimb", "greedy"): ("X", "draw")}
     with pytest.raises(AssertionError, match="X should have won no game"):  # F has an estimate: it settles
         run(L10, "check:colour-term", **colour_inputs(tournament(one_to_x)))
+    real_ratio = helpers()["likelihood_ratio"]
+
+    def ratio_without_end(results: Any, n: int, i: int, j: int | None = None, prior_draws: float = 1.0,
+                          first_move: Any = None) -> tuple[float, float]:
+        statistic, _ = real_ratio(results, n, i, j, prior_draws, first_move)
+        statistic -= 0.2 * math.log10(prior_draws)  # rising by 0.2 more with every tenfold shrink: never settling
+        return statistic, 2 * (1 - NormalDist().cdf(math.sqrt(statistic)))
+
+    with pytest.raises(AssertionError, match="settle below it"):
+        run(L10, "check:colour-term", **(colour_inputs(tournament()) | {"likelihood_ratio": ratio_without_end}))
+
+
+def test_colour_term_fails_on_a_wrong_exact_test() -> None:
+    # the one-sided p-value (0.125), or the exchanges of a single pairing's colours counted as the whole test
+    for wrong in (0.125, 0.5):
+        with pytest.raises(AssertionError, match="lesson's p-value"):
+            run(L10, "check:colour-term", **(colour_inputs(tournament()) | {"exchange": wrong}))
 
 
 @pytest.mark.slow  # 729 results, two fits each: seconds
@@ -672,6 +800,38 @@ def test_shared_rank_fails_on_a_split_rank_or_different_results() -> None:
         run(L10, "check:shared-rank", result=restand(records))
 
 
+def by_hand_inputs(**changes: Any) -> dict[str, Any]:
+    return {name: helpers()[name] for name in ("penalised_fit", "likelihood_ratio")} | changes
+
+
+def test_fit_by_hand_holds_for_the_lessons_fit() -> None:
+    run(L10, "check:fit-by-hand", **by_hand_inputs())
+
+
+def test_fit_by_hand_fails_on_a_wrong_ratio_a_term_on_o_or_the_prior_kept() -> None:
+    real_ratio, real_fit = helpers()["likelihood_ratio"], helpers()["penalised_fit"]
+
+    def half_the_ratio(*args: Any, **options: Any) -> tuple[float, float]:  # the log ratio without the factor 2
+        statistic, p = real_ratio(*args, **options)
+        return statistic / 2, p
+
+    with pytest.raises(AssertionError, match="30 points of 40"):
+        run(L10, "check:fit-by-hand", **by_hand_inputs(likelihood_ratio=half_the_ratio))
+
+    def term_on_o(results: Any, n: int, prior_draws: float = 1.0, first_move: Any = None) -> Any:
+        weights = None if first_move is None else [-w for w in first_move]  # the term added to O's side
+        return real_fit(results, n, prior_draws, weights)
+
+    with pytest.raises(AssertionError, match="on X's side"):
+        run(L10, "check:fit-by-hand", **by_hand_inputs(penalised_fit=term_on_o))
+
+    def fit_with_the_prior(results: Any, n: int, prior_draws: float = 1.0, first_move: Any = None) -> Any:
+        return real_fit(results, n, 1.0, first_move)  # the lesson's prior kept: F drawn towards 0
+
+    with pytest.raises(AssertionError, match="on X's side"):
+        run(L10, "check:fit-by-hand", **by_hand_inputs(penalised_fit=fit_with_the_prior))
+
+
 @cache
 def colour_data() -> tuple[dict[str, Any], tuple[GameRecord, ...]]:
     return read_json("benchmarks", "strength.json"), tuple(read_records(DATA_DIR / "tournaments" / "alphabeta_vs_mcts_rule4.jsonl"))
@@ -695,6 +855,11 @@ def test_colour_figures_fail_on_perturbed_data() -> None:
     rule8 = [dataclasses.replace(record, rule=8) for record in mcts]
     with pytest.raises(AssertionError, match="rule 4"):
         run(L10, "check:colour-figures", strength=strength, mcts_rule4=rule8)
+    versions = copy.deepcopy(strength)  # the control as a fourth version against 629c7bd
+    control = next(match for match in versions["matches"] if match["new"] == match["base"])
+    control["base"] = "629c7bd"
+    with pytest.raises(AssertionError, match="against itself"):
+        run(L10, "check:colour-figures", strength=versions, mcts_rule4=list(mcts))
 
 
 def test_the_tournament_here_is_the_lessons_schedule() -> None:

@@ -74,8 +74,9 @@ def score_interval(scores: Sequence[float], confidence: float = 0.95) -> tuple[f
     for 40 wins in 40 games; the Wilson interval is [0.912, 1], as is the exact Clopper-Pearson
     interval. Counting a draw as half a win treats the points as a binomial count, the spread a
     score of that mean has when every game is a win or a loss; draws can only lower the spread
-    (a score in [0, 1] with mean p has variance at most p(1-p)), so with draws the interval is if
-    anything a little wide. Games are assumed independent; the colour pairing is ignored.
+    (a score in [0, 1] with mean p has variance at most p(1-p)), so on that count the interval is if
+    anything a little wide (though Wilson's interval itself covers some true rates less than 95% of the
+    time: at 40 games as little as 84%, near rates 0.0044 and 0.9956). Games are assumed independent; the colour pairing is ignored.
 
     >>> [round(end, 3) for end in score_interval([1.0] * 40)]
     [0.912, 1.0]
