@@ -4,8 +4,9 @@ Engine developers test a change by playing the new version against the old one (
 Stockfish, OpenBench, fastchess, cutechess-cli). The games come in pairs: one opening, played once
 with each version as the first player. This module turns such a match into numbers:
 
-- :func:`elo`: the logistic Elo difference of a mean score s, -400 log10(1/s - 1) (Elo 1978;
-  0.75 is +190.8, 400 log10 3).
+- :func:`elo`: the logistic Elo difference of a mean score s, -400 log10(1/s - 1): on Elo's
+  scale (Elo 1978, whose own tables used the normal curve), in the logistic form of the US Chess
+  Federation's winning expectancy and of fishtest; 0.75 is +190.8, 400 log10 3.
 - :func:`elo_interval`: the score's mean and its ``confidence`` interval from the spread of the
   results, turned into Elo. *Trinomial*: each game a win, draw or loss. *Pentanomial*: each game
   pair scores 0, 1/2, 1, 3/2 or 2 points; a pair removes the opening's bias (an opening good for X

@@ -26,8 +26,10 @@ deepening):
    root move it searches may prove itself better (rule 1). A depth that has got that far when the
    normal deadline comes runs on to the hard limit (the reserve of rule 3, which no fail low
    claimed); one that has not has nothing to show and is stopped there, as before. Engines stop
-   an iteration between an optimum and a maximum time in the same way (Stockfish starts no depth
-   after its optimum time and lets the one under way run to its maximum; Hyatt's Crafty 23.8 starts
+   an iteration between an optimum and a maximum time in the same way (Stockfish, ``search.cpp``,
+   starts no depth once the time spent passes its optimum time scaled by factors for a falling
+   evaluation and an unstable best move, whose form changes from version to version, and lets the
+   one under way run to its maximum; Hyatt's Crafty 23.8 starts
    no new root move after its target time but lets those under way finish, and Crafty 25.2 goes on
    to the end of the iteration unless it is still on its first root move without a fail low, both
    ``time.c``, ``TimeCheck``). ``benchmarks/time_rules.py`` counts how often the run-on finishes the

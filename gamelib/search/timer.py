@@ -1,7 +1,7 @@
 """The clock every search and bot reads: the machine's wall time, or a clock that counts its readings.
 
 A search under a deadline reads :func:`now` (the core every 256 nodes, Monte Carlo tree search
-every iteration, the genetic bot every chromosome, iterative deepening before and after each
+every iteration, the genetic bot once a generation and once a crossover, iterative deepening before and after each
 depth). By default that is ``time.perf_counter()``, and what the search does in a given time
 depends on the machine and on what else it runs. Inside :func:`counted_time` the clock moves on
 by a fixed ``step`` at every reading instead, so time is a count of the search's own work and the

@@ -81,9 +81,10 @@ class GeneticBot:
         """The first move of the best root child after evolving sequences from ``state``.
 
         Stops making chromosomes after :data:`TIME_SHARE` of ``seconds`` (wall time) less
-        :data:`ANSWER_SECONDS`; the clock is read before each new chromosome (about 0.1 ms apart),
-        so only the process being descheduled by a busy machine can push ``choose`` past
-        ``seconds`` (``benchmarks/genetic_bot.py`` measures it). Raises SearchError if ``seconds``
+        :data:`ANSWER_SECONDS`; the clock is read once a generation and once a crossover (two
+        children), while seeding once a chromosome but the first, and at the start and end of
+        ``choose``, so only the process being descheduled by a busy machine can push ``choose``
+        past ``seconds`` (``benchmarks/genetic_bot.py`` measures it). Raises SearchError if ``seconds``
         is not positive or ``state`` is terminal.
         """
         start = now()
@@ -108,7 +109,8 @@ class Evolution:
 
     :meth:`GeneticBot.choose` makes one per move; build one yourself to watch a search, e.g.
     ``run = Evolution(bot, game, state, deadline=math.inf); run.evolve(10); run.tree.value()``.
-    ``deadline`` is a :func:`~gamelib.search.timer.now` reading after which no new chromosome is made.
+    ``deadline`` is a :func:`~gamelib.search.timer.now` reading after which no new generation or
+    crossover starts (nor, while seeding, a new chromosome after the first).
     ``population`` is the current population, fittest first after each generation.
     """
 
