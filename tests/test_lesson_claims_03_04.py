@@ -124,6 +124,27 @@ RETRACTED = [
      "the seed's copy of the tutorial's code is garbled; `d < maxdepth - 1` is the web page's"),
     (LESSON_4, "slowest of the three",
      "four searches are compared"),
+    # issue 31, fourth reading
+    (LESSON_3, "picture at the moment of the first re-search shows both windows",
+     "the picture drawn at the first re-search shows only the null window (13, 14); (0, 13) appears one event later"),
+    (LESSON_3, "strong ordering makes it win on more trees than it loses",
+     "at branching 3 the split is 22 against 11, a chance of 0.08 under a coin toss per tree: not separated"),
+    (LESSON_3, "is Marsland's name for the same idea (Marsland 1986",
+     "PVS was named by Marsland and Campbell (ACM Computing Surveys 14(4), 1982); 1986 is the review whose code is quoted"),
+    (LESSON_3, "Marsland's own PVS of 1986",
+     "PVS was named by Marsland and Campbell in 1982; the 1986 review is where the quoted code is"),
+    (LESSON_3, "predict when NegaScout saves work (good move ordering: strongly ordered trees",
+     "at branching 3 with strong ordering fail-hard NegaScout's mean (73.0 leaves) is above alpha-beta's (71.8)"),
+    (LESSON_3, "its bet usually wins",
+     "nothing measured it; the lesson now prints how many null-window tests fail high"),
+    (LESSON_3, "a static value is exact already (the web page's `d < maxdepth - 1`",
+     "the web page's d < maxdepth - 1 means 'the move leads to a leaf' only when every leaf lies at one depth"),
+    (LESSON_4, "Every table above that compares whole keys, whatever its strategy and size",
+     "BoundlessTable compares whole keys and gives wrong values; the aging runs' values were not shown"),
+    (LESSON_4, "enters up to a million nodes",
+     "the data file's largest depth-5 count is 1,100,231"),
+    (LESSON_4, "when the table is too small, over many positions",
+     "the comparison uses eight positions"),
 ]
 
 
@@ -265,6 +286,76 @@ def test_six_fail_high_check_fails_when_a_research_is_dropped() -> None:
         run_check(LESSON_3, "check:six-fail-high", rescout=perturbed, reversed_tree=tree)
 
 
+# Lesson 3, cell "check:research-pictures": the pictures at the first re-search and one event later show its
+# null window and its re-search window on the edge from 2 to 5.
+
+def my_hard_research_windows(tree: GameTree, pvs: bool) -> list[tuple[str, str, tuple[float, float], tuple[float, float]]]:
+    """The tutorial's fail-hard NegaScout (or, ``pvs``, its (a, beta) re-search) on the tree's JSON form, from its
+    value range: each re-search as (node, move, null window, re-search window), in order, MAX's view."""
+    data = tree.to_dict()
+    children: dict[str, list[str]] = data["children"]
+    found: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
+
+    def view(sign: int, low: float, high: float) -> tuple[float, float]:
+        return (low, high) if sign == 1 else (-high, -low)
+
+    def search(node: str, sign: int, alpha: float, beta: float) -> float:
+        kids = children.get(node, [])
+        if not kids:
+            return float(sign * data["values"][node])
+        a, b = alpha, beta
+        for i, kid in enumerate(kids):
+            t = -search(kid, -sign, -b, -a)
+            if i > 0 and a < t < beta and children.get(kid):
+                start = a if pvs else t
+                found.append((node, kid, view(sign, a, a + 1), view(sign, start, beta)))
+                t = -search(kid, -sign, -beta, -start)
+            a = max(a, t)
+            if a >= beta:
+                return a
+            b = a + 1
+        return a
+
+    low, high = data["value_range"]
+    search(data["root"], 1, low, high)
+    return found
+
+
+def test_first_research_windows_by_my_negascout() -> None:
+    assert my_hard_research_windows(reversed_broeders(), pvs=False)[0] == ("2", "5", (13, 14), (0, 13))
+    assert my_hard_research_windows(reversed_broeders(), pvs=True)[0] == ("2", "5", (13, 14), (0, 14))
+
+
+def test_research_pictures_check_passes_on_the_reversed_tree() -> None:
+    tree = reversed_broeders()
+    run_check(LESSON_3, "check:research-pictures", rescout=scout_trace(tree), reversed_tree=tree)
+
+
+def test_research_pictures_check_fails_on_pvs_s_trace() -> None:
+    tree = reversed_broeders()  # PVS re-searches at 2 with (0, 14)
+    with pytest.raises(AssertionError, match="the second picture should show the re-search's window"):
+        run_check(LESSON_3, "check:research-pictures", rescout=traces(tree, True), reversed_tree=tree)
+
+
+def test_research_pictures_check_fails_when_the_second_picture_is_one_event_early() -> None:
+    tree = reversed_broeders()
+    events = scout_trace(tree).events
+    first = next(i for i, event in enumerate(events) if isinstance(event, Research))
+    assert isinstance(events[first + 1], Enter)  # the re-search entering 5, dropped: the old picture's moment
+    early = SimpleNamespace(events=events[:first + 1] + events[first + 2:])
+    with pytest.raises(AssertionError, match="the second picture should show the re-search's window"):
+        run_check(LESSON_3, "check:research-pictures", rescout=early, reversed_tree=tree)
+
+
+def test_research_pictures_check_fails_when_the_first_research_is_another() -> None:
+    tree = reversed_broeders()
+    events = scout_trace(tree).events
+    first = next(i for i, event in enumerate(events) if isinstance(event, Research))
+    with pytest.raises(AssertionError, match="the first re-search should be of move 5 at position 2"):
+        run_check(LESSON_3, "check:research-pictures", rescout=SimpleNamespace(events=events[:first] + events[first + 1:]),
+                  reversed_tree=tree)
+
+
 # Lesson 3, cell "check:research-windows": NegaScout re-searches from the top of its null window, PVS from its
 # bottom; one point apart at positions 2 and 0, different at both ends at 1 and 3.
 
@@ -296,6 +387,27 @@ def test_research_windows_check_fails_on_fail_soft_negascout() -> None:
     with pytest.raises(AssertionError, match="should each re-search at positions 0, 1, 2 and 3"):
         run_check(LESSON_3, "check:research-windows", rescout=traces(tree, False, fail_soft=True),
                   pvs_trace=traces(tree, True))
+
+
+def with_pvs_research(node: str, null: tuple[int, int], window: tuple[int, int]) -> SimpleNamespace:
+    """PVS's trace on the reversed tree with its re-search at ``node`` given another null window and window (each
+    still from the bottom of its null window, as PVS's rule says)."""
+    events = [replace(event, null_window=null, window=window) if isinstance(event, Research) and event.node == node
+              else event for event in traces(reversed_broeders(), True).events]
+    return SimpleNamespace(events=events)
+
+
+@pytest.mark.parametrize("node, null, window, message", [
+    ("1", (7, 8), (3, 8), "one point apart at positions 0 and 2 only"),   # NegaScout's (3, 7): one point apart
+    ("3", (2, 3), (2, 7), "differ at both ends"),                          # NegaScout's (4, 7): the same top
+    ("3", (3, 4), (3, 8), "the null windows should differ too"),          # NegaScout's null window (3, 4)
+], ids=["one point apart at 1", "a shared end at 3", "the same null window at 3"])
+def test_research_windows_check_fails_on_other_pvs_windows(node: str, null: tuple[int, int], window: tuple[int, int],
+                                                          message: str) -> None:
+    assert my_hard_research_windows(reversed_broeders(), pvs=False)[2:] == [("1", "3", (7, 8), (3, 7)), ("3", "7", (3, 4), (4, 7))]
+    with pytest.raises(AssertionError, match=message):
+        run_check(LESSON_3, "check:research-windows", rescout=traces(reversed_broeders(), False),
+                  pvs_trace=with_pvs_research(node, null, window))
 
 
 # Lesson 3, cell "check:first-move-best": the first move is a best one at 4,948 of 14,560 inner nodes.
@@ -519,6 +631,28 @@ def test_my_leaf_counts_at_branching_5() -> None:
     assert {name: [my_leaves(tree, name) for tree in trees] for name in SEARCHES_3} == STRONG_5
 
 
+def as_uneven(fewer: int, more: int) -> float:
+    trees, side = fewer + more, min(fewer, more)
+    tail: float = 2 * sum(math.comb(trees, k) for k in range(side + 1)) / 2**trees
+    return min(1.0, tail)
+
+
+def test_strong_ordering_splits_by_my_counts(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    import statistics
+
+    found = {}
+    for branching in (3, 5):
+        differences = [n - a for n, a in zip(strong_leaves[branching, "NegaScout"], strong_leaves[branching, "alpha-beta"])]
+        fewer, more = sum(d < 0 for d in differences), sum(d > 0 for d in differences)
+        spread = statistics.stdev(differences) / math.sqrt(40)
+        found[branching] = (fewer, more, f"{as_uneven(fewer, more):.2g}", round(statistics.mean(differences), 2),
+                            round(spread, 1), statistics.median(differences))
+    assert found == {3: (22, 11, "0.08", 1.15, 2.5, -2), 5: (31, 8, "0.00029", -10.5, 9.1, -20)}
+    soft = {branching: sum(n < a for n, a in zip(strong_leaves[branching, "NegaScout, fail-soft"],
+                                                    strong_leaves[branching, "alpha-beta"])) for branching in (3, 5)}
+    assert soft == {3: 25, 5: 36} and f"{as_uneven(25, 8):.2g}" == "0.0046" and as_uneven(36, 3) < 1e-7
+
+
 def test_ordering_check_passes_on_my_counts(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
     run_check(LESSON_3, "check:ordering-and-branching", strong_leaves=strong_leaves, STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
 
@@ -533,6 +667,43 @@ def test_ordering_check_fails_when_fail_soft_saves_nothing(strong_leaves: dict[t
     same = {**strong_leaves, (5, "NegaScout, fail-soft"): strong_leaves[5, "alpha-beta"]}
     with pytest.raises(AssertionError, match="fail-soft NegaScout should evaluate fewer"):
         run_check(LESSON_3, "check:ordering-and-branching", strong_leaves=same, STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+def test_ordering_check_fails_when_branching_3_separates(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    # Fail-soft's counts as fail-hard's at branching 3: 25 against 8, a chance of 0.0046, separated.
+    separated = {**strong_leaves, (3, "NegaScout"): strong_leaves[3, "NegaScout, fail-soft"]}
+    with pytest.raises(AssertionError, match="branching 3, strong ordering: .* more than one time in 20"):
+        run_check(LESSON_3, "check:ordering-and-branching", strong_leaves=separated,
+                  STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+def test_ordering_check_fails_when_branching_5_does_not_separate(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    # Seven of fail-hard's 31 wins at branching 5 turned into losses: 24 against 15, a chance of 0.2.
+    leaves, plain = list(strong_leaves[5, "NegaScout"]), strong_leaves[5, "alpha-beta"]
+    for tree in [i for i, (n, a) in enumerate(zip(leaves, plain)) if n < a][:7]:
+        leaves[tree] = plain[tree] + 1
+    with pytest.raises(AssertionError, match="branching 5, strong ordering: .* less than one time in 20"):
+        run_check(LESSON_3, "check:ordering-and-branching", strong_leaves={**strong_leaves, (5, "NegaScout"): leaves},
+                  STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+def test_ordering_check_fails_when_the_mean_separates(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    # Fail-hard's counts at branching 5 each 30 leaves lower: a mean difference of -40.5, give or take 9.1.
+    lower = [n - 30 for n in strong_leaves[5, "NegaScout"]]
+    with pytest.raises(AssertionError, match="branching 5, strong ordering: .* within twice its give-or-take"):
+        run_check(LESSON_3, "check:ordering-and-branching", strong_leaves={**strong_leaves, (5, "NegaScout"): lower},
+                  STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
+
+
+def test_ordering_check_fails_when_the_middle_tree_saves_nothing(strong_leaves: dict[tuple[int, str], list[int]]) -> None:
+    # Three of fail-hard's 22 wins at branching 3 made ties: 19 against 11 with 10 ties, so the middle two trees
+    # are ties and the median difference is 0 (the split still leans its way, the mean is still above).
+    leaves, plain = list(strong_leaves[3, "NegaScout"]), strong_leaves[3, "alpha-beta"]
+    for tree in [i for i, (n, a) in enumerate(zip(leaves, plain)) if n < a][:3]:
+        leaves[tree] = plain[tree]
+    with pytest.raises(AssertionError, match="its median difference below 0"):
+        run_check(LESSON_3, "check:ordering-and-branching", strong_leaves={**strong_leaves, (3, "NegaScout"): leaves},
+                  STRONG_SEARCHES=dict.fromkeys(SEARCHES_3))
 
 
 # Lesson 4, cell "check:tree-size": tic-tac-toe's game tree and positions, counted by rules written here.
@@ -624,6 +795,17 @@ def test_table_size_gain_by_my_own_reading_of_the_data() -> None:
 
 def test_table_size_gain_check_passes_on_the_data() -> None:
     run_check(LESSON_4, "check:table-size-gain", gain=my_gain())
+
+
+def test_table_size_gain_check_fails_when_always_replace_rises_on_two_positions() -> None:
+    gain = my_gain()
+    always = gain["always"]
+    rising = max(range(8), key=lambda i: always[i] if always[i] < 1 else 0)  # the highest gain below 1 (0.999)
+    falling = max(range(8), key=lambda i: always[i] - gain["depth"][i] if always[i] < 1 and i != rising else -9)
+    always[rising], always[falling] = always[rising] + 0.01, always[falling] - 0.01  # a second rise, the mean unchanged
+    assert always[rising] > 1 and always[falling] > gain["depth"][falling]
+    with pytest.raises(AssertionError, match="more nodes with 4,096 slots than with 256 on one position"):
+        run_check(LESSON_4, "check:table-size-gain", gain=gain)
 
 
 def test_table_size_gain_check_fails_when_always_replace_gains_as_much() -> None:
@@ -727,7 +909,9 @@ def my_game_value(board: Board, memo: dict[Board, int]) -> int:
 def my_mtdf_with_mislabels(root: Board, mislabel: Any) -> int:
     """MTD(f) from 0 over AlphaBetaWithMemory (MAX/MIN form, fail-soft, one value and its bound an entry, an
     exact entry settling its node): ``mislabel(board, is_root)`` says which entries are stored as exact
-    whatever their bound."""
+    whatever their bound. The passes ask about the value for the side to move at the root, as gamelib's
+    negamax MTD(f) does: with O to move, the window (beta - 1, beta) for O is (-beta, 1 - beta) for X. The
+    value returned is X's."""
     table: dict[Board, tuple[str, float]] = {}
 
     def memory(board: Board, alpha: float, beta: float) -> float:
@@ -761,15 +945,16 @@ def my_mtdf_with_mislabels(root: Board, mislabel: Any) -> int:
         table[board] = ("exact" if mislabel(board, board == root) else kind, g)
         return g
 
+    sign = 1 if root.count("X") == root.count("O") else -1  # X's values made the side to move's
     g, lower, upper = 0.0, -math.inf, math.inf
     while lower < upper:
         beta = max(g, lower + 1)
-        g = memory(root, beta - 1, beta)
+        g = sign * memory(root, beta - 1, beta) if sign == 1 else -memory(root, -beta, 1 - beta)
         if g < beta:
             upper = g
         else:
             lower = g
-    return int(g)
+    return int(sign * g)
 
 
 def test_boundless_root_entry_by_my_own_mtdf() -> None:
@@ -811,6 +996,39 @@ def test_boundless_root_entry_check_fails_on_another_set_of_wrong_positions(chan
     inputs = boundless_inputs()
     inputs["wrong"] = inputs["wrong"][1:] if change == "drop one" else [*inputs["wrong"], ("X...O....", 0, 0)]
     with pytest.raises(AssertionError, match="the root's entry alone"):
+        run_check(LESSON_4, "check:boundless-root-entry", **inputs)
+
+
+def positions_after_three(*names: str) -> dict[str, Any]:
+    """The check's inputs for positions after three moves (X, O, X) instead of X's corner opening and a reply."""
+    game = TicTacToe()
+    states = [game.from_id(name) for name in names]
+    found = [(game.node_id(state), mtdf(game, state, table=BoundlessTable()).value, mtdf(game, state).value)
+             for state in states]
+    return {"game": game, "after_two": states, "wrong": [row for row in found if row[1] != row[2]]}
+
+
+def test_every_entry_but_the_root_s_can_spoil_a_value_by_my_own_mtdf() -> None:
+    # X on a2 and c2, O on c3, O to move: mislabelling every entry but the root's spoils MTD(f)'s value there, and
+    # mislabelling the root's alone does too; on X c2 and c3, O a3 only the root's does.
+    memo: dict[Board, int] = {}
+    for board, non_root_spoils in (("   X X  O", True), ("      OXX", False)):
+        right = my_game_value(board, memo)
+        assert my_mtdf_with_mislabels(board, lambda b, is_root: is_root) != right
+        assert (my_mtdf_with_mislabels(board, lambda b, is_root: not is_root) != right) == non_root_spoils
+
+
+def test_boundless_root_entry_check_fails_when_other_entries_spoil_a_value() -> None:
+    inputs = positions_after_three("...X.X..O")
+    assert [board for board, _, _ in inputs["wrong"]] == ["...X.X..O"]
+    with pytest.raises(AssertionError, match="every entry but the root's stored as exact should leave"):
+        run_check(LESSON_4, "check:boundless-root-entry", **inputs)
+
+
+def test_boundless_root_entry_check_fails_when_the_first_pass_proves_more() -> None:
+    inputs = positions_after_three("......OXX")  # the first pass, (-1, 0) for O, leaves O's root "at least 1"
+    assert [board for board, _, _ in inputs["wrong"]] == ["......OXX"]
+    with pytest.raises(AssertionError, match="after the first pass the root's entry should say 'at least 0'"):
         run_check(LESSON_4, "check:boundless-root-entry", **inputs)
 
 
@@ -968,3 +1186,136 @@ def test_miss_control_check_passes_on_the_lesson_counts() -> None:
 def test_miss_control_check_fails_on_other_counts(control: int, full: int, again: int) -> None:
     with pytest.raises(AssertionError):
         run_check(LESSON_4, "check:miss-control", **miss_inputs(control, full, again))
+
+
+# Lesson 4, cell "check:aging-values", and lesson 3's count of NegaScout's failed tests on the Adjacency position:
+# the Adjacency game (the IF3170 report's rules: a mark turns the opponent's marks around it) written here, boards as
+# 64 characters, a1..h1 then a2..h8.
+
+def _square(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+AROUND = [[c + dc + 8 * (r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)
+           if (dc or dr) and 0 <= c + dc < 8 and 0 <= r + dr < 8] for r in range(8) for c in range(8)]
+
+
+def _adjacency_play(board: str, mover: str, square: int) -> str:
+    cells = list(board)
+    cells[square] = mover
+    for near in AROUND[square]:
+        if cells[near] not in (mover, "."):
+            cells[near] = mover
+    return "".join(cells)
+
+
+def _adjacency_line(moves: list[str]) -> tuple[str, str]:
+    cells = ["."] * 64
+    for name in ("a1", "b1", "a2", "b2"):
+        cells[_square(name)] = "X"
+    for name in ("g7", "h7", "g8", "h8"):
+        cells[_square(name)] = "O"
+    board, mover = "".join(cells), "X"
+    for name in moves:
+        board, mover = _adjacency_play(board, mover, _square(name)), "O" if mover == "X" else "X"
+    return board, mover
+
+
+LINE = ["c3", "f6", "d4", "e5", "c5", "f4"]
+"""Lesson 4's position (ten rounds, so 14 plies left after these six moves)."""
+
+
+def my_adjacency_value(board: str, mover: str, left: int, depth: int) -> int:
+    """Depth-limited negamax alpha-beta, no table; the value for X (MAX)."""
+    def search(board: str, mover: str, left: int, depth: int, alpha: float, beta: float) -> float:
+        sign = 1 if mover == "X" else -1
+        if depth == 0 or left == 0 or "." not in board:
+            return float(sign * (board.count("X") - board.count("O")))
+        other = "O" if mover == "X" else "X"
+        for square in (s for s in range(64) if board[s] == "."):
+            value = -search(_adjacency_play(board, mover, square), other, left - 1, depth - 1, -beta, -alpha)
+            if value >= beta:
+                return value
+            alpha = max(alpha, value)
+        return alpha
+
+    value = search(board, mover, left, depth, -math.inf, math.inf)
+    return int(value if mover == "X" else -value)
+
+
+def test_aging_line_values_by_my_own_search() -> None:
+    values = []
+    for extra in ([], ["g6"], ["g6", "c2"], ["g6", "c2", "c1"]):
+        board, mover = _adjacency_line(LINE + extra)
+        values.append(my_adjacency_value(board, mover, 14 - len(extra), 4))
+    assert values == [0, 7, 0, 7]
+
+
+def aging_line_without_table() -> list[float]:
+    from gamelib.games.adjacency import AdjacencyGame
+    from gamelib.search.negamax import alphabeta
+
+    game = AdjacencyGame(rounds=10)
+    states = [game.play(game.root, LINE)]
+    for move in ("g6", "c2", "c1"):
+        states.append(game.play(states[-1], [move]))
+    return [alphabeta(game, state, 4).value for state in states]
+
+
+def test_aging_values_check_passes_on_the_lesson_values() -> None:
+    # The five strategies' values at depth 4 on the line (a run of the lesson's cell, which takes seconds).
+    run_check(LESSON_4, "check:aging-values", aging_values=dict.fromkeys(Replacement, [0, 7, 0, 7]),
+              without_table=aging_line_without_table())
+
+
+def test_aging_values_check_fails_when_a_strategy_gives_another_value() -> None:
+    values = {**dict.fromkeys(Replacement, [0, 7, 0, 7]), Replacement.AGING: [0, 7, 0, 8]}
+    with pytest.raises(AssertionError, match="aging: one table kept over the four searches"):
+        run_check(LESSON_4, "check:aging-values", aging_values=values, without_table=aging_line_without_table())
+
+
+def test_aging_values_check_fails_on_another_depth() -> None:
+    with pytest.raises(AssertionError, match="alpha-beta without a table should give"):
+        run_check(LESSON_4, "check:aging-values", aging_values=dict.fromkeys(Replacement, [7, 0, 7, 0]),
+                  without_table=[7, 0, 7, 0])
+
+
+def test_negascout_s_tests_seldom_fail_high_with_a_table_by_my_own_search() -> None:
+    """Lesson 3: with the table's move first, few of NegaScout's null-window tests fail high on the Adjacency
+    position over depths 1 to 4, and one move is searched again (the lesson prints gamelib's count, 365 of 9,939;
+    this search, with a table of best moves only and no replacement, counts 352 of 9,903)."""
+    board, mover = _adjacency_line(LINE)
+    best: dict[tuple[str, str], int] = {}
+    counts = Counter[str]()
+
+    def search(board: str, mover: str, left: int, depth: int, alpha: float, beta: float) -> float:
+        sign = 1 if mover == "X" else -1
+        if depth == 0 or left == 0 or "." not in board:
+            return float(sign * (board.count("X") - board.count("O")))
+        moves = [s for s in range(64) if board[s] == "."]
+        first = best.get((board, mover))
+        if first is not None:
+            moves.remove(first)
+            moves.insert(0, first)
+        other, a, b, best_move = "O" if mover == "X" else "X", alpha, beta, moves[0]
+        for i, square in enumerate(moves):
+            child = _adjacency_play(board, mover, square)
+            t = -search(child, other, left - 1, depth - 1, -b, -a)
+            if i > 0:
+                counts["tests"] += 1
+                counts["fail high"] += t > a
+            if i > 0 and a < t < beta and depth > 1:
+                counts["searched again"] += 1
+                t = -search(child, other, left - 1, depth - 1, -beta, -t)
+            if t > a:
+                best_move = square
+            a = max(a, t)
+            if a >= beta:
+                break
+            b = a + 1
+        best[board, mover] = best_move
+        return a
+
+    values = [search(board, mover, 14, depth, -64, 64) for depth in range(1, 5)]
+    assert values == [7, 0, 7, 0]
+    assert counts["fail high"] < 0.05 * counts["tests"] and counts["searched again"] == 1, counts

@@ -548,8 +548,9 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     again with (t, beta), unless the test's value is exact already (see below). ``pvs``
     re-searches with (a, beta) instead, the window the move would have had without the test: the
     re-search of seed 000's second ("Alternatif") NegaScout and of the Chess Programming Wiki's PVS.
-    Marsland's published PVS (ICCA Journal 9(1), 1986, p. 10, as Breuker quotes it in CCC, 2 August
-    2004) re-searches with (t, beta), as NegaScout does.
+    The PVS code of Marsland's 1986 review (ICCA Journal 9(1), p. 10, as Breuker quotes it in CCC, 2 August
+    2004; the name PVS is Marsland and Campbell's, ACM Computing Surveys 14(4), 1982) re-searches with
+    (t, beta), as NegaScout does.
 
     Fail-hard (the default) is seed 000's code, which is the C code of Reinefeld's web page (Zuse
     Institute Berlin, www.zib.de/reinefeld/nsc.html; the seed names no source for it, and cites Plaat
