@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import inspect
 import json
 import math
 import re
 from collections.abc import Callable, Mapping
+from statistics import NormalDist
 from types import SimpleNamespace
 from typing import Any, Literal
 
 import pytest
 
 import gamelib.play.tournament
-from gamelib import Exit, GameTree, RecordingTracer, alphabeta, load_seed_tree, minimax, tree_from_dict
+from gamelib import Exit, GameTree, Player, RecordingTracer, alphabeta, load_seed_tree, minimax, tree_from_dict
 from gamelib.search.negamax import negascout
 from gamelib.search.random_trees import random_tree
-from gamelib.teach.exercises import EXERCISES
+from gamelib.teach.exercises import EXERCISES, check_exercise
 from solutions.lesson_01_minimax import PREDICTION
 from tests.lesson_cells import NOTEBOOKS, python_of, run_check, setup_namespace
 from tests.test_lesson_claims import cells
@@ -102,6 +104,19 @@ RETRACTED = [
      "near 3/4"),
     (ALPHA_BETA, "at small depths, 0.80 to 0.87, are above 3/4",
      "those exponents include the constant factor the growth over two plies cancels; that growth is near 3/4"),
+    (START, "first in lesson 6; a 99.9% interval in lesson 8)",
+     "read as complete, but lesson 7 also makes intervals at 1 - 0.05/6 (z = 2.64) and lesson 9 at 98.75%: "
+     "Bonferroni's correction"),
+    (START, "Other exercises ask you to predict and then run a search yourself",
+     "read as complete, but lesson 4's exercises 2 to 4 are of that kind too, and lesson 3's 'by about how much?' and "
+     "lesson 4's windows are asked and not checked"),
+    (ALPHA_BETA, "names earlier and independent inventors too",
+     "McCarthy (1956) came before Newell, Shaw and Simon (1958); Hart and Edwards worked in McCarthy's group at MIT and "
+     "proved alpha-beta gives minimax's value (McCarthy's letter to Nilsson, 1973); only Brudno was independent"),
+    (ALPHA_BETA, "(Presentation only; the asserts above check the numbers.)",
+     "the worst-first means and the random-order means at depths 1 to 3 were asserted nowhere"),
+    (ALPHA_BETA, "and *nearly* all in deeper ones",
+     "holds for the table's depths only: on five trees a depth the share falls from 0.97 at depth 4 to 0.84 at 7"),
 ]
 
 
@@ -497,16 +512,63 @@ def test_the_start_page_names_the_lessons_that_play_the_adjacency_game() -> None
     assert playing == {3, 4, 5, 6, 7, 9, 10}, f"the lessons that use the Adjacency game are now {sorted(playing)}"
 
 
+def z_of(level: float) -> float:
+    """The two-sided normal quantile of a confidence level in percent: 1.96 for 95, 3.29 for 99.9."""
+    return NormalDist().inv_cdf(1 - (1 - level / 100) / 2)
+
+
+LEVELS = ((re.compile(r"(\d+(?:\.\d+)?)% (?:\w+ )?intervals?\b"), "percent"),  # "a 95% interval", "Wilson 95% interval"
+          (re.compile(r"\bintervals? (?:\w+ ){0,2}(?:needs?|at) (\d+(?:\.\d+)?)%"), "percent"),  # "each interval needs 98.75%"
+          (re.compile(r"\bintervals? (?:\w+ ){0,2}at \$?z = (\d+(?:\.\d+)?)"), "z"))  # "an interval at $z = 2.64$"
+"""The ways a lesson states an interval's level: a percentage before "interval" or after it, or the z it is made with."""
+
+
+def interval_levels(text: str) -> set[float]:
+    """The levels of the intervals ``text`` gives, each as its z rounded to two places: 95% is 1.96, 98.75% is
+    2.5, 99.9% is 3.29, and an interval "at z = 2.64" is 2.64."""
+    return {round(z_of(float(value)) if kind == "percent" else float(value), 2)
+            for pattern, kind in LEVELS for value in pattern.findall(text)}
+
+
+def corrected_levels(text: str) -> set[float]:
+    """Bonferroni's levels for the families ``text`` names: 1 - 0.05/k for each "0.05/k", as z rounded to two places."""
+    return {round(z_of(100 * (1 - 0.05 / int(k))), 2) for k in re.findall(r"0\.05 ?/ ?(\d+)", text) if int(k) >= 2}
+
+
+def test_the_levels_are_seen_however_a_lesson_states_them() -> None:
+    assert interval_levels("a 95% interval, its Wilson 95% interval and a 99.9% interval") == {1.96, 3.29}
+    assert interval_levels("each interval needs 98.75% (Bonferroni's correction)") == {2.5}
+    assert interval_levels("makes each claim at $1 - 0.05/6$: an interval at $z = 2.64$ instead of 1.96") == {2.64}
+    assert interval_levels("at 40 games it contains some true rates only 84% of the time; power 80%") == set()
+    assert corrected_levels("each p against 0.05/6, and four tests each below 0.05 / 4") == {2.64, 2.5}
+
+
+INTERVAL_LEVELS = {1.96: {6, 7, 9, 10}, 2.64: {7}, 2.5: {9}, 3.29: {8}}
+"""Where the lessons give intervals, by level (as z): 95% in lessons 6, 7, 9 and 10; Bonferroni's 1 - 0.05/6 for six
+claims in lesson 7, its 1 - 0.05/4 = 98.75% for four files in lesson 9; 99.9% in lesson 8."""
+
+
 def test_the_start_page_names_the_lessons_that_give_intervals() -> None:
     page = start_page()
-    assert "95% intervals in lessons 6, 7, 9 and 10, first in lesson 6" in page and "99.9% interval in lesson 8" in page
-    with_95 = {number for number in range(1, 11) if re.search(r"95% (\w+ )?interval", lesson_text(number))}
-    with_999 = {number for number in range(1, 11) if re.search(r"99\.9% (\w+ )?interval", lesson_text(number))}
-    assert (with_95, with_999) == ({6, 7, 9, 10}, {8}), (
-        f"95% intervals are now in lessons {sorted(with_95)}, 99.9% intervals in {sorted(with_999)}")
+    assert "Most are 95% intervals (lessons 6, 7, 9 and 10, first in lesson 6), and lesson 8's is a 99.9% interval" in page
+    assert ("lesson 7's six each at $1 - 0.05/6$, about 99.2% ($z = 2.64$), and lesson 9's four each at 98.75% "
+            "($1 - 0.05/4$)") in page, "the start page should give the levels of lessons 7 and 9's corrected intervals"
+    assert (round(100 * (1 - 0.05 / 6), 1), round(z_of(100 * (1 - 0.05 / 6)), 2), round(100 * (1 - 0.05 / 4), 2)) == (
+        99.2, 2.64, 98.75)
+    giving: dict[float, set[int]] = {}
+    for number in range(1, 11):
+        for level in interval_levels(lesson_text(number)):
+            giving.setdefault(level, set()).add(number)
+    assert giving == INTERVAL_LEVELS, (
+        f"the lessons now give intervals at these levels (as z): { {z: sorted(n) for z, n in giving.items()} }; the start "
+        f"page says { {z: sorted(n) for z, n in INTERVAL_LEVELS.items()} }")
+    corrected = {number: interval_levels(lesson_text(number)) & corrected_levels(lesson_text(number)) for number in (7, 9)}
+    assert corrected == {7: {2.64}, 9: {2.5}}, (
+        f"lesson 7's z = 2.64 should be Bonferroni's for six claims and lesson 9's 98.75% for four; got {corrected}")
 
 
-@pytest.mark.parametrize("term, lesson", [("Elo", 6), ("permutation test", 7), ("expected value", 8), ("Bradley-Terry", 10)])
+@pytest.mark.parametrize("term, lesson", [("bootstrap", 2), ("Elo", 6), ("permutation test", 7), ("Bonferroni's correction", 7),
+                                         ("expected value", 8), ("Bradley-Terry", 10)])
 def test_the_start_page_says_where_a_term_is_first_used(term: str, lesson: int) -> None:
     first = next(number for number in range(1, 11) if term in lesson_text(number))
     assert first == lesson, f"the start page says {term!r} comes in lesson {lesson}; it is first used in lesson {first}"
@@ -556,25 +618,28 @@ def test_the_start_page_names_every_earlier_lesson_a_lesson_builds_on(number: in
                          f"({before_it(number)!r}) does not lead back to")
 
 
-LEVEL = r"(\d+(?:\.\d+)?)% (?:\w+ )?interval"
-"""An interval at a stated level, "95% interval", "99.9% interval", "95% Wilson interval"."""
-
-
 @pytest.mark.parametrize("number", range(1, 11))
 def test_the_start_page_asks_for_intervals_at_every_level_a_lesson_uses(number: int) -> None:
-    used = set(re.findall(LEVEL, lesson_text(number)))
-    asked = set(re.findall(r"what an? (\d+(?:\.\d+)?)% interval", before_it(number)))
-    assert used == asked, (f"lesson {number} gives intervals at {sorted(used)}%; the start page asks for what an interval "
-                           f"says at {sorted(asked)}% before it")
+    """Each level a lesson uses is asked for in its *before it* ("what a 95% interval says"), except a level that is
+    Bonferroni's correction of one: the lesson teaches that correction, or its *before it* names it."""
+    text = lesson_text(number)
+    used = interval_levels(text)
+    corrected = used & corrected_levels(text)
+    asked = {round(z_of(float(level)), 2) for level in re.findall(r"what an? (\d+(?:\.\d+)?)% interval", before_it(number))}
+    assert used - corrected == asked, (
+        f"lesson {number} gives intervals at z = {sorted(used - corrected)} (besides Bonferroni's {sorted(corrected)}); the "
+        f"start page asks for what an interval says at z = {sorted(asked)} before it")
+    assert not corrected or "**Bonferroni's correction**" in text or "Bonferroni's correction" in before_it(number), (
+        f"lesson {number} makes intervals at Bonferroni's levels (z = {sorted(corrected)}) without teaching the correction, "
+        f"and its 'before it' ({before_it(number)!r}) does not name it")
 
 
 def test_the_start_page_says_how_an_interval_around_a_mean_is_made_at_the_levels_used() -> None:
     """z = 1.96 for 95% and 3.29 for 99.9% (two-sided normal quantiles), and lesson 8's interval is the mean
     +- 3.29 standard errors."""
-    from statistics import NormalDist
     page = start_page()
-    assert "$z = 1.96$ for 95% ($z = 3.29$ for 99.9%, lesson 8's)" in page
-    assert (round(NormalDist().inv_cdf(0.975), 2), round(NormalDist().inv_cdf(0.9995), 2)) == (1.96, 3.29)
+    assert "$z = 1.96$ for 95% ($z = 3.29$ for 99.9%, lesson 8's; a higher level takes a larger $z$)" in page
+    assert (round(z_of(95), 2), round(z_of(99.9), 2)) == (1.96, 3.29)
     assert re.search(r"3\.29 \* [^\n]*stdev", lesson_text(8)) and "99.9% interval" in lesson_text(8), (
         "lesson 8's 99.9% interval should be the mean +- 3.29 standard deviations / sqrt(n), as the start page says")
 
@@ -589,7 +654,7 @@ def test_the_start_page_asks_for_p_values_where_a_lesson_gives_one_before_lesson
     giving = {number for number in range(1, 11) if P_VALUE.search(lesson_text(number))}
     unprepared = {number for number in giving if number != 7 and 7 not in needed(number) and "p-value" not in before_it(number)}
     assert not unprepared, f"lessons {sorted(unprepared)} give p-values, and the start page asks for none before them"
-    assert 6 in giving and "Lesson 6 also gives the p-value of a t test" in start_page()
+    assert 6 in giving and "Lesson 6 also gives the p-values of tests of a difference" in start_page()
 
 
 def test_the_start_page_names_the_lessons_that_use_broeders_tree() -> None:
@@ -613,8 +678,14 @@ def test_the_start_page_says_what_solutions_holds() -> None:
     lessons = {int(path.name[7:9]) for path in SOLUTIONS.glob("lesson_*.py")}
     assert lessons == {1, 2, 8, 9} and "write-it-yourself exercises of lessons 1, 2, 8 and 9" in page
     assert "lesson 1's prediction (exercise 1, worked by hand)" in page and "lesson 2's pruning quiz" in page
-    from solutions.lesson_02_alpha_beta import QUIZ_SEED_22
-    assert QUIZ_SEED_22 and PREDICTION, "the start page names two answers besides the exercises'"
+    answers = {path.name: {target.id for statement in ast.parse(path.read_text(encoding="utf-8")).body
+                           if isinstance(statement, ast.Assign) for target in statement.targets
+                           if isinstance(target, ast.Name) and target.id.isupper()}
+               for path in sorted(SOLUTIONS.glob("lesson_*.py"))}
+    assert {name: found for name, found in answers.items() if found} == {
+        "lesson_01_minimax.py": {"PREDICTION"}, "lesson_02_alpha_beta.py": {"QUIZ_SEED_22"}}, (
+        f"the start page names two answers besides the exercises' functions, lesson 1's prediction and lesson 2's "
+        f"quiz; solutions/ now holds {answers}")
 
 
 def test_the_alpha_beta_solution_comes_before_the_quiz_answer() -> None:
@@ -658,3 +729,206 @@ def test_the_start_page_names_every_lesson_whose_prediction_cell_answers_back() 
         cell["cell_type"] == "code" and "not quite" in cell["text"]
         for cell in raw_cells(next(NOTEBOOKS.glob(f"{number:02d}_*.ipynb")).name))}
     assert said == answering, f"the page names lessons {sorted(said)}; prediction cells answer back in {sorted(answering)}"
+
+
+# The start page's promise on prediction exercises, held to the lessons: the examples it gives of exercises with no
+# answer cell have none, and where an answer cell checks less than its exercise asks, the page says so.
+
+def exercise_items(number: int) -> dict[int, tuple[str, str]]:
+    """Lesson ``number``'s numbered exercises: number -> (title, text), from "N. **Title.** text" in its markdown."""
+    [path] = NOTEBOOKS.glob(f"{number:02d}_*.ipynb")
+    markdown = " ".join(cell["text"] for cell in cells(path.name) if cell["type"] == "markdown")
+    return {int(match[1]): (match[2], match[3])
+            for match in re.finditer(r"(\d+)\. \*\*([^*]+?)\.\*\* (.*?)(?= \d+\. \*\*|$)", markdown)}
+
+
+def answer_cells(number: int) -> dict[int, str]:
+    """Lesson ``number``'s answer cells: exercise number -> the code cell whose first line names it ("# Exercise 3:"
+    or "# Exercises 1 and 2:"), joined if several."""
+    [path] = NOTEBOOKS.glob(f"{number:02d}_*.ipynb")
+    found: dict[int, str] = {}
+    for cell in raw_cells(path.name):
+        if cell["cell_type"] == "code":
+            for line in cell["text"].splitlines():
+                named = re.match(r"# Exercises? ((?:\d+(?:, | and )?)+)(?::|'s )", line)
+                for exercise in numbers(named[1]) if named else ():
+                    found[exercise] = found.get(exercise, "") + cell["text"]
+    return found
+
+
+def test_the_start_pages_examples_of_exercises_without_an_answer_cell_have_none() -> None:
+    [listed] = re.findall(r"the run is the answer \(for instance (.*?)\);", start_page())
+    examples = [(int(match[1]), title) for match in re.finditer(r"lesson (\d+)'s ((?:\*[^*]+\*(?:, | and )?)+)", listed)
+                for title in re.findall(r"\*([^*]+)\*", match[2])]
+    assert examples == [(3, "Change a leaf"), (4, "A table of one slot"), (6, "More time"), (6, "Depth 9")], examples
+    for lesson, title in examples:
+        items = {item_title: (exercise, text) for exercise, (item_title, text) in exercise_items(lesson).items()}
+        assert title in items, f"lesson {lesson} has no exercise *{title}* (its exercises: {sorted(items)})"
+        exercise, text = items[title]
+        assert re.search(r"\b[Rr]un\b|\bTry\b|\bSolve\b", text), f"lesson {lesson}'s *{title}* should ask for a run: {text!r}"
+        assert exercise not in answer_cells(lesson), f"lesson {lesson}'s *{title}* (exercise {exercise}) has an answer cell"
+
+
+PARTLY_CHECKED = {(3, 3): ("By about how much?", {"my_fewer_nodes"})}
+"""Exercises whose answer cell checks less than they ask: (lesson, exercise) -> (the question left unchecked, the
+answer cell's variables)."""
+
+
+@pytest.mark.parametrize("lesson, exercise", PARTLY_CHECKED)
+def test_the_start_page_says_which_answer_cells_check_less_than_their_exercise_asks(lesson: int, exercise: int) -> None:
+    assert ("where the exercise asks more, as lesson 3's exercise 3 does (by about how much, and why), nothing checks "
+            "that part") in start_page()
+    question, variables = PARTLY_CHECKED[lesson, exercise]
+    assert question in exercise_items(lesson)[exercise][1], f"lesson {lesson}'s exercise {exercise} no longer asks {question!r}"
+    held = set(re.findall(r"^(my_\w+)\b[^=\n]*=", answer_cells(lesson).get(exercise, ""), re.M))
+    assert held == variables, (
+        f"lesson {lesson}'s answer cell for exercise {exercise} now holds {sorted(held)}, not only {sorted(variables)}: "
+        f"if it now checks {question!r} too, the start page should stop saying that nothing does")
+
+
+def test_lesson_4s_answer_cell_checks_the_passes_and_their_windows() -> None:
+    """The start page lists "how many MTD(f) passes and their windows, lesson 4" among the answers a cell checks."""
+    assert "how many MTD(f) passes and their windows, lesson 4" in start_page()
+    held = set(re.findall(r"^(my_\w+)\b[^=\n]*=", answer_cells(4).get(1, ""), re.M))
+    assert held == {"my_passes", "my_windows"}, f"lesson 4's exercise 1 answer cell holds {sorted(held)}"
+    assert any("my_windows" in cell["text"] and "not quite" in cell["text"] for cell in raw_cells(
+        next(NOTEBOOKS.glob("04_*.ipynb")).name) if cell["cell_type"] == "code"), "lesson 4's check should answer the windows"
+
+
+# Lesson 2: every mean the plot draws, counted again apart from gamelib.
+
+@functools.cache
+def plotted_means(first_seed: int = 0) -> dict[str, list[float]]:
+    """Mean leaves of alpha-beta over five trees a depth (seeds first_seed to first_seed + 4), depths 1 to 7, b = 3,
+    for each order, as the lesson's plotting cell computes them."""
+    return {order: [sum(alphabeta(random_tree(3, d, low=0, high=10**6, seed=s, order=order)).leaves
+                        for s in range(first_seed, first_seed + 5)) / 5 for d in range(1, 8)]
+            for order in ("best_first", "random", "worst_first")}
+
+
+def test_plotted_means_check_passes_on_the_lessons_means() -> None:
+    run_check(ALPHA_BETA, "check:plotted-means", mean_leaves=plotted_means())
+
+
+@pytest.mark.parametrize("broken", [
+    lambda means: {**means, "worst_first": plotted_means(1)["worst_first"]},  # worst first from seeds 1 to 5
+    lambda means: {**means, "random": [*means["random"][:2], means["random"][2] + 0.2, *means["random"][3:]]},
+    lambda means: {**means, "random": means["best_first"]},  # random order drawn as best first
+], ids=["other seeds", "one mean off by a leaf", "random order as best first"])
+def test_plotted_means_check_fails_on_other_means(broken: Callable[[dict[str, list[float]]], dict[str, list[float]]]) -> None:
+    with pytest.raises(AssertionError, match="counted apart"):
+        run_check(ALPHA_BETA, "check:plotted-means", mean_leaves=broken(plotted_means()))
+
+
+def test_plotted_means_check_fails_on_other_trees_with_other_shares() -> None:
+    """Seeds 5 to 9, plotted and counted alike: worst first evaluates 99% of the 3^4 leaves, not 97%."""
+    def shifted(*args: Any, seed: int, **options: Any) -> GameTree:
+        return random_tree(*args, seed=seed + 5, **options)
+    with pytest.raises(AssertionError, match="97% of the 3\\^d leaves at depth 4"):
+        run_check(ALPHA_BETA, "check:plotted-means", mean_leaves=plotted_means(5), random_tree=shifted)
+
+
+# Lesson 2: the forty trees drawn again from themselves (a bootstrap).
+
+FORTY_PER_TREE = {
+    4: [37, 44, 54, 50, 45, 54, 50, 40, 49, 37, 47, 40, 39, 54, 56, 42, 43, 47, 46, 48,
+        51, 51, 47, 42, 58, 38, 48, 55, 49, 39, 42, 40, 52, 46, 44, 50, 50, 39, 41, 51],
+    5: [79, 102, 84, 139, 105, 110, 127, 105, 103, 142, 94, 129, 149, 116, 107, 106, 71, 116, 82, 122,
+        72, 115, 133, 116, 128, 115, 115, 124, 111, 76, 113, 132, 150, 127, 100, 109, 50, 132, 114, 74],
+    6: [238, 276, 267, 216, 229, 281, 202, 155, 137, 234, 224, 262, 203, 203, 258, 319, 316, 280, 269, 319,
+        174, 215, 325, 224, 257, 313, 281, 240, 260, 219, 193, 237, 189, 282, 312, 261, 285, 191, 321, 184],
+    7: [601, 562, 567, 733, 450, 552, 655, 689, 363, 405, 565, 601, 474, 441, 531, 667, 428, 526, 480, 562,
+        491, 463, 593, 482, 757, 530, 456, 485, 547, 735, 509, 660, 676, 545, 584, 479, 611, 670, 701, 522],
+    8: [1368, 1225, 1458, 1527, 1320, 1232, 1365, 1388, 1178, 1118, 1694, 1101, 1135, 868, 1041, 1636, 1253, 1519, 1307,
+        1423, 1181, 726, 1371, 1033, 1345, 1325, 1311, 1290, 930, 999, 1322, 1447, 1523, 1088, 1778, 1257, 1270, 1278,
+        920, 1239],
+}
+"""Leaves evaluated by fail-hard alpha-beta (the equality rule) on random_tree(3, d, low=0, high=10**6, seed=s),
+s = 0 to 39, depths 4 to 8: counted by the alpha-beta written apart from gamelib that counted FORTY_SUMS."""
+
+
+def test_forty_trees_one_by_one_are_those_of_an_alpha_beta_written_apart() -> None:
+    assert {d: sum(counts) for d, counts in FORTY_PER_TREE.items()} == FORTY_SUMS
+    for d in (4, 5):
+        assert [alphabeta(random_tree(3, d, low=0, high=10**6, seed=s)).leaves for s in range(40)] == FORTY_PER_TREE[d]
+
+
+def test_forty_tree_redraws_check_passes_on_the_counts() -> None:
+    run_check(ALPHA_BETA, "check:forty-tree-redraws", forty_per_tree=FORTY_PER_TREE, pearl=pearl_limit_for_3())
+
+
+@pytest.mark.parametrize("per_tree, message", [
+    ({**FORTY_PER_TREE, 8: [count * 0.85 for count in FORTY_PER_TREE[8]]}, "stay above Pearl's limit"),  # 0.672 at d = 8
+    ({**FORTY_PER_TREE, 6: [count * 1.2 for count in FORTY_PER_TREE[6]]}, "hold 3/4"),  # 0.843 at d = 6
+    ({d: [sum(counts) / 40 + (count - sum(counts) / 40) / 3 for count in counts] for d, counts in FORTY_PER_TREE.items()},
+     "within about 0.035"),  # a third of the scatter: the redrawn values stay within about 0.012
+    ({**FORTY_PER_TREE, 7: FORTY_PER_TREE[7][:39]}, "forty trees at each of depths 4 to 8"),  # a tree left out
+], ids=["depth 8 growing at Pearl's limit", "depth 6 far above 3/4", "a third of the scatter", "39 trees"])
+def test_forty_tree_redraws_check_fails_on_other_counts(per_tree: dict[int, list[float]], message: str) -> None:
+    with pytest.raises(AssertionError, match=message):
+        run_check(ALPHA_BETA, "check:forty-tree-redraws", forty_per_tree=per_tree, pearl=pearl_limit_for_3())
+
+
+def test_the_start_page_says_lesson_2_explains_its_one_bootstrap_where_it_uses_it() -> None:
+    assert ("Lesson 2 once draws its forty random trees again from themselves (a bootstrap, explained there) to show "
+            "how far their mean could move") in start_page()
+    text = lesson_text(2)
+    assert text.count("**bootstrap**") == 1 and "again from the forty, with replacement, 2,000 times" in text, (
+        "lesson 2 should explain its bootstrap where it uses it: forty trees drawn again from the forty, with replacement")
+    assert "check:forty-tree-redraws" in json.dumps([cell["metadata"] for cell in raw_cells(ALPHA_BETA)]), (
+        "lesson 2's bootstrap should be checked by its cell tagged check:forty-tree-redraws")
+
+# Lesson 2's exercise: what the text says the checker does with four ways of writing alpha-beta, and with a fifth that
+# returns the bound itself at a cutoff. check_exercise is the judge check_function runs in its child process.
+
+def alphabeta_variant(fail_soft: bool, strict: bool, bound_at_cutoff: bool = False) -> Callable[[GameTree, str, float, float], float]:
+    """A student's alpha-beta: fail-hard (values start at alpha or beta) or fail-soft (at -inf or +inf), the equality
+    rule (stop at value >= beta) or the strict one (value > beta), returning the value it holds when it stops (Knuth &
+    Moore's F2) or, with bound_at_cutoff, the bound itself."""
+    def search(tree: GameTree, node: str, alpha: float, beta: float) -> float:
+        if tree.is_terminal(node):
+            return float(tree.evaluate(node))
+        if tree.to_move(node) is Player.MAX:
+            value = -math.inf if fail_soft else alpha
+            for child in tree.children_of(node):
+                if value > beta if strict else value >= beta:
+                    return beta if bound_at_cutoff else value
+                value = max(value, search(tree, child, max(alpha, value), beta))
+            return value
+        value = math.inf if fail_soft else beta
+        for child in tree.children_of(node):
+            if value < alpha if strict else value <= alpha:
+                return alpha if bound_at_cutoff else value
+            value = min(value, search(tree, child, alpha, min(beta, value)))
+        return value
+    return search
+
+
+@pytest.mark.parametrize("fail_soft, strict, tree, node", [(False, True, 1, "10"), (True, True, 3, "17")],
+                         ids=["fail-hard strict", "fail-soft strict"])
+def test_the_checker_rejects_the_strict_rule_where_the_lesson_says(fail_soft: bool, strict: bool, tree: int, node: str) -> None:
+    """Fail-hard on Broeders' tree (tree 1) at position 10; fail-soft on the tree with values 0 to 4 (tree 3) at 17."""
+    report = check_exercise("alphabeta", alphabeta_variant(fail_soft, strict))
+    assert not report.ok and report.failure is not None and (len(report.reports), report.failure.node) == (tree, node), str(report)
+    said = "(fail-hard on Broeders' tree, at position 10; fail-soft on the tree with values 0 to 4, at its position 17)"
+    assert said in lesson_text(2), "lesson 2 should say where the checker rejects each strict search"
+    ranges = [(min(checked.values.values()), max(checked.values.values())) for checked in EXERCISES["alphabeta"].trees()]
+    assert [index for index, (low, high) in enumerate(ranges, start=1) if high - low <= 4] == [3], (
+        f"tree 3 should be the checker's only tree with values 0 to 4; its trees' leaves range over {ranges}")
+
+
+@pytest.mark.parametrize("fail_soft, bound_at_cutoff", [(False, False), (True, False), (False, True)],
+                         ids=["fail-hard (F2)", "fail-soft", "fail-hard returning the bound"])
+def test_the_checker_passes_every_alpha_beta_with_the_equality_rule(fail_soft: bool, bound_at_cutoff: bool) -> None:
+    assert check_exercise("alphabeta", alphabeta_variant(fail_soft, False, bound_at_cutoff)).ok
+
+
+def test_what_position_9_and_position_8_report_tell_the_versions_apart() -> None:
+    """Position 9 with its window (0, 4) from Broeders' trace: fail-hard 4, fail-soft 6 (its true value). Position 8
+    with (4, 15): Knuth & Moore's F2 passes leaf 17's 3 through; returning the bound gives alpha, 4."""
+    broeders = load_seed_tree("broeders31")
+    hard, soft, bounded = (alphabeta_variant(False, False), alphabeta_variant(True, False),
+                           alphabeta_variant(False, False, bound_at_cutoff=True))
+    assert (hard(broeders, "9", 0, 4), soft(broeders, "9", 0, 4)) == (4, 6)
+    assert (hard(broeders, "8", 4, 15), bounded(broeders, "8", 4, 15)) == (3, 4)
+    assert "my_alphabeta(broeders, \"9\", 0, 4)" in lesson_text(2) and "position 8 reports 4, not 3" in lesson_text(2)
