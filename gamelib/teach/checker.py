@@ -11,7 +11,9 @@ it recurses. It compares the order of entered nodes and the root value with
 :func:`gamelib.search.negamax.minimax`, :func:`gamelib.search.negamax.alphabeta` or
 :func:`gamelib.search.expectimax.expectiminimax`'s trace (values equal within :data:`TOLERANCE`). When
 only the value is wrong, it names the first position (in the order the student's functions return)
-whose value the student's function gets wrong, and says what that position should be worth and why;
+whose value differs from the reference search's (for alpha-beta, fail-hard alpha-beta's: a fail-soft
+search may be told of a position whose value is a correct bound), and says what that position is worth
+to the reference and why;
 it sees those values by watching, with a profile hook, every function called with the watched tree
 and a node.
 
