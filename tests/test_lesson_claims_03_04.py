@@ -145,6 +145,25 @@ RETRACTED = [
      "the data file's largest depth-5 count is 1,100,231"),
     (LESSON_4, "when the table is too small, over many positions",
      "the comparison uses eight positions"),
+    # issue 31, fourth reading (a fourth outside expert)
+    (LESSON_4, "A hit that does not settle the node still narrows the window",
+     "at the root a bound is not used at all, and below it a bound at or beyond the window's edge narrows nothing: of "
+     "the lesson's seven such hits only XX..O....'s narrows its window"),
+    (LESSON_4, "so later passes are cheap",
+     "one bound an entry: on the wide tree the last pass, the first to fail low, enters 107 of the 263 nodes"),
+    (LESSON_4, "the table keeps what every earlier pass learned",
+     "an entry keeps one bound, and a store replaces it"),
+    (LESSON_4, "Every pass here fails high", "every pass but the last fails high; the last fails low"),
+    (LESSON_4, "would have visited the same nodes and returned the same value",
+     "only with the same window and table; what holds is that the stored bound is true of the game value"),
+    (LESSON_3, "That is the ordering a real program has",
+     "real programs add killer moves, history and other ordering to the table's move"),
+    (LESSON_3, "narrower than PVS's $(a, \\beta)$ by more than a point",
+     "it is t - a points narrower, which can be exactly one"),
+    (LESSON_3, "it skips the re-search wherever the test's value is exact",
+     "a failed-high test's value is exact only on the last two plies"),
+    (LESSON_3, "This is lesson 2's **fail-hard** form",
+     "only above the last ply: a leaf's value is held to no window, so position 11 returns -1 against beta -2"),
 ]
 
 
@@ -1319,3 +1338,428 @@ def test_negascout_s_tests_seldom_fail_high_with_a_table_by_my_own_search() -> N
     values = [search(board, mover, 14, depth, -64, 64) for depth in range(1, 5)]
     assert values == [7, 0, 7, 0]
     assert counts["fail high"] < 0.05 * counts["tests"] and counts["searched again"] == 1, counts
+
+
+# issue 31, fourth reading, item 1: a table hit that does not settle its node, in words (gamelib.view.replay.describe,
+# gamelib.view.rules_text) and in lesson 4's cell "check:unsettled-hits".
+
+def unsettled_trace(first_window: tuple[int, int] | None = (-1, 0)) -> RecordingTracer:
+    """Lesson 4's trace: AlphaBetaWithMemory from X on a1, O on b2 in the full window, with the table that first
+    answered the window ``first_window`` (None: a fresh table)."""
+    game = TicTacToe()
+    opening = game.play_all(["a1", "b2"])
+    reused = TranspositionTable()
+    if first_window is not None:
+        alphabeta_with_memory(game, opening, window=first_window, table=reused)
+    tracer = RecordingTracer()
+    alphabeta_with_memory(game, opening, table=reused, tracer=tracer)
+    return tracer
+
+
+def unsettled_inputs(events: Any) -> dict[str, Any]:
+    hits = [event for event in events if isinstance(event, TableHit) and not event.cutoff]
+    return {"reused_trace": SimpleNamespace(events=tuple(events)), "unsettled": hits}
+
+
+def my_unsettled_hits(first_window: tuple[float, float]) -> list[tuple[str, int, str, float, tuple[float, float],
+                                                                        tuple[float, float]]]:
+    """An AlphaBetaWithMemory of this file's own (MAX/MIN form, fail-soft, one value and its bound an entry with
+    its best move, which is tried first; at the root only an exact entry is used) on X a1, O b2: the search in
+    ``first_window``, then the full window (-1, 1) with the same table. Each hit of the second search that does
+    not settle its node: (board, plies, bound, value, the window before, the window after), MAX's view."""
+    table: dict[Board, tuple[str, float, int | None]] = {}
+    found: list[tuple[str, int, str, float, tuple[float, float], tuple[float, float]]] = []
+
+    def memory(board: Board, alpha: float, beta: float, plies: int, record: bool) -> float:
+        first = None
+        if board in table:
+            kind, stored, first = table[board]
+            low = stored if kind in ("lower", "exact") else -math.inf
+            high = stored if kind in ("upper", "exact") else math.inf
+            if plies and (low >= beta or low == high or high <= alpha):
+                return low if low >= beta or low == high else high
+            if plies == 0 and kind == "exact":
+                return stored
+            before = (alpha, beta)
+            if plies:
+                alpha, beta = max(alpha, low), min(beta, high)
+            if record:
+                found.append((board.replace(" ", "."), plies, kind, stored, before, (alpha, beta)))
+        moves = [i for i in range(9) if board[i] == " "] if _children(board) else []
+        if not moves:
+            return _static(board)
+        if first is not None:
+            moves.remove(first)
+            moves.insert(0, first)
+        maximise = board.count("X") == board.count("O")
+        mark = "X" if maximise else "O"
+        g, best = (-math.inf if maximise else math.inf), None
+        for move in moves:
+            value = memory(board[:move] + mark + board[move + 1:], max(alpha, g) if maximise else alpha,
+                           beta if maximise else min(beta, g), plies + 1, record)
+            if (value > g) if maximise else (value < g):
+                g = value
+                if alpha < value < beta or (value >= beta if maximise else value <= alpha):
+                    best = move
+            if (g >= beta) if maximise else (g <= alpha):
+                break
+        kind = "upper" if g <= alpha else "lower" if g >= beta else "exact"
+        table[board] = (kind, g, best if best is not None else table.get(board, ("", 0.0, None))[2])
+        return g
+
+    root = "X   O    "
+    memory(root, *first_window, 0, False)
+    memory(root, -1, 1, 0, True)
+    return found
+
+
+def test_seven_hits_do_not_settle_and_one_narrows_by_my_own_search() -> None:
+    mine = my_unsettled_hits((-1, 0))
+    line = ["X...O....", "XX..O....", "XXO.O....", "XXO.O.X..", "XXOOO.X..", "XXOOOXX..", "XXOOOXXO."]
+    assert [(board, plies, kind, value) for board, plies, kind, value, _, _ in mine] == [
+        (board, plies, "lower", 0) for plies, board in enumerate(line)]
+    assert [board for board, _, _, _, before, after in mine if before != after] == ["XX..O...."]
+    assert mine[0][4:] == ((-1, 1), (-1, 1)) and mine[1][4:] == ((-1, 1), (0, 1))
+    # gamelib's trace holds the same seven hits, each after its node's Enter event with the same window before.
+    events = unsettled_trace().events
+    theirs = [(event.node, entered.depth, event.bound.value, event.value, (entered.alpha, entered.beta))
+              for entered, event in zip(events, events[1:]) if isinstance(event, TableHit) and not event.cutoff
+              and isinstance(entered, Enter)]
+    assert theirs == [(board, plies, kind, value, before) for board, plies, kind, value, before, _ in mine]
+
+
+def test_unsettled_hits_check_passes_on_the_lesson_trace() -> None:
+    run_check(LESSON_4, "check:unsettled-hits", **unsettled_inputs(unsettled_trace().events))
+
+
+def test_unsettled_hits_check_fails_with_the_old_words() -> None:
+    def old_describe(event: Any, entered: Any = None) -> str:  # every hit that does not settle "narrows the window"
+        return f"pos {event.node}: table hit, value {event.value}, " + ("settles it" if event.cutoff else "narrows the window")
+
+    with pytest.raises(AssertionError, match="should say the window narrowed exactly when"):
+        run_check(LESSON_4, "check:unsettled-hits", describe=old_describe, **unsettled_inputs(unsettled_trace().events))
+
+
+def test_unsettled_hits_check_fails_when_the_root_s_bound_is_read_as_below_the_root() -> None:
+    events = list(unsettled_trace().events)
+    assert isinstance(events[0], Enter) and events[0].depth == 0
+    events[0] = replace(events[0], depth=1)  # the words then say "narrows (-1, 1) to (0, 1)"; the search did not
+    with pytest.raises(AssertionError, match="should say the window narrowed exactly when"):
+        run_check(LESSON_4, "check:unsettled-hits", **unsettled_inputs(events))
+
+
+def test_unsettled_hits_check_fails_when_another_window_narrows() -> None:
+    # A trace whose words and windows agree, but where XXO.O.... narrows its window instead of XX..O....: the hit
+    # at XX..O.... says "at least -1" (its window stays (-1, 1)), and XXO.O.... is entered with (-1, 1).
+    events = list(unsettled_trace().events)
+    first = next(i for i, event in enumerate(events) if isinstance(event, TableHit) and event.node == "XX..O....")
+    second = next(i for i, event in enumerate(events) if isinstance(event, TableHit) and event.node == "XXO.O....")
+    hit, entered = events[first], events[first + 1]
+    assert second == first + 2 and isinstance(hit, TableHit) and isinstance(entered, Enter)
+    events[first], events[first + 1] = replace(hit, value=-1), replace(entered, alpha=-1)
+    with pytest.raises(AssertionError, match="only XX..O.... should have its window narrowed"):
+        run_check(LESSON_4, "check:unsettled-hits", **unsettled_inputs(events))
+
+
+def test_unsettled_hits_check_fails_without_the_first_question() -> None:
+    with pytest.raises(AssertionError, match="seven hits should not settle their node"):
+        run_check(LESSON_4, "check:unsettled-hits", **unsettled_inputs(unsettled_trace(None).events))
+
+
+def hits_with_what_followed(events: Any) -> list[tuple[TableHit, Enter, tuple[Any, Any]]]:
+    """Each hit that does not settle its node, with its node's Enter event (just before it) and the window the
+    next position entered was searched in: the node's own window after the hit, alpha-beta's first move."""
+    found = []
+    for index, event in enumerate(events):
+        if isinstance(event, TableHit) and not event.cutoff:
+            entered = events[index - 1]
+            assert isinstance(entered, Enter) and entered.node == event.node
+            after = next(later for later in events[index + 1:] if isinstance(later, Enter))
+            found.append((event, entered, (after.alpha, after.beta)))
+    return found
+
+
+def traces_with_unsettled_hits() -> list[tuple[Any, ...]]:
+    tracers = [unsettled_trace(), unsettled_trace((0, 1))]
+    game = TicTacToe()
+    for opening in (["b2"], ["a1", "b2", "c3"]):
+        tracer = RecordingTracer()
+        mtdf(game, game.play_all(opening), tracer=tracer)
+        tracers.append(tracer)
+    for guess in (0, 10, 15):
+        tracer = RecordingTracer()
+        mtdf(load_seed_tree("broeders31"), first_guess=guess, tracer=tracer)
+        tracers.append(tracer)
+    return [tracer.events for tracer in tracers]
+
+
+def test_describe_says_narrows_the_window_only_when_the_search_went_on_in_a_narrower_one() -> None:
+    from gamelib.view.replay import describe
+
+    kinds = Counter[str]()
+    for events in traces_with_unsettled_hits():
+        for hit, entered, searched_in in hits_with_what_followed(events):
+            before = (entered.alpha, entered.beta)
+            words = describe(hit, entered)
+            assert "narrows the window" not in describe(hit)  # without its Enter event: only what is always true
+            assert describe(hit).endswith("does not settle it")
+            if not entered.depth:
+                kinds["root"] += 1
+                assert searched_in == before and words.endswith(f"at the root only an exact entry is used, so the "
+                                                                f"window stays ({before[0]}, {before[1]})")
+            elif searched_in != before:
+                kinds["narrowed"] += 1
+                assert words.endswith(f"narrows the window ({before[0]}, {before[1]}) to "
+                                      f"({searched_in[0]}, {searched_in[1]})")
+            else:
+                kinds["as it is"] += 1
+                assert words.endswith(f"leaves the window ({before[0]}, {before[1]}) as it is")
+    assert kinds["root"] and kinds["narrowed"] and kinds["as it is"], kinds
+
+
+def test_describe_still_says_when_a_hit_settles_its_node() -> None:
+    from gamelib.view.replay import describe
+
+    settled = next(event for event in unsettled_trace().events if isinstance(event, TableHit) and event.cutoff)
+    assert describe(settled).endswith(", settles it")
+
+
+def test_the_rule_line_says_narrows_only_when_the_search_went_on_in_a_narrower_window() -> None:
+    from gamelib.view.replay import Replay
+    from gamelib.view.rules_text import rule_at
+
+    tree = load_seed_tree("broeders31")
+    kinds = Counter[str]()
+    for guess in (0, 10, 15):
+        tracer = RecordingTracer()
+        mtdf(tree, first_guess=guess, tracer=tracer)
+        replay = Replay(tree, tracer.events)
+        for hit, entered, searched_in in hits_with_what_followed(tracer.events):
+            rule = rule_at(tree, replay.snapshot(tracer.events.index(hit) + 1))
+            assert rule is not None
+            if entered.node == tree.root:
+                kinds["root"] += 1
+                assert "at the root only an exact entry is used" in rule.text and searched_in == (entered.alpha, entered.beta)
+            else:
+                kinds["narrowed" if searched_in != (entered.alpha, entered.beta) else "as it is"] += 1
+                assert ("narrows its window" in rule.text) == (searched_in != (entered.alpha, entered.beta)), rule.text
+    assert kinds["root"] and kinds["narrowed"] + kinds["as it is"], kinds
+
+
+# issue 31, fourth reading, item 2: lesson 4's cell "check:mtd-pass-costs", MTD(f)'s passes on the wide tree.
+
+def my_mtdf_passes(tree: GameTree, first_guess: float) -> list[tuple[bool, list[str]]]:
+    """An MTD(f) of this file's own over a negamax AlphaBetaWithMemory (fail-soft, one value and its bound an
+    entry with its best move, tried first; at the root only an exact entry is used) on the tree's JSON form:
+    each pass as (failed high, the nodes it entered)."""
+    data = tree.to_dict()
+    children: dict[str, list[str]] = data["children"]
+    table: dict[str, tuple[str, float, str | None]] = {}
+    entered: list[str] = []
+
+    def memory(node: str, sign: int, alpha: float, beta: float, plies: int) -> float:
+        entered.append(node)
+        first = None
+        if node in table:
+            kind, stored, first = table[node]
+            if plies or kind == "exact":
+                low = stored if kind != "upper" else -math.inf
+                high = stored if kind != "lower" else math.inf
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+                alpha, beta = max(alpha, low), min(beta, high)
+        kids = children.get(node, [])
+        if not kids:
+            table[node] = ("exact", float(sign * data["values"][node]), None)
+            return table[node][1]
+        if first is not None:
+            kids = [first] + [kid for kid in kids if kid != first]
+        g, a, best = -math.inf, alpha, None
+        for kid in kids:
+            value = -memory(kid, -sign, -beta, -a, plies + 1)
+            if value > g:
+                g, best = value, kid if value > alpha else best
+            a = max(a, g)
+            if g >= beta:
+                break
+        kind = "upper" if g <= alpha else "lower" if g >= beta else "exact"
+        table[node] = (kind, g, best if best is not None else table.get(node, ("", 0.0, None))[2])
+        return g
+
+    g, lower, upper, passes = first_guess, -math.inf, math.inf, []
+    while lower < upper:
+        beta = max(g, lower + 1)
+        entered.clear()
+        g = memory(data["root"], 1, beta - 1, beta, 0)
+        lower, upper = (lower, g) if g < beta else (g, upper)
+        passes.append((g >= beta, list(entered)))
+    return passes
+
+
+def lesson_passes(first_guess: int = 0) -> dict[str, Any]:
+    """The inputs of "check:mtd-pass-costs" from gamelib's MTD(f) on the lesson's wide tree: its passes and the
+    nodes each entered, read from the trace as the lesson's cell reads them."""
+    tracer = RecordingTracer()
+    mtdf(random_tree(3, 5, low=0, high=99, seed=0), first_guess=first_guess, tracer=tracer)
+    pass_nodes: list[list[str]] = [[]]
+    for event in tracer.events:
+        if isinstance(event, Enter):
+            pass_nodes[-1].append(event.node)
+        elif isinstance(event, MtdPass):
+            pass_nodes.append([])
+    return {"passes": [event for event in tracer.events if isinstance(event, MtdPass)], "pass_nodes": pass_nodes[:-1]}
+
+
+def test_the_last_pass_is_the_dearest_by_my_own_mtdf() -> None:
+    mine = my_mtdf_passes(random_tree(3, 5, low=0, high=99, seed=0), 0)
+    counts = [len(nodes) for _, nodes in mine]
+    assert [high for high, _ in mine] == [True] * 9 + [False]
+    assert counts[-1] > 2 * max(counts[:-1])  # mine: 26, 19, 11, 12, 12, 19, 21, 11, 29, 110
+    earlier = {node for _, nodes in mine[:-1] for node in nodes}
+    assert len(set(mine[-1][1]) - earlier) == 98
+    theirs = lesson_passes()
+    assert [len(nodes) for nodes in theirs["pass_nodes"]] == [26, 17, 11, 12, 12, 19, 21, 11, 27, 107]
+
+
+def test_mtd_pass_costs_check_passes_on_the_lesson_trace() -> None:
+    run_check(LESSON_4, "check:mtd-pass-costs", **lesson_passes())
+
+
+def test_mtd_pass_costs_check_fails_when_the_last_pass_is_cheap() -> None:
+    inputs = lesson_passes()
+    inputs["pass_nodes"][-1] = inputs["pass_nodes"][-1][:20]
+    with pytest.raises(AssertionError, match="should enter more nodes than any earlier pass"):
+        run_check(LESSON_4, "check:mtd-pass-costs", **inputs)
+
+
+def test_mtd_pass_costs_check_fails_when_the_last_pass_searched_old_ground() -> None:
+    inputs = lesson_passes()
+    earlier = [node for nodes in inputs["pass_nodes"][:-1] for node in nodes]
+    inputs["pass_nodes"][-1] = earlier[:len(inputs["pass_nodes"][-1])]  # as many nodes, all entered before
+    with pytest.raises(AssertionError, match="most of the last pass's nodes should be ones no earlier pass entered"):
+        run_check(LESSON_4, "check:mtd-pass-costs", **inputs)
+
+
+def test_mtd_pass_costs_check_fails_from_a_first_guess_above_the_value() -> None:
+    with pytest.raises(AssertionError, match="every pass but the last should fail high"):
+        run_check(LESSON_4, "check:mtd-pass-costs", **lesson_passes(first_guess=99))
+
+
+# issue 31, fourth reading: lesson 3's cells "check:fail-hard-leaves" and "check:random-order-losses".
+
+def test_fail_hard_leaves_check_passes_on_the_reversed_tree() -> None:
+    tree = reversed_broeders()
+    from gamelib.search.tracing import scout_tests
+
+    run_check(LESSON_3, "check:fail-hard-leaves", hard_tests=scout_tests(scout_trace(tree).events), reversed_tree=tree)
+
+
+def test_fail_hard_leaves_check_fails_on_fail_soft_tests() -> None:
+    tree = reversed_broeders()  # fail-soft: position 2's test of 5, an inner position, returns t = a + 3
+    from gamelib.search.tracing import scout_tests
+
+    with pytest.raises(AssertionError, match="should return at most a \\+ 1"):
+        run_check(LESSON_3, "check:fail-hard-leaves", hard_tests=scout_tests(traces(tree, False, fail_soft=True).events),
+                  reversed_tree=tree)
+
+
+def test_fail_hard_leaves_check_fails_on_broeders_unreversed_tree() -> None:
+    tree = load_seed_tree("broeders31")  # no test fails high there
+    from gamelib.search.tracing import scout_tests
+
+    with pytest.raises(AssertionError, match="only position 11's test of the leaf 23"):
+        run_check(LESSON_3, "check:fail-hard-leaves", hard_tests=scout_tests(scout_trace(tree).events), reversed_tree=tree)
+
+
+def test_only_position_11_returns_more_than_its_beta_by_my_negascout() -> None:
+    """The tutorial's fail-hard NegaScout, written here, on the reversed tree: every node's return against the window
+    it was searched with (the side to move's view). Only nodes whose moves lead to leaves return more than their beta,
+    position 11 among them: -1 against -2, the value of its leaf 23 (the others return so when their parent's test
+    fails low; position 11's return makes its parent 5's test fail high)."""
+    data = reversed_broeders().to_dict()
+    children: dict[str, list[str]] = data["children"]
+    beyond: list[tuple[str, float, float]] = []
+
+    def search(node: str, sign: int, alpha: float, beta: float) -> float:
+        kids = children.get(node, [])
+        if not kids:
+            return float(sign * data["values"][node])
+        a, b = alpha, beta
+        for i, kid in enumerate(kids):
+            t = -search(kid, -sign, -b, -a)
+            if i > 0 and a < t < beta and kid in children:
+                t = -search(kid, -sign, -beta, -t)
+            a = max(a, t)
+            if a >= beta:
+                break
+            b = a + 1
+        if a > beta:
+            beyond.append((node, a, beta))
+        return a
+
+    low, high = data["value_range"]
+    search(data["root"], 1, low, high)
+    assert ("11", -1, -2) in beyond and data["values"]["23"] == 1  # MIN's -1
+    assert all(kid not in children for node, _, _ in beyond for kid in children[node])
+
+
+def my_random_order_nodes(kind: str) -> list[int]:
+    """Nodes entered by fail-hard alpha-beta or the tutorial's fail-hard NegaScout (a re-search when a < t < beta,
+    unless the move leads to a leaf), written here, on the lesson's 40 random-order trees."""
+    found = []
+    for seed in range(40):
+        data = random_tree(3, 6, low=0, high=99, seed=seed, order="random").to_dict()
+        children: dict[str, list[str]] = data["children"]
+        count = [0]
+
+        def search(node: str, sign: int, alpha: float, beta: float) -> float:
+            count[0] += 1
+            kids = children.get(node)
+            if not kids:
+                return float(sign * data["values"][node])
+            best = alpha
+            for i, kid in enumerate(kids):
+                if kind == "alpha-beta" or i == 0:
+                    t = -search(kid, -sign, -beta, -best)
+                else:
+                    t = -search(kid, -sign, -(best + 1), -best)
+                    if best < t < beta and kid in children:
+                        t = -search(kid, -sign, -beta, -t)
+                best = max(best, t)
+                if best >= beta:
+                    return best
+            return best
+
+        search(data["root"], 1, -math.inf, math.inf)
+        found.append(count[0])
+    return found
+
+
+@pytest.fixture(scope="module")
+def random_order_counts() -> dict[str, dict[str, list[int]]]:
+    return {"random": {name: my_random_order_nodes(name) for name in ("alpha-beta", "NegaScout")}}
+
+
+def test_random_order_losses_check_passes_on_my_counts(random_order_counts: dict[str, dict[str, list[int]]]) -> None:
+    mine = random_order_counts["random"]
+    assert [round(sum(mine[name]) / 40, 1) for name in ("alpha-beta", "NegaScout")] == [413.1, 591.5]  # the lesson's means
+    run_check(LESSON_3, "check:random-order-losses", counts=random_order_counts)
+
+
+def test_random_order_losses_check_fails_with_the_searches_swapped(
+        random_order_counts: dict[str, dict[str, list[int]]]) -> None:
+    mine = random_order_counts["random"]
+    swapped = {"random": {"alpha-beta": mine["NegaScout"], "NegaScout": mine["alpha-beta"]}}
+    with pytest.raises(AssertionError, match="random order: NegaScout should enter more nodes"):
+        run_check(LESSON_3, "check:random-order-losses", counts=swapped)
+
+
+def test_random_order_losses_check_fails_when_one_tree_turns(random_order_counts: dict[str, dict[str, list[int]]]) -> None:
+    mine = random_order_counts["random"]
+    scout = list(mine["NegaScout"])
+    turned = next(i for i, (n, a) in enumerate(zip(scout, mine["alpha-beta"])) if n < a)
+    scout[turned] = mine["alpha-beta"][turned] + 1  # one of the six wins made a loss: 35 against 5
+    with pytest.raises(AssertionError, match="random order: NegaScout should enter more nodes"):
+        run_check(LESSON_3, "check:random-order-losses", counts={"random": {**mine, "NegaScout": scout}})

@@ -3,8 +3,9 @@
 MTD(f) (Plaat, Schaeffer, Pijls & de Bruin 1996; seed 004 names it as the caller of its
 AlphaBetaWithMemory but gives no code for it) calls AlphaBetaWithMemory with null windows only.
 Each pass asks "is the value at least beta?" and moves a lower or an upper bound; the passes stop
-when the bounds meet. The transposition table keeps what each pass learned, so later passes re-visit
-little. Iterative deepening searches depth 1, 2, ... and gives each depth's value to the next as
+when the bounds meet. The passes share one transposition table, but an entry keeps one bound, and
+a store replaces it: what a later pass can use depends on what it must prove (the first pass to
+fail low, after passes that failed high, finds few upper bounds to reuse). Iterative deepening searches depth 1, 2, ... and gives each depth's value to the next as
 MTD(f)'s first guess (with ``same_parity``, to the depth after next).
 
 >>> from gamelib.games.data import load_seed_tree

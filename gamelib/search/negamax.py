@@ -522,7 +522,7 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
     """Seed 004's AlphaBetaWithMemory (after Plaat et al. 1996): fail-soft alpha-beta with a table.
 
     Each node first retrieves its entry: a lower bound >= beta or an upper bound <= alpha returns at
-    once (a TableHit event with ``cutoff``), otherwise the bounds narrow the window; an exact entry
+    once (a TableHit event with ``cutoff``), otherwise a bound strictly inside the window narrows it (below the root); an exact entry
     returns its value (the seed's code narrows the window to (v, v) for an exact value v strictly
     inside it, and searches the node). The root uses only exact entries so (see :func:`alphabeta`). After the search the node stores its value as an upper bound (value <=
     alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry

@@ -234,8 +234,10 @@ class Research(_Event):
 class TableHit(_Event):
     """At ``node`` the transposition table holds an entry searched ``depth`` plies deep (None: to
     the end of the game) with ``value`` and ``bound`` (MAX's view). ``cutoff`` is True when the entry
-    alone settles the node, so its subtree is not searched; otherwise the entry narrows the window
-    and suggests ``move`` first."""
+    alone settles the node, so its subtree is not searched; otherwise ``move`` is tried first, and
+    below the root a bound that lies inside the window the node was entered with (the Enter event
+    just before the hit) narrows it; at the root only an exact entry is used, so a bound leaves the
+    window as it is (see ``_Search.read`` in :mod:`gamelib.search.negamax`)."""
 
     kind: ClassVar[str] = "tt_hit"
     node: str

@@ -53,7 +53,7 @@ from gamelib.search.tracing import (
 from gamelib.view.mcts_replay import describe_mcts
 
 __all__ = ["Replay", "ReplayError", "Snapshot", "Status", "Visit", "cut_reason", "cutoff_distances", "cutoff_that_pruned",
-           "describe", "payoff_text", "snapshot"]
+           "describe", "hit_window", "payoff_text", "snapshot"]
 
 Window = tuple[Value | None, Value | None]
 """(alpha, beta) from MAX's point of view; (None, None) for minimax, which has no window."""
@@ -468,14 +468,62 @@ def payoff_text(payoffs: Sequence[Value], separator: str = ", ") -> str:
     return "(" + separator.join(format_value(value) for value in payoffs) + ")"
 
 
-def describe(event: Event | None) -> str:
+def hit_window(hit: TableHit, window: tuple[Value, Value], root: bool) -> tuple[Value, Value]:
+    """The window (alpha, beta; MAX's view) a node entered with ``window`` is searched in after the
+    table hit ``hit`` that did not settle it: a lower bound raises alpha to it and an upper bound
+    lowers beta to it, where the bound lies inside the window; outside the window a bound changes
+    nothing. At the ``root`` only an exact entry is used (see ``_Search.read`` in
+    :mod:`gamelib.search.negamax`), so a bound leaves the window as it is and supplies only a move.
+
+    >>> hit = TableHit("b", None, 0, Bound.LOWER, "c", False)
+    >>> hit_window(hit, (-1, 1), root=False), hit_window(hit, (0, 1), root=False), hit_window(hit, (-1, 1), root=True)
+    ((0, 1), (0, 1), (-1, 1))
+    """
+    alpha, beta = window
+    if root:
+        return alpha, beta
+    if hit.bound is not Bound.UPPER:
+        alpha = max(alpha, hit.value)
+    if hit.bound is not Bound.LOWER:
+        beta = min(beta, hit.value)
+    return alpha, beta
+
+
+def _describe_hit(event: TableHit, entered: Event | None) -> str:
+    said = f"pos {event.node}: table hit, value {format_value(event.value)}{_BOUND_WORDS[event.bound]}, "
+    if event.cutoff:
+        return said + "settles it"
+    if (not isinstance(entered, Enter) or entered.node != event.node or entered.alpha is None
+            or entered.beta is None):
+        return said + "does not settle it"
+    before = entered.alpha, entered.beta
+    if not entered.depth:
+        return said + (f"does not settle it: at the root only an exact entry is used, so the window stays "
+                       f"{_window(*before)}")
+    after = hit_window(event, before, root=False)
+    if after == before:
+        return said + f"does not settle it and leaves the window {_window(*before)} as it is"
+    return said + f"does not settle it, narrows the window {_window(*before)} to {_window(*after)}"
+
+
+def describe(event: Event | None, entered: Event | None = None) -> str:
     """One event in words, in Broeders' vocabulary ("pos" for a node); values from MAX's view.
+
+    A table hit that does not settle its node is told as such; given ``entered``, the Enter event
+    of the hit's node (in a trace, the event just before the hit), the words also say what the hit
+    did to the window: nothing at the root, where only an exact entry is used, and below it
+    whether a bound narrowed the window or lay outside it (:func:`hit_window`).
 
     >>> from gamelib.games.game import Player
     >>> describe(Enter("16", 4, Player.MAX, 0, 4))
     'enter pos 16 with alpha = 0, beta = 4'
     >>> describe(Exit("8", 3, Bound.UPPER, "17"))
     'leave pos 8 with value 3 (upper bound)'
+    >>> hit = TableHit("b", None, 0, Bound.LOWER, "c", False)
+    >>> describe(hit)
+    'pos b: table hit, value 0 (lower bound), does not settle it'
+    >>> describe(hit, Enter("b", 1, Player.MIN, -1, 1))
+    'pos b: table hit, value 0 (lower bound), does not settle it, narrows the window (-1, 1) to (0, 1)'
     """
     if event is None:
         return "nothing searched yet"
@@ -501,9 +549,7 @@ def describe(event: Event | None) -> str:
         return (f"pos {event.node}: search move {event.move} again with {_window(*event.window)} "
                 f"(the null window was {_window(*event.null_window)})")
     if isinstance(event, TableHit):
-        use = "settles it" if event.cutoff else "narrows the window"
-        return (f"pos {event.node}: table hit, value {format_value(event.value)}{_BOUND_WORDS[event.bound]}, "
-                f"{use}")
+        return _describe_hit(event, entered)
     if isinstance(event, MtdPass):
         return (f"MTD(f) pass {event.number}: window {_window(event.alpha, event.beta)} returns "
                 f"{format_value(event.value)}; the value lies in [{format_value(event.lower)}, "

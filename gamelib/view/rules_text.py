@@ -46,7 +46,7 @@ from gamelib.search.tracing import (
     Research,
     TableHit,
 )
-from gamelib.view.replay import Snapshot, Window, cut_reason, payoff_text
+from gamelib.view.replay import Snapshot, Window, cut_reason, hit_window, payoff_text
 
 __all__ = ["Rule", "maxn_node_rule", "node_rule", "rule_at", "star1_window_words"]
 
@@ -151,10 +151,21 @@ def _null_window(event: NullWindow, player: Player) -> str:
     return f"is {event.move} better than {_v(event.alpha)}? the null window {window} only answers that"
 
 
-def _table_hit(event: TableHit) -> str:
+def _table_hit(event: TableHit, window: Window | None, root: bool) -> str:
+    """The hit in words, with what it did to ``window``, the node's (MAX's view; see :func:`hit_window`)."""
     bound = {Bound.EXACT: "exactly", Bound.LOWER: "at least", Bound.UPPER: "at most"}[event.bound]
-    use = "that settles it without a search" if event.cutoff else "that narrows its window"
-    return f"the table already knows {event.node}: {bound} {_v(event.value)}; {use}"
+    known = f"the table already knows {event.node}: {bound} {_v(event.value)}; "
+    alpha, beta = window if window is not None else (None, None)
+    if event.cutoff:
+        return known + "that settles it without a search"
+    if alpha is None or beta is None:
+        return known + "that does not settle it"
+    if root:
+        return known + f"at the root only an exact entry is used, so its window stays ({_v(alpha)}, {_v(beta)})"
+    low, high = hit_window(event, (alpha, beta), root=False)
+    if (low, high) == (alpha, beta):
+        return known + f"that does not settle it and leaves its window ({_v(alpha)}, {_v(beta)}) as it is"
+    return known + f"that narrows its window from ({_v(alpha)}, {_v(beta)}) to ({_v(low)}, {_v(high)})"
 
 
 def _whole_search(event: MtdPass | Iteration) -> Rule:
@@ -282,7 +293,7 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
         return Rule(node, f"search {event.move} again with ({_v(event.window[0])}, {_v(event.window[1])}) "
                           f"for its exact value")
     if isinstance(event, TableHit):
-        return Rule(node, _table_hit(event))
+        return Rule(node, _table_hit(event, window, node == tree.root))
     if isinstance(event, ChanceSum):
         return Rule(node, f"{node} adds {event.child}'s {_v(event.child_value)} times {_v(event.probability)}: "
                           f"the sum so far is {_v(event.partial_sum)}; {node_rule(player, window)}")
