@@ -39,7 +39,8 @@ def leaderboard_html(result: Any, title: str = "Class tournament") -> str:
              f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1><p>{html.escape(settings)}</p>",
              "<h2>Standings</h2>", _table(result.table),
              "<h2>Ratings</h2><p>Bradley-Terry (Elo scale) by penalised maximum likelihood (one virtual draw "
-             "against an average entry each, so that an entry that won or lost every game keeps a finite rating), "
+             "each against a virtual entry rated 0, so that an entry that won or lost every game keeps a finite "
+             "rating; the ratings are then told relative to the field's average), "
              "with 95% Wald intervals from the observed information, each for one rating; 0 is the field's "
              "average.</p>", _ratings_svg(result.table),
              "<h2>Head to head</h2><p>Points a game of the row's entry against the column's.</p>",
