@@ -20,17 +20,17 @@ Both engines share the machine with whatever else runs; give ``--workers 1`` on 
 that the two versions' moves are not slowed by each other's games.
 
 Measured (2026-11-23, 2-core machine with another match running beside it, load average about 3):
-commit e2a74ee (whole-game clock, exact endgame solving, the clock's end-of-game rules, the
-enhancements off) against 629c7bd, 200 games at 0.2 s, seed 0: A +97 =3 -100, score 0.492, Elo
+commit e2a74ee (a whole-game clock, unused by these matches at a fixed 0.2 s a move; exact endgame solving and
+the clock's end-of-game rules; the enhancements off) against 629c7bd, 200 games at 0.2 s, seed 0: A +97 =3 -100, score 0.492, Elo
 -5.2 [-16.5, +6.0], pairs 2-1-95-2-0, LLR -2.82 (bounds -2.94, +2.94): no change in strength
-shown. 95 of the 100 pairs split 1-1 (each version won the same opening with the same colour):
+shown. 95 of the 100 pairs scored 1-1 (a win each, or two draws):
 from most openings O, the side that moves second and last, wins whatever either version plays
 (O won 191 of the 200 games, X 6), so a pair only counts when one version fails to convert.
 Then, the same way, 200 games each:
 
 - 8d5fc8a (the bot's bitboard NegaScout loop, 1.6-1.7x the nodes a second): A +102 =1 -97,
   score 0.512, Elo +8.7 [-1.4, +18.8], pairs 0-0-97-1-2, LLR +1.75: undecided.
-- 5b42b67 (also the lazy lookahead, 1.1x more): A +99 =4 -97, score 0.505, Elo +3.5 [-1.3, +8.2],
+- 5b42b67 (also the lazy lookahead, 1.00-1.23x less CPU time over two runs of benchmarks/bot_search_speed.py): A +99 =4 -97, score 0.505, Elo +3.5 [-1.3, +8.2],
   pairs 0-0-98-2-0, LLR -0.72: undecided. The intervals are narrow only because nearly every pair
   splits 1-1; openings closer to a draw would let the versions' play decide more games.
 

@@ -4,13 +4,13 @@ Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--game
 
 The bot with ``clock="plain"`` (deepen until the deadline, throw an unfinished depth away: the bot
 before :mod:`gamelib.search.clock`) and with ``clock="engine"`` (keep a move the unfinished depth
-proved better, do not start a depth predicted not to finish, a tenth of the time kept for a fail
-low or a depth whose first move is back) play through the same positions: ``--games`` games of 28 rounds (rule 8), each from four
-seeded random moves continued by the bot at fixed depth 3, every position from the fifth ply to
-the last move, in game order, with one bot per setting and game so its table is kept from move to
-move as in play; the two bots take turns on each position, so a change in the machine's load hits
-both alike. It prints, with wall times from time.perf_counter on whatever else the machine is
-running:
+proved better, do not start a depth predicted not to finish, a tenth of the search's budget, the
+limit less the bot's margin, kept for a fail low or a depth whose first move is back) play through
+the same positions: ``--games`` games of 28 rounds (rule 8), each from four seeded random moves
+continued by the bot at fixed depth 3, every position from the fifth ply to the last move, in game
+order, with one bot per setting and game so its table is kept from move to move as in play; the two
+bots take turns on each position, so a change in the machine's load hits both alike. It prints, with
+wall times from time.perf_counter on whatever else the machine is running:
 
 1. For limits of 0.2 s and 1 s: the mean seconds a move, the mean depth completed, how often the
    move came from an unfinished depth, how often a depth was not started, how often a fail low
@@ -30,8 +30,9 @@ running:
    no prediction): in times 1.40x and 2.48x over 36 depths, in nodes 1.32x and 2.17x over 29 of
    them, one back 2.58x and 8.16x.
 3. The largest ``choose`` time as a share of its limit, over every move of the engine bot at limits
-   of 0.05, 0.2, 0.5 and 1 s, and 5 s on ``--five`` positions spread over the games (it must stay
-   under 1), and the largest and mean share at each limit.
+   of 0.05, 0.2, 0.5 and 1 s, and 5 s on ``--five`` positions spread over the games (it should stay
+   under 1; the script only prints it and asserts nothing, and on a heavily loaded machine moves have
+   gone a few milliseconds over, as recorded below), and the largest and mean share at each limit.
 4. With ``--match GAMES``: a match between the two settings at 0.2 s a move, in pairs of games from
    the same four random moves with colours swapped, in this process one game at a time, with the
    engine bot's score (win 1, draw 1/2) and its 95% interval (Student's t on per-game scores,
