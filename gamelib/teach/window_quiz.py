@@ -1,8 +1,9 @@
 """The window quiz: write the alpha and beta alpha-beta enters chosen positions with, then check.
 
 :func:`grade_windows` compares the windows a student wrote with alpha-beta's recorded trace and
-says, for every wrong entry, what the window is and where its bound came from ("position 3 (MAX)
-raised alpha to 4 with its move 7"), or which cutoff prunes a position the search never enters.
+says, for every wrong bound, its value and where it came from ("position 3 (MAX) raised alpha to 4
+with its move 7"); for a window given to a position the search never enters, which cutoff prunes
+it; and for a position answered "never entered" that the search enters, its window only.
 :class:`WindowQuiz` is the widget: the tree, an alpha and a beta box for each asked position in a
 row under it, and a Check button that rings each position right or wrong on the picture of the
 finished search, with the words under the boxes (nothing moves when they appear). The search is recorded once; the quiz only reads the trace. Windows are from
