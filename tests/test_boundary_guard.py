@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +26,7 @@ from gamelib.play import boundary
 from gamelib.play.boundary import (GUARD_UID_BASE, GUARD_UID_SPAN, NOBODY, GuardUser, NotRunError, guard_python,
                                    guard_user, processes_of, unreachable)
 from gamelib.play.limits import NOT_RUN_STATUS, dropped_command, limited_command
+from tests.processes import settled
 
 ROOT = os.name == "posix" and os.geteuid() == 0
 needs_root = pytest.mark.skipif(not ROOT, reason="only root can start a process as another user")
@@ -43,13 +44,6 @@ def as_user(user: GuardUser, command: list[str]) -> subprocess.Popen[bytes]:
                             stderr=subprocess.DEVNULL)
 
 
-def settled(condition: Callable[[], bool], seconds: float = 3.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def end_leftovers(user: GuardUser) -> None:

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from gamelib.teach.grading import grade_folder
 from gamelib.teach.sandbox import Limits
 from tests.hostile import (EVERYWHERE, ISOLATED_ONLY, MALFORMED_MOVES, MARKER, RIGHT, SECRET, WRONG, entry,
                            malformed, submission)
+from tests.processes import alive_children, settled, sleeping
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = Limits(seconds=3)
@@ -106,25 +107,7 @@ def scene(tmp_path: Path) -> Iterator[Scene]:
 
 def marked() -> list[psutil.Process]:
     """The processes a submission left running (``sleep MARKER``)."""
-    found = []
-    for process in psutil.process_iter(["cmdline", "status"]):
-        if process.info["cmdline"] == ["sleep", MARKER] and process.info["status"] != psutil.STATUS_ZOMBIE:
-            found.append(process)
-    return found
-
-
-def settled(condition: Callable[[], bool], seconds: float = 3.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def alive_children() -> list[psutil.Process]:
-    return [child for child in psutil.Process().children(recursive=True)
-            if child.is_running() and child.status() != psutil.STATUS_ZOMBIE]
+    return sleeping(MARKER)
 
 
 @pytest.fixture(autouse=True)

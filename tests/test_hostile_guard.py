@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,8 @@ from gamelib.teach import sandbox
 from gamelib.teach.code_check import check_source
 from gamelib.teach.grading import grade_folder, grade_source
 from gamelib.teach.sandbox import END, Limits, SandboxUnavailableError, run_in_sandbox
+from tests.hostile import RIGHT
+from tests.processes import alive_children, settled, sleeping
 
 ROOT = os.name == "posix" and os.geteuid() == 0
 WHY_NOT = bwrap_problem()
@@ -48,14 +50,6 @@ needs_bwrap = pytest.mark.skipif(WHY_NOT is not None, reason=f"bubblewrap cannot
 
 MARKER = "4711.125"
 """What a process a submission leaves behind sleeps for: no other process uses it."""
-
-RIGHT = '''
-def my_minimax(tree, node):
-    if tree.is_terminal(node):
-        return tree.evaluate(node)
-    values = [my_minimax(tree, child) for child in tree.children_of(node)]
-    return max(values) if tree.to_move(node).sign > 0 else min(values)
-'''
 
 KILL_EVERYTHING = f'''
 import os, signal, time
@@ -135,17 +129,7 @@ NOISE_BYTES = 128 * 2**20
 
 def marked() -> list[psutil.Process]:
     """The processes a submission left running (``sleep MARKER``)."""
-    return [process for process in psutil.process_iter(["cmdline", "status"])
-            if process.info["cmdline"] == ["sleep", MARKER] and process.info["status"] != psutil.STATUS_ZOMBIE]
-
-
-def settled(condition: Callable[[], bool], seconds: float = 3.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
+    return sleeping(MARKER)
 
 
 def kill_by_pid(pids: list[int]) -> None:
@@ -178,17 +162,6 @@ def nothing_left_running() -> Iterator[None]:
     kill_by_pid([process.pid for process in left])  # ours: it sleeps MARKER
     assert gone, f"a submission's process outlived its run: {left}"
     assert settled(lambda: not alive_children()), f"left running: {alive_children()}"
-
-
-def alive_children() -> list[psutil.Process]:
-    found = []
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if child.status() != psutil.STATUS_ZOMBIE:
-                found.append(child)
-        except psutil.NoSuchProcess:
-            continue
-    return found
 
 
 @pytest.fixture
