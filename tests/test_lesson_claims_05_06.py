@@ -5,8 +5,10 @@ on the lesson's own input (it passes) and on a broken one (a tampered reservatio
 of node counts, a fresh table where the lesson keeps one, a uniform branching, a perturbed record, a
 shifted sample, a wrong Elo scale, a rule under which X marks turn X marks, a rule that removes the
 marks a move turns, a genetic bot that reads the clock for every sequence, a deepening that would pay
-for itself, a one-sided sign test, six pairs instead of three, pairs that split, a misaligned pairing, a
-bot without its time margin: it must fail), so each check could fail if its claim were false. The old
+for itself, a one-sided sign test, pairs formed across openings, a tied pair counted as lost, pairs that split, a
+misaligned pairing, a bot without its time margin, a neighbourhood without diagonals, a minimal-tree
+formula off by two, material searched with the lookahead as the control, an aspiration window that held
+at depth 8: it must fail), so each check could fail if its claim were false. The old
 wording of the sentences rewritten stays out.
 
 Inputs that take the lessons seconds to compute (the depth-6 ladder of search enhancements, the 20
@@ -31,7 +33,7 @@ from gamelib.games.adjacency_lookahead import LookaheadGame
 from gamelib.games.data import read_json
 from gamelib.play.arena import play_game
 from gamelib.play.bots import make_bot
-from gamelib.play.bots.alphabeta import searched_game
+from gamelib.play.bots.alphabeta import WeightedGame, searched_game
 from gamelib.play.bots.genetic import Evolution, GeneticBot
 from gamelib.search.clock import PLAIN_RULES
 from gamelib.search.mtdf import iterative_deepening
@@ -145,6 +147,26 @@ RETRACTED = [
      "40,624 counts unordered pairs of X squares times O squares, each compared in both orders: 81,248 sequences"),
     (GAME, "every one of the 40,624 sequences X a, O b, X c",
      "40,624 cases, each comparing two of the 81,248 sequences"),
+    (GAME, "and one per turned mark",
+     "the engine XORs all the marks a move turns with one lookup (FLIP_KEYS), not one XOR per mark"),
+    (GAME, "when O's move between them leaves them alone",
+     "not enough: X c1, O a3, X d1 differs from X d1, O a3, X c1 though a3 touches neither X square; the "
+     "condition is three or more files or ranks from both (40,624 of 40,624 cases)"),
+    (BOTS, "whenever depth 5 alone takes longer than that",
+     "rested on one stalled timing (0.032 s for depth 5's 1,209 nodes); at 0.02 s the depth reached varies, 4 or 5"),
+    (BOTS, "depths of fewer than 500 nodes are not used",
+     "the rule declines to predict only when the depth three back entered fewer than 500 nodes"),
+    (BOTS, "not start a depth that cannot finish (predicted from the finished depths' times)",
+     "the prediction takes the last depth's time and a factor from node counts"),
+    (BOTS, "the weighted search enters many times the nodes, because the lookahead",
+     "asserted, not shown; the control (material without the lookahead) now shows it"),
+    (BOTS, "The 4.5 seconds spent on the unfinished search are lost",
+     "the report's prose (2.2.1) says so; the code it prints (2.3.3) returns the interrupted minimax's move"),
+    (BOTS, "The aspiration row leaves out the searches whose window failed",
+     "at depth 6 only the whole-deepening columns leave them out (depths 2 and 4); depth 6's window held"),
+    (BOTS, "the leaves of the depth-8 search alone (deepening to 8 less deepening to 7)",
+     "false for the aspiration row: the data file's 5,539 counts depth 8's failed-window search (5,244) and its "
+     "re-search (295)"),
 ]
 
 OPENING = ["h6", "c2", "c1", "b3", "c3", "e4", "f7", "f8", "e8", "a3"]
@@ -214,6 +236,12 @@ def test_x_moves_check_passes_on_the_rules() -> None:
 def test_x_moves_check_fails_when_x_marks_turn_x_marks() -> None:
     with pytest.raises(AssertionError, match="though c3 and d3 touch"):
         run_check(GAME, "check:x-moves-either-order", game=TogglingGame(rounds=8))
+
+
+def test_x_moves_check_fails_without_diagonal_neighbours() -> None:
+    """Under rule 4, O's a3 turns a2 but not b2, and neither c1 nor d1 touches a2: both orders give one position."""
+    with pytest.raises(AssertionError, match="X c1, O a3, X d1 should differ"):
+        run_check(GAME, "check:x-moves-either-order", game=AdjacencyGame(rounds=8, rule=4))
 
 
 # Lesson 5: every ply adds exactly one mark, replayed from the recorded game.
@@ -347,15 +375,19 @@ def test_seed_score_check_fails_when_the_courses_weights_reward_frontier_marks()
 
 # Lesson 6: the weighted search enters more nodes for each depth.
 
+@cache
 def weighted_nodes() -> dict[str, list[list[int]]]:
-    """Lesson 6's node counts for depths 1-4 from its first opening (seed 0), both evaluations."""
+    """Lesson 6's node counts for depths 1-4 from its first opening (seed 0): both evaluations as the bots search
+    them, and the control, material searched as the weighted bot searches (gain order, no lookahead)."""
     eight = AdjacencyGame(rounds=8)
     opening, rng = eight.root, random.Random(0)
     for _ in range(4):
         opening = eight.result(opening, rng.choice(eight.legal_moves(opening)))
+    searched = {"material": searched_game(eight, "material"), "weighted": searched_game(eight, "weighted"),
+                "control": WeightedGame(eight.rounds, eight.rule, eight.first, weights=Weights(material=1))}
     return {name: [[result.nodes for result in iterative_deepening(
-        searched_game(eight, name), opening, 4, search=negascout, table=TranspositionTable(1 << 16)).iterations]]
-        for name in ("material", "weighted")}
+        game, opening, 4, search=negascout, table=TranspositionTable(1 << 16)).iterations]]
+        for name, game in searched.items()}
 
 
 def test_weighted_nodes_check_passes_on_an_opening_of_the_lesson() -> None:
@@ -365,7 +397,15 @@ def test_weighted_nodes_check_passes_on_an_opening_of_the_lesson() -> None:
 def test_weighted_nodes_check_fails_when_the_evaluations_are_swapped() -> None:
     entered = weighted_nodes()
     with pytest.raises(AssertionError, match="should enter more nodes than material"):
-        run_check(BOTS, "check:weighted-nodes", entered={"material": entered["weighted"], "weighted": entered["material"]})
+        run_check(BOTS, "check:weighted-nodes",
+                  entered={**entered, "material": entered["weighted"], "weighted": entered["material"]})
+
+
+def test_weighted_nodes_check_fails_when_the_control_keeps_the_lookahead() -> None:
+    """If material without the lookahead entered as few nodes as with it, the evaluation would make the difference."""
+    entered = weighted_nodes()
+    with pytest.raises(AssertionError, match="the lookahead makes the difference"):
+        run_check(BOTS, "check:weighted-nodes", entered={**entered, "control": entered["material"]})
 
 
 # Lesson 6: the table kept from move to move answers the next move's shallow depths with deeper entries.
@@ -537,31 +577,47 @@ def test_counted_deadline_check_fails_when_the_time_left_runs_to_90_percent_of_t
 
 # Lesson 6: six games, and the equal-depth games.
 
-def test_three_pairs_check_passes_on_the_lessons_pairs() -> None:
-    """The weighted bot's leads in the lesson's three pairs, in one run: ahead in 1 of 3."""
-    run_check(BOTS, "check:three-pairs", pair_leads=[2, -2, -2])
+SIX_GAMES = [6, -4, 2, -4, -2, 0]
+"""The weighted bot's leads in six games (games 2i and 2i + 1 from opening i, colours swapped): pairs +2, -2, -2."""
+
+
+def sign_test(ahead: int, decided: int) -> float:
+    """The two-sided sign test, by hand: ahead of decided (ties left out), 1/2 a pair."""
+    extreme = max(ahead, decided - ahead)
+    return min(1.0, 2 * sum(math.comb(decided, k) for k in range(extreme, decided + 1)) / (1 << decided))
+
+
+def test_three_pairs_check_passes_on_a_split_of_the_pairs() -> None:
+    run_check(BOTS, "check:three-pairs", outcomes=SIX_GAMES, sign_p=1.0)
 
 
 def test_three_pairs_check_passes_on_a_clean_sweep_of_three_pairs() -> None:
-    run_check(BOTS, "check:three-pairs", pair_leads=[2, 4, 6])
+    run_check(BOTS, "check:three-pairs", outcomes=[4, -2, 6, -2, 8, -2], sign_p=0.25)
 
 
-def test_three_pairs_check_passes_when_every_pair_is_tied() -> None:
-    run_check(BOTS, "check:three-pairs", pair_leads=[0, 0, 0])
-
-
-def test_three_pairs_check_fails_on_a_sweep_of_six_pairs() -> None:
-    """A sweep of six pairs would separate them: 2 / 64 = 0.03."""
-    with pytest.raises(AssertionError, match="6 pairs should not separate the two bots"):
-        run_check(BOTS, "check:three-pairs", pair_leads=[2] * 6)
+def test_three_pairs_check_passes_with_a_tied_pair() -> None:
+    run_check(BOTS, "check:three-pairs", outcomes=[4, -2, 6, -2, 2, -2], sign_p=0.5)
 
 
 def test_three_pairs_check_fails_on_a_one_sided_sign_test() -> None:
-    def one_sided(ahead: int, n: int) -> SimpleNamespace:
-        return SimpleNamespace(pvalue=sum(math.comb(n, k) for k in range(ahead, n + 1)) / 2 ** n)
+    with pytest.raises(AssertionError, match="sign test printed should be the two-sided test"):
+        run_check(BOTS, "check:three-pairs", outcomes=[4, -2, 6, -2, 8, -2], sign_p=0.125)
 
-    with pytest.raises(AssertionError, match="should agree with scipy's binomtest"):
-        run_check(BOTS, "check:three-pairs", pair_leads=[2, 4, 6], binomtest=one_sided)
+
+def test_three_pairs_check_fails_when_a_tied_pair_is_counted_as_lost() -> None:
+    """Pairs +2, +4, 0: two of two decided (p = 0.5), not two of three (p = 1)."""
+    with pytest.raises(AssertionError, match="sign test printed should be the two-sided test"):
+        run_check(BOTS, "check:three-pairs", outcomes=[4, -2, 6, -2, 2, -2], sign_p=sign_test(2, 3))
+
+
+def test_three_pairs_check_fails_when_the_pairs_are_formed_across_openings() -> None:
+    """Games 0 and 2, 1 and 3, 4 and 5 (a colour with a colour, not one opening): +6, -2, +2, two of three ahead,
+    p = 1, where the lesson's pairs +2, +2, +2 are a sweep, p = 0.25."""
+    outcomes = [3, -1, 3, -1, -3, 5]
+    across = [outcomes[0] + outcomes[2], outcomes[1] + outcomes[3], outcomes[4] + outcomes[5]]
+    with pytest.raises(AssertionError, match="sign test printed should be the two-sided test"):
+        run_check(BOTS, "check:three-pairs", outcomes=outcomes,
+                  sign_p=sign_test(sum(lead > 0 for lead in across), sum(lead != 0 for lead in across)))
 
 
 EQUAL_DEPTH = [12, 6, 8, 16, 14, 16, 8, 18, 2, 28, 20, 12, 10, 18, 0, 12, 0, 12, 6, 22]
@@ -616,28 +672,44 @@ def ladder(leaves: dict[str, int]) -> dict[str, SimpleNamespace]:
     return {name: SimpleNamespace(leaves=count) for name, count in leaves.items()}
 
 
+def helper_trees(branching: list[int], offset: int = -1) -> dict[str, int]:
+    """The lesson's minimal_tree at depths 6 and 5 (b1 b3 b5 ... + b2 b4 b6 ... - 1), or with another offset."""
+    def tree(moves: list[int]) -> int:
+        return math.prod(moves[0::2]) + math.prod(moves[1::2]) + offset
+    return {"minimal_leaves": tree(branching[:6]), "shallower_leaves": tree(branching[:5])}
+
+
 def test_ladder_check_passes_on_the_midgames_branching() -> None:
-    run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES), whole=WHOLE_LEAVES)
+    run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES), whole=WHOLE_LEAVES,
+              **helper_trees(midgame_branching()))
 
 
 def test_ladder_check_fails_on_32_moves_at_every_ply() -> None:
     with pytest.raises(AssertionError, match="one fewer each ply"):
         run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(uniform=True),
-                  ladder=ladder(LADDER_LEAVES), whole=WHOLE_LEAVES)
+                  ladder=ladder(LADDER_LEAVES), whole=WHOLE_LEAVES, **helper_trees(midgame_branching(uniform=True)))
 
 
 def test_ladder_check_fails_when_the_tables_move_cuts_less() -> None:
     """55,000 leaves: about twice the shallower minimal tree, not 1.4 times."""
     with pytest.raises(AssertionError, match="still 1.4 times the shallower minimal tree"):
         run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(),
-                  ladder=ladder({**LADDER_LEAVES, "table move": 55_000}), whole=WHOLE_LEAVES)
+                  ladder=ladder({**LADDER_LEAVES, "table move": 55_000}), whole=WHOLE_LEAVES,
+                  **helper_trees(midgame_branching()))
 
 
 def test_ladder_check_fails_when_the_whole_deepening_stays_below_the_minimal_tree() -> None:
     """The old claim: counting the deepening's earlier depths, the table's move would stay below the depth-6 tree."""
     with pytest.raises(AssertionError, match="2.2 times the shallower minimal tree"):
         run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES),
-                  whole={**WHOLE_LEAVES, "table move": 40_000})
+                  whole={**WHOLE_LEAVES, "table move": 40_000}, **helper_trees(midgame_branching()))
+
+
+def test_ladder_check_fails_when_the_lessons_minimal_tree_is_off_by_two() -> None:
+    """A minimal_tree that added 1 instead of taking it away: 51,154 and 27,780, against the count by node type."""
+    with pytest.raises(AssertionError, match="counted node type by node type"):
+        run_check(BOTS, "check:ladder-minimal-tree", branching=midgame_branching(), ladder=ladder(LADDER_LEAVES),
+                  whole=WHOLE_LEAVES, **helper_trees(midgame_branching(), offset=+1))
 
 
 def test_depth_8_check_passes_on_the_benchmarks_record() -> None:
@@ -658,6 +730,42 @@ def test_depth_8_check_fails_on_a_perturbed_record() -> None:
                                     for row in leaves["rows"]]}
     with pytest.raises(AssertionError, match="to 0.84"):
         run_check(BOTS, "check:depth-8-minimal-tree", branching=midgame_branching(), leaves=perturbed)
+
+
+# Lesson 6: what the two tables count in the aspiration row.
+
+ASPIRED = SimpleNamespace(result=SimpleNamespace(value=-2), failed_windows=((2, 4, 6, 4), (4, -3, -1, -3), (8, -5, -3, -3)),
+                          iterations=[SimpleNamespace(leaves=count) for count in (32, 3, 15, 60, 303, 528, 4945, 295)])
+"""Lesson 6's rerun of the benchmark's aspiration row to depth 8 (a 2^20 table, killers, history, ETC, half-width 1
+around the value two depths back): the windows that failed and each depth's answering search's leaves."""
+
+
+def test_aspiration_check_passes_on_the_rerun_and_the_record() -> None:
+    run_check(BOTS, "check:aspiration-depth-8", failed={"aspiration windows": [2, 4]}, aspired=ASPIRED,
+              leaves=read_json("benchmarks", "search_enhancements.json")["leaves"])
+
+
+def test_aspiration_check_fails_when_depth_8s_window_holds() -> None:
+    """Had depth 8's window held, its one search would be the data file's 5,539 leaves: one search, as at depth 6."""
+    held = SimpleNamespace(result=ASPIRED.result, failed_windows=ASPIRED.failed_windows[:2],
+                           iterations=[*ASPIRED.iterations[:7], SimpleNamespace(leaves=5_539)])
+    with pytest.raises(AssertionError, match="after depth 8's window failed"):
+        run_check(BOTS, "check:aspiration-depth-8", failed={"aspiration windows": [2, 4]}, aspired=held,
+                  leaves=read_json("benchmarks", "search_enhancements.json")["leaves"])
+
+
+def test_aspiration_check_fails_when_the_record_counts_only_the_re_search() -> None:
+    leaves = read_json("benchmarks", "search_enhancements.json")["leaves"]
+    only = {**leaves, "rows": [{**row, "leaves": 295} if row["enhancement"] == "aspiration windows" else row
+                               for row in leaves["rows"]]}
+    with pytest.raises(AssertionError, match="should count depth 8's failed search too"):
+        run_check(BOTS, "check:aspiration-depth-8", failed={"aspiration windows": [2, 4]}, aspired=ASPIRED, leaves=only)
+
+
+def test_aspiration_check_fails_when_depth_6s_window_fails() -> None:
+    with pytest.raises(AssertionError, match="at depth 6 the aspiration window should hold"):
+        run_check(BOTS, "check:aspiration-depth-8", failed={"aspiration windows": [2, 4, 6]}, aspired=ASPIRED,
+                  leaves=read_json("benchmarks", "search_enhancements.json")["leaves"])
 
 
 # Lesson 6: ETC costs more CPU time than the history heuristic's row before it.

@@ -1,16 +1,18 @@
 """The alpha-beta bot of seed 002, on the course's search core, with a clock it always beats.
 
-Seed 002's ``BotAlphaBetaPrune`` searches a fixed depth (8 at first) and, when 4.5 of its 5
-seconds pass, is interrupted: its ``minimax`` then returns whatever it has, so the move comes from
-a half-searched tree (the "fallback"), and the next round searches shallower. This bot instead
-deepens one ply at a time (:func:`gamelib.search.mtdf.iterative_deepening`) under a hard deadline,
-with the engines' time rules (:mod:`gamelib.search.clock`): it answers with the deepest search
-that finished, or with a move the unfinished depth proved better than that search's (once the
-previous best, searched first, has its new value); it does not start a depth predicted not to
-finish; and it keeps a tenth of its time for a fail low, or for the depth under way once its first
-move is back. Each depth starts with the table's best
-moves from the one before; the table is kept from move to move (and cleared when the game's rules
-change). The Decision's note says why the search stopped.
+Seed 002's ``BotAlphaBetaPrune`` searches a fixed depth (8 at first). The seed's prose (2.2.1;
+2.3.3's text repeats the fallback to a smaller depth) says that when 4.5 of its 5 seconds pass
+without the search finishing, the bot falls back to a depth-4 search and the next round searches one
+ply shallower. The code the seed prints (2.3.3) shows something else: once the thread is
+interrupted, its ``minimax`` returns whatever it has, so the move comes from a half-searched tree
+(the bot's ``fallback`` method is not printed). This bot instead deepens one ply at a time
+(:func:`gamelib.search.mtdf.iterative_deepening`) under a hard deadline, with the engines' time
+rules (:mod:`gamelib.search.clock`): it answers with the deepest search that finished, or with a
+move the unfinished depth proved better than that search's (once the previous best, searched first,
+has its new value); it does not start a depth predicted not to finish; and it keeps a tenth of its
+time for a fail low, or for the depth under way once its first move is back. Each depth starts with
+the table's best moves from the one before; the table is kept from move to move (and cleared when
+the game's rules change). The Decision's note says why the search stopped.
 
 Searches run on :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` for the Adjacency game, so
 depth-1 nodes get their value without generating children and nodes of depth 2 to 4 skip moves
