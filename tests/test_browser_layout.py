@@ -227,6 +227,9 @@ def test_every_course_widget_fits_and_reads_at_1366_by_768(lab: Server, page: An
     expect(picture).to_have_attribute("data-step", "0", timeout=STEP_SECONDS * 1000)
     mcts_explorer.get_by_role("button", name="Projector", exact=True).click()
     expect(picture.locator("text.label").first).to_have_attribute("font-size", "18", timeout=STEP_SECONDS * 1000)
+    # The keys go to the widget under the pointer, and the click left the pointer on the button: a user
+    # points at the picture again, now larger and placed anew.
+    picture.hover(position={"x": 30, "y": 30})
     page.keyboard.press("End")
     expect(picture).not_to_have_attribute("data-step", "0", timeout=STEP_SECONDS * 1000)
     mcts_explorer.evaluate("el => el.scrollIntoView()")
