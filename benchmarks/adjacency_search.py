@@ -10,12 +10,12 @@ machine is running:
    move order a1..h8, window (-64, 64)) beside easyAI's Negamax on the same game through
    ``benchmarks/easyai_adapter.py`` (same order, depth and window, no table): both must enter the
    same nodes and find the same move. gamelib's plain alpha-beta on the plain game runs its bitboard
-   inner loop (``gamelib.search.bitboard``), while easyAI goes through the adapter's calls to the
+   inner loop (``gamelib.games.adjacency.native_alphabeta``), while easyAI goes through the adapter's calls to the
    engine, so this compares the two as a user meets them. easyAI
    runs twice: with the adapter's ``unmake_move`` (its fast path) and, at the smallest depth,
    without it (its default: a deep copy of the game for every move).
 2. Leaves against the minimal tree. The bot's search (NegaScout with a 2**20-slot table kept from
-   depth to depth, the lookahead of ``gamelib.games.adjacency_lookahead``) at each depth: nodes entered,
+   depth to depth, the lookahead of ``gamelib.games.adjacency.lookahead``) at each depth: nodes entered,
    static evaluations (leaves, a depth-1 node valued by the lookahead counting as one), the
    leaves had every such node been searched in full ("expanded": the node counts as its moves),
    Knuth & Moore's minimal tree for the moves at each ply (every empty square is a move, so the
@@ -53,7 +53,7 @@ from easyai_adapter import CopyingEasyAIAdjacency, EasyAIAdjacency  # noqa: E402
 from minimal_tree import falling, minimal_tree  # noqa: E402
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
-from gamelib.games.adjacency_lookahead import LookaheadGame  # noqa: E402
+from gamelib.games.adjacency.lookahead import LookaheadGame  # noqa: E402
 from gamelib.play.arena import play_game  # noqa: E402
 from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot  # noqa: E402
 from gamelib.play.bots.hillclimb import HillClimbBot  # noqa: E402

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark  # noqa: E402
-from gamelib.games.adjacency_eval import material, value_bound, weighted  # noqa: E402
+from gamelib.games.adjacency.evaluation import material, value_bound, weighted  # noqa: E402
 from gamelib.search.negamax import alphabeta  # noqa: E402
 
 Evaluation = Callable[[AdjacencyGame, AdjacencyState], int]

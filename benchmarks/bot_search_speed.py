@@ -4,8 +4,9 @@ Run from the repository root:  .venv/bin/python benchmarks/bot_search_speed.py [
 [--only-five]
 
 ``COMMIT`` (default ``8d5fc8a``, main before the lazy depth-3 bounds of
-``gamelib.games.adjacency_lookahead`` and the loop's own table lookups; ``e2a74ee`` is main before
-the bot's bitboard loop of ``gamelib.search.bitboard_scout``) is exported with ``git archive`` to a
+``gamelib.games.adjacency_lookahead`` (now ``gamelib.games.adjacency.lookahead``) and the loop's own
+table lookups; ``e2a74ee`` is main before the bot's bitboard loop, now
+``gamelib.games.adjacency.native_negascout``) is exported with ``git archive`` to a
 temporary directory and its ``gamelib`` imported beside the working tree's (each set of modules kept apart in
 ``sys.modules``), so both run in this process, interleaved, on the same load. It prints:
 
@@ -43,7 +44,7 @@ depth 9 is about 1.1-1.15x out of reach. Elsewhere in 5 s, before -> after: rule
 (1.86 s -> 1.69 s), rule 4 opening 9 -> 9 (4.29 s -> 3.44 s), rule 4 midgame 10 -> 10 (3.20 s ->
 2.70 s). Where the time goes now (rule 8 opening, depth 8): the lookahead's groups about 0.15-0.2
 s of 0.58 s, its frontier values about 0.04 s, the loop and the table the rest; keeping the counts
-(:class:`gamelib.games.adjacency_lookahead._Remembered`: 73% of its requests answered from it at
+(:class:`gamelib.games.adjacency.lookahead._Remembered`: 73% of its requests answered from it at
 depth 8) saves about 8%, and a larger memory for them (2^17 or 2^18 bitboards) saved nothing measurable at
 depth 9.
 
@@ -87,7 +88,7 @@ predicted 4.39 s with 3.9 s left, from a depth 6 of a few milliseconds); rule 4 
 Nor is the move order the limit. Counted in depth 9's search (nodes by depth left and by what
 they returned): of the 539,378 nodes that failed high, 99.7% did so on their first move. The work
 is in the 46,370 depth-3 nodes that fail low: they try 379,547 moves (8.2 each; 19,431 of them
-try nine or more), nearly all "near" moves, which :meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.move_groups`
+try nine or more), nearly all "near" moves, which :meth:`~gamelib.games.adjacency.lookahead.LookaheadGame.move_groups`
 leaves unbounded; each such move is a depth-2 node that fails high on its first reply (359,311 of
 them, each one frontier value). What could cut that work is a finite bound for each near move
 (the frontier value after the opponent's best reply to it), but it costs about what the child's
@@ -129,9 +130,15 @@ def load(path: Path) -> dict[str, Any]:
     sys.path.insert(0, str(path))
     try:
         from gamelib.games.adjacency import AdjacencyGame
-        from gamelib.games.adjacency_lookahead import LookaheadGame
+        try:
+            from gamelib.games.adjacency.lookahead import LookaheadGame
+        except ImportError:  # a commit before the game's package (issue 37)
+            from gamelib.games.adjacency_lookahead import LookaheadGame  # type: ignore[no-redef]
         from gamelib.play.bots.alphabeta import AlphaBetaBot
-        from gamelib.search.mtdf import iterative_deepening
+        try:
+            from gamelib.search.deepening import iterative_deepening
+        except ImportError:  # a commit before iterative deepening had its own module (issue 37)
+            from gamelib.search.mtdf import iterative_deepening  # type: ignore[attr-defined,no-redef]
         from gamelib.search.negamax import negascout
         from gamelib.search.ttable import TranspositionTable
     finally:

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
 from gamelib.play.openings import random_line  # noqa: E402
-from gamelib.search.mtdf import iterative_deepening  # noqa: E402
+from gamelib.search.deepening import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta  # noqa: E402
 from gamelib.search.ttable import Replacement, TranspositionTable  # noqa: E402
 

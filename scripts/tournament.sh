@@ -16,7 +16,7 @@ PYTHON=${PYTHON:-.venv/bin/python}
 GAMES=${GAMES:-40}
 WORKERS=${WORKERS:-1}
 OUT=gamelib/data/tournaments
-# The alpha-beta bot plays with the weighted evaluation (gamelib.games.adjacency_eval): in trial games it
+# The alpha-beta bot plays with the weighted evaluation (gamelib.games.adjacency.evaluation): in trial games it
 # beat the hill climber by wider margins than with the seed's material count.
 ALPHABETA="alphabeta:evaluation=weighted"
 mkdir -p "$OUT"

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark
-from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, FEATURES, Weights, features, material, value_bound, weighted
+from gamelib.games.adjacency.evaluation import DEFAULT_WEIGHTS, FEATURES, Weights, features, material, value_bound, weighted
 from tests.test_adjacency import choices, firsts, neighbours, playout, rules
 
 CORNERS = {(0, 0), (7, 0), (0, 7), (7, 7)}

@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 
 import gamelib.play.bots.alphabeta as bot_module
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mask, parse_square, square_name
-from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
+from gamelib.games.adjacency.lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
 from gamelib.play.arena import play_game
 from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot, WeightedGame
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.search.clock import Partial, predict_seconds, shrinking
-from gamelib.search.mtdf import Deepening, mtdf
+from gamelib.search.deepening import Deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax, negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Bound, RecordingTracer

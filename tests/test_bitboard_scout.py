@@ -1,4 +1,4 @@
-"""The alpha-beta bot's bitboard NegaScout loop (gamelib.search.bitboard_scout) against the skeleton.
+"""The alpha-beta bot's bitboard NegaScout loop (gamelib.games.adjacency.native_negascout) against the skeleton.
 
 The traced skeleton (``negascout`` with a recording tracer, which never takes the loop) is the
 reference: on thousands of seeded random positions, depths, windows and tables the loop must
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from gamelib.games.adjacency import AdjacencyState
-from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import Value
-from gamelib.search.bitboard_scout import bitboard_negascout
-from gamelib.search.mtdf import iterative_deepening
+from gamelib.games.adjacency.native_negascout import bitboard_negascout
+from gamelib.search.deepening import iterative_deepening
 from gamelib.search.negamax import SearchResult, SearchTimeout, negascout
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable

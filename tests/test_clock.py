@@ -16,11 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
-from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import Player, Value
 from gamelib.games.trees import GameTree, tree_from_dict
 from gamelib.search.clock import PLAIN_RULES, MoveClock, TimeRules, predict_seconds
-from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.deepening import iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, alphabeta, negascout
 from gamelib.search.tracing import Bound
 from gamelib.search.random_trees import random_tree

@@ -13,11 +13,12 @@ from typing import TypedDict
 import pytest
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
-from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import INF
 from gamelib.games.trees import tree_from_dict
 from gamelib.search.heuristics import Heuristics
-from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.deepening import iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Enter, RecordingTracer, Tracer

@@ -40,7 +40,7 @@ from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import SourceVerdict, _Judge, check_function, check_in_kernel, check_source, unreadable
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.grading import grade_source
-from gamelib.teach.sandbox import END, Limits, Outcome, SandboxResult
+from gamelib.teach.sandbox import END, Limits, RunEnd, SandboxResult
 from tests.budget import examples
 from tests.hostile import RIGHT
 
@@ -145,7 +145,7 @@ def _same_value(given: Any, expected: Any) -> bool:
     return type(given) in (int, float) and math.isclose(given, expected, rel_tol=1e-9, abs_tol=1e-9)
 
 
-def judged(exercise: str, messages: list[Any], outcome: Outcome, garbled: int, returncode: int) -> tuple[SourceVerdict,
+def judged(exercise: str, messages: list[Any], outcome: RunEnd, garbled: int, returncode: int) -> tuple[SourceVerdict,
                                                                                                         list[Any]]:
     """The judge hears ``messages`` as the sandbox hands them over (up to the first END), then gives
     its verdict on a run that ended with ``outcome``; also what it heard."""
@@ -163,10 +163,10 @@ def judged(exercise: str, messages: list[Any], outcome: Outcome, garbled: int, r
 
 @examples(300)
 @given(data=st.data(), exercise=st.sampled_from(["minimax", "minimax", "maxn", "mcts"]),
-       outcome=st.sampled_from([outcome for outcome in Outcome if outcome is not Outcome.STEPS]),  # STEPS: the kernel's
+       outcome=st.sampled_from([outcome for outcome in RunEnd if outcome is not RunEnd.STEPS]),  # STEPS: the kernel's
        garbled=st.sampled_from([0, 0, 0, 1, 2]), returncode=st.sampled_from([0, 1, -9, -24]))
 def test_any_messages_end_in_a_verdict_that_is_right_only_on_the_right_answers(
-        data: st.DataObject, exercise: str, outcome: Outcome, garbled: int, returncode: int) -> None:
+        data: st.DataObject, exercise: str, outcome: RunEnd, garbled: int, returncode: int) -> None:
     messages = data.draw(sequences(exercise))
     verdict, heard = judged(exercise, messages, outcome, garbled, returncode)
     assert isinstance(verdict, SourceVerdict) and str(verdict)
@@ -181,7 +181,7 @@ def test_the_right_answers_are_right_and_one_bad_message_among_them_is_not() -> 
     # The property's positive side, pinned: the box's own messages pass; a message the judge cannot
     # read, anywhere before the last tree's answers, makes the verdict that, not right.
     messages = RIGHT_MESSAGES["minimax"]
-    assert judged("minimax", messages, Outcome.ENDED, 0, 0)[0].ok
+    assert judged("minimax", messages, RunEnd.ENDED, 0, 0)[0].ok
     for bad, what in [({"answers": 0, "visits": [["a"]], "value": 4, "returned": []},
                        "answers whose visits are not a list of node names"),
                       ({"tree": 0, "ok": True}, "a tree message with the key 'ok', which it does not have"),
@@ -192,9 +192,9 @@ def test_the_right_answers_are_right_and_one_bad_message_among_them_is_not() -> 
                       ({"answers": 3, "visits": [], "value": 1, "returned": []},
                        "answers for tree 4 when tree 2 of 6 was next"),
                       ({"ask": {"rollout": "0", "tree": 0}}, "a question, in an exercise that asks none")]:
-        verdict, _ = judged("minimax", [messages[0], bad, *messages[1:]], Outcome.ENDED, 0, 0)
+        verdict, _ = judged("minimax", [messages[0], bad, *messages[1:]], RunEnd.ENDED, 0, 0)
         assert (verdict.ok, verdict.report, verdict.message) == (False, None, unreadable(what))
-    assert judged("minimax", messages, Outcome.ENDED, 1, 0)[0].message == unreadable("a line that is not JSON")
+    assert judged("minimax", messages, RunEnd.ENDED, 1, 0)[0].message == unreadable("a line that is not JSON")
 
 
 # The channel's reader, and what the sandbox's own parser hands the judge.

@@ -102,6 +102,31 @@ def test_no_modules_import_each_other() -> None:
     assert not cycles, "import loops:\n" + "\n".join(" -> ".join(cycle) for cycle in cycles)
 
 
+GENERIC = {"gamelib.games", "gamelib.games.game", "gamelib.games.trees", "gamelib.games.multiplayer"}
+"""What the search core may import from ``games/``: the protocol and the explicit trees (two-player
+and several-player) that the lessons search. A concrete game (Adjacency, tic-tac-toe, Pig) offers
+its fast paths through the protocol's optional methods instead."""
+
+
+def concrete_game_imports(graph: dict[str, list[tuple[int, str]]]) -> list[str]:
+    """A line for each import by a ``search`` module of a ``games`` module that is not generic."""
+    return [f"{importer} line {line} imports {imported}" for importer, imports in graph.items()
+            if importer.startswith("gamelib.search.") for line, imported in imports
+            if imported.startswith("gamelib.games") and imported not in GENERIC]
+
+
+def test_the_search_core_imports_no_concrete_game() -> None:
+    problems = concrete_game_imports(import_graph())
+    assert not problems, "the search core imports a game:\n" + "\n".join(problems)
+
+
+def test_a_concrete_game_import_is_named(tmp_path: Path) -> None:
+    module = tmp_path / "x.py"
+    module.write_text("from gamelib.games.game import Game\nfrom gamelib.games.adjacency import AdjacencyGame\n")
+    graph = {"gamelib.search.x": imported_modules(module, {"gamelib.games.game", "gamelib.games.adjacency"})}
+    assert concrete_game_imports(graph) == ["gamelib.search.x line 2 imports gamelib.games.adjacency"]
+
+
 @pytest.mark.parametrize("source, expected", [
     ("from gamelib.teach.quiz import PruningQuiz\n", "gamelib.view.x (layer 4) line 1 imports gamelib.teach.quiz (layer 5)"),
     ("def later():\n    import gamelib.cli\n", "gamelib.view.x (layer 4) line 2 imports gamelib.cli (layer 6)"),

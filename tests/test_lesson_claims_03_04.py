@@ -23,7 +23,8 @@ from gamelib.games.data import read_json
 from gamelib.games.tictactoe import TicTacToe
 from gamelib.games.trees import GameTree
 from gamelib.games.zobrist import ZobristKeys
-from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.deepening import iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import alphabeta_with_memory, negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.pitfalls import BoundlessTable

@@ -28,15 +28,15 @@ import pytest
 
 from gamelib import RecordingTracer, minimax
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
-from gamelib.games.adjacency_eval import Weights
-from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.adjacency.evaluation import Weights
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.data import read_json
 from gamelib.play.arena import play_game
 from gamelib.play.bots import make_bot
 from gamelib.play.bots.alphabeta import WeightedGame, searched_game
 from gamelib.play.bots.genetic import Evolution, GeneticBot
 from gamelib.search.clock import PLAIN_RULES
-from gamelib.search.mtdf import iterative_deepening
+from gamelib.search.deepening import iterative_deepening
 from gamelib.search.negamax import alphabeta, negascout
 from gamelib.search.timer import counted_time, now
 from gamelib.search.tracing import BestMove, FailHigh
@@ -843,4 +843,4 @@ def test_elo_check_passes_on_gamelibs_expected_score() -> None:
 
 def test_elo_check_fails_on_a_200_point_scale() -> None:
     with pytest.raises(AssertionError, match="about 0.64"):
-        run_check(BOTS, "check:elo-scores", score_of_elo=lambda difference: 1 / (1 + 10 ** (-difference / 200)))
+        run_check(BOTS, "check:elo-scores", expected_score=lambda difference: 1 / (1 + 10 ** (-difference / 200)))

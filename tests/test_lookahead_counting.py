@@ -1,4 +1,4 @@
-"""The lookahead's counting (gamelib.games.adjacency_lookahead) against brute-force per-square counts.
+"""The lookahead's counting (gamelib.games.adjacency.lookahead) against brute-force per-square counts.
 
 Every figure the lookahead derives from its bit-sliced counts (the counts themselves, the frontier
 value, the moves grouped by gain, the depth-2 bounds) is recomputed here square by square with
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from gamelib.games.adjacency import neighbour_mask
-from gamelib.games.adjacency_lookahead import LookaheadGame, gain_counts
+from gamelib.games.adjacency.lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
 
 POSITIONS = 3000

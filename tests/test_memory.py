@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from gamelib import GameTree, Player, RecordingTracer, minimax, tree_from_dict
 from gamelib.games.tictactoe import TicTacToe, TicTacToeState
 from gamelib.search.algorithms import run_search
-from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.deepening import GUESSING, iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchResult, SearchTimeout, alphabeta, alphabeta_with_memory, negascout
 from gamelib.search.pitfalls import MoveForgettingTable
 from gamelib.search.tracing import Bound, MtdPass, TableHit
@@ -373,7 +374,11 @@ def test_same_parity_gives_mtdf_the_value_from_two_depths_back(tree: GameTree, d
     tree = with_inner_values(tree, data)
     for same_parity in (False, True):
         spy = GuessSpy()
-        found = iterative_deepening(tree, max_depth=5, search=spy, same_parity=same_parity)
+        GUESSING.add(spy)  # declared as a search that takes a first guess, as mtdf is
+        try:
+            found = iterative_deepening(tree, max_depth=5, search=spy, same_parity=same_parity)
+        finally:
+            GUESSING.discard(spy)
         values = [result.value for result in found.iterations]
         assert values == [minimax(tree, depth=depth).value for depth in range(1, found.depth + 1)]
         guesses = [values[depth - 3] if same_parity and depth > 2 else values[depth - 2]

@@ -13,7 +13,7 @@ from gamelib.search.algorithms import run_search
 from gamelib.search.negamax import negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Cutoff, Enter, Event, MtdPass, Research, TableHit
-from gamelib.view.painter import Mark, SvgPainter
+from gamelib.view.painter import Ring, SvgPainter
 from gamelib.view.replay import Replay
 from tests.conftest import SEED_CUTS, step_after
 
@@ -121,7 +121,7 @@ def test_mtdf_shows_its_pass_bounds_and_table_hits(broeders: GameTree) -> None:
 
 
 def test_marks_ring_a_node(broeders: GameTree) -> None:
-    svg = SvgPainter(broeders).paint(Replay(broeders, ()).snapshot(0), marks={"26": Mark("#d62728", "you", "student")})
+    svg = SvgPainter(broeders).paint(Replay(broeders, ()).snapshot(0), marks={"26": Ring("#d62728", "you", "student")})
     rings = [element for element in ET.fromstring(svg).iter(f"{SVG}g") if "mark-student" in element.get("class", "")]
     assert [ring.get("data-node") for ring in rings] == ["26"] and "you" in text_of(rings[0])
 

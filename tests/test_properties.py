@@ -19,7 +19,8 @@ from gamelib import (
     tree_from_dict,
     visited_nodes,
 )
-from gamelib.search.mtdf import Searcher, iterative_deepening, mtdf
+from gamelib.search.deepening import Searcher, iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, alphabeta_with_memory, negascout
 from gamelib.search.random_trees import ORDERINGS, Ordering, random_tree
 from gamelib.search.tracing import scout_tests

@@ -18,7 +18,7 @@ import pytest
 from gamelib.teach.code_check import SourceVerdict, check_source
 from gamelib.teach.exercises import EXERCISES
 from gamelib.play.boundary import BOX_IDENTITY, GUARD_ONLY, ISOLATED, SCRATCH
-from gamelib.teach.sandbox import Limits, Outcome, run_in_sandbox
+from gamelib.teach.sandbox import Limits, RunEnd, run_in_sandbox
 
 LIMITS = Limits()
 SECRET = "GAMELIB_SANDBOX_TEST_SECRET"
@@ -200,7 +200,7 @@ def test_without_the_resource_module_the_verdict_says_so(monkeypatch: pytest.Mon
 
 def test_the_child_reports_json_on_its_own_channel() -> None:
     result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "über"})
-    assert result.outcome is Outcome.FINISHED and result.returncode == 0
+    assert result.outcome is RunEnd.FINISHED and result.returncode == 0
     assert result.messages == ({"said": "über"},) and result.stdout == "über\n" and result.stderr == ""
 
 

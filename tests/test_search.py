@@ -192,7 +192,7 @@ def test_fail_soft_negascout_with_frontier_values_move_groups_and_a_table_equals
     import random
 
     from gamelib.games.adjacency import AdjacencyGame
-    from gamelib.games.adjacency_lookahead import LookaheadGame
+    from gamelib.games.adjacency.lookahead import LookaheadGame
     from gamelib.search.ttable import TranspositionTable
     rng = random.Random(5)
     for number in range(24):
@@ -213,7 +213,7 @@ def test_a_node_that_skips_a_move_group_is_not_exact() -> None:
     # low by skipping a group (its value is only the group's bound). Taken for exact, it spared
     # NegaScout a re-search and gave -2 at depth 4 instead of -4.
     from gamelib.games.adjacency import AdjacencyGame
-    from gamelib.games.adjacency_lookahead import LookaheadGame
+    from gamelib.games.adjacency.lookahead import LookaheadGame
     from gamelib.search.ttable import TranspositionTable
     plain = AdjacencyGame(rounds=12, rule=8)
     state = plain.from_notation("3O2OO/3O2OO/8/8/XX6/8/XX6/XX6 X 20 r8")

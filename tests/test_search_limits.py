@@ -15,7 +15,8 @@ from gamelib import GameTree, Player, SearchError, load_seed_tree, tree_from_dic
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search import mtdf as mtdf_module
 from gamelib.search.algorithms import SEARCHES, run_search
-from gamelib.search.mtdf import iterative_deepening, mtdf
+from gamelib.search.deepening import iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import alphabeta
 from tests.bad_inputs import NON_INTEGER
 

@@ -33,7 +33,7 @@ from gamelib.teach.code_check import (
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.grading import grade_source
 from gamelib.teach.mistakes import MISTAKES
-from gamelib.teach.sandbox import END, Limits, Outcome
+from gamelib.teach.sandbox import END, Limits, RunEnd
 from gamelib.teach.stepped import IN_KERNEL, STEPS, run_in_kernel
 from tests import notebook_functions as cells
 from tests.hostile import IMPORT_ANSWERS, MEMORY_BOMB, MONKEYPATCH, OUTPUT_FLOOD
@@ -71,9 +71,9 @@ def test_a_step_is_a_call_a_loop_iteration_a_comprehension_item_or_a_tree_call()
     source = ("def f(tree, node):\n    total = 0\n    for i in range(3):\n        total += i\n"
               "    return [x for x in range(2)] and tree.evaluate(node)\n")
     result = run_in_kernel(_payload("f", source))
-    assert (result.outcome, result.used) == (Outcome.FINISHED, 7)
+    assert (result.outcome, result.used) == (RunEnd.FINISHED, 7)
     assert result.messages[-1] == {"answers": 0, "visits": ["a"], "value": 1, "returned": [["a", 1]]}
-    assert run_in_kernel(_payload("f", source), steps=6).outcome is Outcome.STEPS
+    assert run_in_kernel(_payload("f", source), steps=6).outcome is RunEnd.STEPS
 
 
 def test_an_endless_loop_gets_the_step_verdict_naming_its_tree() -> None:
@@ -83,7 +83,7 @@ def test_an_endless_loop_gets_the_step_verdict_naming_its_tree() -> None:
     assert check_in_kernel("minimax", "while True:\n    pass\n", steps=SMALL).message == (
         f"your code ran more than {SMALL:,} steps before my_minimax was called; an endless loop?")
     result = run_in_kernel(_payload("f", "def f(tree, node):\n    while True:\n        pass\n"), steps=SMALL)
-    assert (result.outcome, result.used, result.describe()) == (Outcome.STEPS, SMALL, f"ran more than {SMALL:,} steps")
+    assert (result.outcome, result.used, result.describe()) == (RunEnd.STEPS, SMALL, f"ran more than {SMALL:,} steps")
 
 
 SWALLOWED = {
@@ -338,7 +338,7 @@ def test_a_run_inside_a_run_is_refused() -> None:
 
     with pytest.raises(RuntimeError, match="a check is already running in this kernel"):
         run_in_kernel(_payload("f", "def f(tree, node):\n    return 1\n"), listen=nested)
-    assert run_in_kernel(_payload("f", "def f(tree, node):\n    return 1\n")).outcome is Outcome.FINISHED
+    assert run_in_kernel(_payload("f", "def f(tree, node):\n    return 1\n")).outcome is RunEnd.FINISHED
 
 
 def test_the_judge_s_end_stops_the_code_even_if_it_swallows_the_stop() -> None:
@@ -346,7 +346,7 @@ def test_the_judge_s_end_stops_the_code_even_if_it_swallows_the_stop() -> None:
                 "            rollout(root)\n        except:\n            pass\n")
     result = run_in_kernel(_payload("my_mcts", rollouts, {"kind": "mcts", "iterations": 3, "c": 1.4}),
                            listen=lambda message: END if "ask" in message else None)
-    assert (result.outcome, result.used) == (Outcome.ENDED, 3)  # the call, a loop turn and the rollout
+    assert (result.outcome, result.used) == (RunEnd.ENDED, 3)  # the call, a loop turn and the rollout
 
 
 def test_the_kernel_is_left_as_it_was() -> None:

@@ -16,7 +16,8 @@ import pytest
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.openings import balanced_openings, random_line
 from gamelib.play.records import GameRecord, append_record
-from gamelib.play.sprt import Sprt, elo, elo_interval, llr, score_of_elo
+from gamelib.play.ratings import expected_score
+from gamelib.play.sprt import Sprt, elo, elo_interval, llr
 from gamelib.play.strength import (
     BASE_COMMIT,
     engine_spec,
@@ -35,7 +36,7 @@ def test_elo_of_known_scores() -> None:
     assert elo(0.75) == pytest.approx(400 * math.log10(3))
     assert elo(10 / 11) == pytest.approx(400.0)
     assert elo(0.5) == pytest.approx(0.0)
-    assert score_of_elo(400.0) == pytest.approx(10 / 11)
+    assert expected_score(400.0) == pytest.approx(10 / 11) and expected_score(elo(0.3)) == pytest.approx(0.3)
     assert elo(1.0) == math.inf and elo(0.0) == -math.inf
     with pytest.raises(ValueError, match="score"):
         elo(1.5)

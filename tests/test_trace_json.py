@@ -15,7 +15,7 @@ from hypothesis import given
 
 from gamelib import GameTree, load_seed_tree
 from gamelib.search.algorithms import SEARCHES, run_search
-from gamelib.search.mtdf import iterative_deepening
+from gamelib.search.deepening import iterative_deepening
 from gamelib.search.tracing import Event, RecordingTracer, to_jsonable
 from gamelib.search.ttable import TranspositionTable
 from tests.budget import examples

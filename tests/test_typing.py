@@ -1,4 +1,4 @@
-"""gamelib and its tests are `mypy --strict` clean (STYLE.md 7: type hints everywhere, py.typed).
+"""gamelib and its tests are `mypy --strict` clean (type hints everywhere, py.typed).
 
 Two calls, one per folder, so a failure says which one broke. They share mypy's cache (.mypy_cache at
 the project's root): the second reads gamelib from it and checks only the tests, so the two cost what

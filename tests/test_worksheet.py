@@ -13,7 +13,7 @@ import pytest
 from gamelib.cli import main
 from gamelib.games.game import Player, Value
 from gamelib.games.trees import GameTree
-from gamelib.search.mtdf import Searcher
+from gamelib.search.deepening import Searcher
 from gamelib.search.negamax import alphabeta, negascout
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import Bound, Cutoff, Enter, RecordingTracer, pruned_nodes

@@ -13,11 +13,16 @@ of view and converts at the edges.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["INF", "ChanceGame", "Game", "IllegalMoveError", "Player", "Value", "format_value"]
+__all__ = [
+    "CLOCK_MASK", "INF", "ChanceGame", "Game", "HasChance", "HasChild", "HasFrontier", "HasHeight", "HasKey",
+    "HasMoveGroups", "HasRoot", "IllegalMoveError", "NativeAlphaBeta", "NativeNegaScout", "NativeResult",
+    "NativeTable", "Player", "RootReply", "Value", "format_value",
+]
 
 Value = int | float
 """A position's value: a number, from MAX's point of view unless a docstring says otherwise."""
@@ -107,6 +112,7 @@ class Game(Protocol[S, M]):
         ...
 
 
+@runtime_checkable
 class ChanceGame(Game[S, M], Protocol[S, M]):
     """A game with chance nodes (dice, cards): where :meth:`Game.to_move` says ``Player.CHANCE``,
     :meth:`chance_outcomes` gives each move's probability. Values stay from MAX's point of view."""
@@ -114,4 +120,166 @@ class ChanceGame(Game[S, M], Protocol[S, M]):
     def chance_outcomes(self, state: S) -> Sequence[tuple[M, float]]:
         """Each legal move of a chance ``state`` with its probability (> 0 or 0, summing to 1),
         in :meth:`Game.legal_moves`' order."""
+        ...
+
+
+# Optional methods. A game may offer any of these; the searches use one when the game has it
+# (``isinstance(game, HasKey)``) and do without it otherwise. Each is a protocol of its own so that
+# a game declares what it offers by defining the method, and a search asks by type, not by name.
+
+
+@runtime_checkable
+class HasRoot(Protocol):
+    """A game with a starting position: a search given no state starts from ``root``."""
+
+    @property
+    def root(self) -> Any:
+        """The state a game or tree starts from."""
+        ...
+
+
+@runtime_checkable
+class HasKey(Protocol):
+    """A game whose states have a transposition key (a Zobrist key, after Zobrist 1970), used by
+    the table instead of :meth:`Game.node_id`."""
+
+    def key(self, state: Any) -> Hashable:
+        """A key equal for equal positions (and, with high probability, different otherwise)."""
+        ...
+
+
+@runtime_checkable
+class HasChild(Protocol):
+    """A game with an unchecked successor, faster than :meth:`Game.result` for moves the search
+    took from :meth:`Game.legal_moves`."""
+
+    def child(self, state: Any, move: Any) -> Any:
+        """The state after the legal ``move`` (not checked)."""
+        ...
+
+
+@runtime_checkable
+class HasFrontier(Protocol):
+    """A game that can value some positions one ply above the horizon exactly, without a search."""
+
+    def frontier_value(self, state: Any) -> Value | None:
+        """The exact value for the side to move of ``state`` searched one ply, or None if unknown."""
+        ...
+
+
+@runtime_checkable
+class HasMoveGroups(Protocol):
+    """A game that orders moves in groups, each with a bound no move of it can beat."""
+
+    def move_groups(self, state: Any, depth: int | None) -> Iterable[tuple[Value, Sequence[Any]]]:
+        """``(bound, moves)`` pairs for ``state`` searched ``depth`` plies, bounds for the side to move."""
+        ...
+
+
+@runtime_checkable
+class HasHeight(Protocol):
+    """An explicit tree that knows how many plies deep it goes (searches check their recursion)."""
+
+    @property
+    def height(self) -> int:
+        """The plies from the root to the deepest leaf."""
+        ...
+
+
+@runtime_checkable
+class HasChance(Protocol):
+    """A tree that says whether it has chance nodes (then only expectiminimax searches it)."""
+
+    @property
+    def has_chance(self) -> bool:
+        """True if any node is a chance node."""
+        ...
+
+
+CLOCK_MASK = 255
+"""Searches read their clock when the node count has none of these bits set (every 256 nodes);
+a native loop (:class:`NativeNegaScout`) calls its ``clock`` at the same counts."""
+
+RootReply = Callable[[Any, Value, Value, Value, int], None]
+"""``root_reply(move, reply, low, high, index)``: root move number ``index`` (from 0), searched with
+the side-to-move window (low, high), is worth ``reply`` (see ``gamelib.search.negamax.Deadline``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NativeResult:
+    """What a game's native search found: ``value`` for the root's side to move, ``pv`` the
+    principal variation (moves), ``nodes`` entered (root included), ``leaves`` evaluated, and
+    ``horizons``: leaves cut by the depth limit and table hits standing for such subtrees (0 means
+    the search saw the end of the game on every line)."""
+
+    value: Value
+    pv: tuple[Any, ...]
+    nodes: int
+    leaves: int
+    horizons: int
+
+
+class NativeStats(Protocol):
+    """The table's counters a native loop adds to."""
+
+    probes: int
+    hits: int
+    cutoffs: int
+
+
+class NativeTable(Protocol):
+    """What a native loop needs of a transposition table (``gamelib.search.ttable.TranspositionTable``
+    has it): records ``(key, depth, value, bound, move, nodes, age)`` with bounds "exact", "lower"
+    and "upper"."""
+
+    @property
+    def size(self) -> int:
+        """The number of slots."""
+        ...
+
+    @property
+    def direct(self) -> bool:
+        """True when the records are the table's own (no subclass changes its lookups or stores)."""
+        ...
+
+    @property
+    def stats(self) -> NativeStats:
+        """The counters."""
+        ...
+
+    def lookup(self, key: Hashable) -> tuple[Any, ...] | None:
+        """The record stored for ``key``, or None."""
+        ...
+
+    def save(self, key: Hashable, depth: int | None, value: Value, bound: str, move: Any, nodes: int = 1) -> None:
+        """Store a record as the table's replacement scheme decides."""
+        ...
+
+    def first_tier(self) -> list[Any] | None:
+        """A one-tier table's slots, to read lookups from directly; None otherwise."""
+        ...
+
+
+@runtime_checkable
+class NativeAlphaBeta(Protocol):
+    """A game that runs plain alpha-beta (fail-hard, Knuth & Moore's cut, no table, order, deadline
+    or tracer) in a loop of its own, entering the same nodes as ``gamelib.search.negamax``'s skeleton."""
+
+    def native_alphabeta(self, state: Any, depth: int, alpha: Value, beta: Value) -> NativeResult | None:
+        """The search of ``state`` to ``depth`` plies in the side-to-move window (alpha, beta), or
+        None when this game has no loop for it (a subclass that changes the rules or evaluation)."""
+        ...
+
+
+@runtime_checkable
+class NativeNegaScout(Protocol):
+    """A game that runs fail-hard NegaScout (or PVS) with a transposition table in a loop of its
+    own, entering the same nodes and leaving the same table as the skeleton."""
+
+    def native_negascout(self, state: Any, depth: int, alpha: Value, beta: Value, floor: Value,
+                         table: NativeTable, pvs: bool, clock: Callable[[int], None] | None,
+                         root_reply: RootReply | None) -> NativeResult | None:
+        """The search of ``state`` to ``depth`` plies in the side-to-move window (alpha, beta);
+        ``floor`` is the value range's end for the side to move; ``clock(nodes)`` may raise to stop
+        the search; None when this game has no loop for it."""
         ...

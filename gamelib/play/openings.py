@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, square_name
-from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.search.negamax import negascout
 
 __all__ = ["BALANCE_DEPTHS", "MAX_IMBALANCE", "OPENING_PLIES", "balance", "balanced_openings", "random_line"]

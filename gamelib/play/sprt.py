@@ -41,7 +41,9 @@ from statistics import NormalDist
 
 from scipy.optimize import brentq  # type: ignore[import-untyped]
 
-__all__ = ["UNSEEN", "Sprt", "elo", "elo_interval", "llr", "score_of_elo"]
+from gamelib.play.ratings import expected_score
+
+__all__ = ["UNSEEN", "Sprt", "elo", "elo_interval", "llr"]
 
 UNSEEN = 1e-3
 """The count given to a result never seen, so that the maximum-likelihood distributions exist
@@ -60,15 +62,6 @@ def elo(score: float) -> float:
     if score in (0, 1):
         return math.copysign(math.inf, score - 0.5)
     return -400 * math.log10(1 / score - 1)
-
-
-def score_of_elo(difference: float) -> float:
-    """The expected score per game of a player ``difference`` logistic Elo stronger: 1 / (1 + 10^(-d/400)).
-
-    >>> round(score_of_elo(190.85), 3)
-    0.75
-    """
-    return 1 / (1 + 10 ** (-difference / 400))
 
 
 def _scores(counts: Sequence[float]) -> list[float]:
@@ -126,8 +119,8 @@ def llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     regular = [count if count > 0 else UNSEEN for count in counts]
     total = math.fsum(regular)
     seen = [count / total for count in regular]
-    p0 = _closest(scores, seen, score_of_elo(elo0))
-    p1 = _closest(scores, seen, score_of_elo(elo1))
+    p0 = _closest(scores, seen, expected_score(elo0))
+    p1 = _closest(scores, seen, expected_score(elo1))
     return total * math.fsum(p * (math.log(b) - math.log(a)) for p, a, b in zip(seen, p0, p1))
 
 

@@ -1,6 +1,6 @@
 """Time management for iterative deepening: the rules engines use, on the course's search core.
 
-Iterative deepening under a deadline (:func:`gamelib.search.mtdf.iterative_deepening`) used to
+Iterative deepening under a deadline (:func:`gamelib.search.deepening.iterative_deepening`) used to
 throw an unfinished depth away. With the previous depth's best move searched first, that is too
 cautious, and engines follow four rules instead (Stockfish's time manager and its
 ``completedDepth``/``bestMove`` bookkeeping; Hyatt's Crafty; Marsland 1986 on iterative

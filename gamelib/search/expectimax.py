@@ -21,8 +21,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from gamelib.games.game import INF, Game, Player, Value
-from gamelib.search.negamax import SearchError, SearchResult, _Search, _start
+from gamelib.games.game import INF, ChanceGame, Game, Player, Value
+from gamelib.search.negamax import SearchError, SearchResult, _Search, root_state
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 
 __all__ = ["expectimax", "expectiminimax"]
@@ -54,11 +54,9 @@ class _Expecti(_Search):
         if player is _MIN:
             moves = self.game.legal_moves(state)
             return [(move, 1 / len(moves)) for move in moves]
-        outcomes = getattr(self.game, "chance_outcomes", None)
-        if outcomes is None:
+        if not isinstance(self.game, ChanceGame):
             raise SearchError(f"node {self.game.node_id(state)} is a chance node, but the game has no chance_outcomes")
-        found: Sequence[tuple[Any, float]] = outcomes(state)
-        return found
+        return self.game.chance_outcomes(state)
 
     def leaf_value(self, state: Any, depth: int | None) -> Value | None:
         """The static value (MAX's view) where the search stops, else None."""
@@ -120,7 +118,7 @@ def expectiminimax(game: Game[Any, Any], state: Any = None, *, depth: int | None
     >>> expectiminimax(ghosts).value  # g = min(min(3, 9), 5) = 3, h = min(4, 8) = 4
     4
     """
-    state = _start(game, state, depth, chance=True)
+    state = root_state(game, state, depth, chance=True)
     search = _Expecti(game, tracer, uniform_min=False)
     if star1:
         if not (math.isfinite(search.low) and math.isfinite(search.high)):
@@ -147,7 +145,7 @@ def expectimax(game: Game[Any, Any], state: Any = None, *, depth: int | None = N
     >>> expectimax(tree).move, expectimax(tree).value  # a: (0 + 10) / 2 = 5 beats b: 4 (minimax picks b)
     ('a', 5.0)
     """
-    state = _start(game, state, depth, chance=True)
+    state = root_state(game, state, depth, chance=True)
     search = _Expecti(game, tracer, uniform_min=True)
     value, pv = _expecti(search, state, depth, 0)
     return SearchResult(value, pv[0] if pv else None, pv, search.nodes, search.leaves, search.horizons == 0)

@@ -25,8 +25,8 @@ would make the search try moves that a group's bound skips.)
   though that child might not be the one the normal order reaches first. It costs a child and a
   probe per move, so it runs only ``etc_depth`` plies or more above the horizon.
 
->>> from gamelib.games.adjacency_lookahead import LookaheadGame
->>> from gamelib.search.mtdf import iterative_deepening
+>>> from gamelib.games.adjacency.lookahead import LookaheadGame
+>>> from gamelib.search.deepening import iterative_deepening
 >>> from gamelib.search.negamax import negascout
 >>> game = LookaheadGame(rounds=6)
 >>> plain = iterative_deepening(game, game.root, 5, search=negascout)

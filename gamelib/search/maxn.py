@@ -30,7 +30,7 @@ from typing import Any
 from gamelib.games.game import Player, Value
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
-from gamelib.search.negamax import SearchError, SearchResult, _start
+from gamelib.search.negamax import SearchError, SearchResult, root_state
 from gamelib.search.tracing import NULL_TRACER, Tracer
 
 __all__ = ["MaxnResult", "maxn", "payoffs_of", "player_at"]
@@ -78,7 +78,7 @@ def maxn(tree: GameTree, node: str | None = None, *, depth: int | None = None,
     """
     if not isinstance(tree, GameTree):
         raise SearchError(f"max^n searches explicit trees (a GameTree or MultiPlayerTree), not a {type(tree).__name__}")
-    start = _start(tree, node, depth)
+    start = root_state(tree, node, depth)
     search = _Maxn(tree, tracer)
     payoffs, pv = search.back_up(start, 0, depth)
     return MaxnResult(payoffs[0], pv[0] if pv else None, pv, search.nodes, search.leaves, search.horizons == 0, payoffs)

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from gamelib.games.game import Game, Player, Value
+from gamelib.games.game import Game, HasChance, HasRoot, Player, Value
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import SearchError
 from gamelib.search.timer import now
@@ -303,13 +303,13 @@ def _check_options(c: float, rollout_plies: int | None, reward: Reward) -> None:
 def _root(game: Game[Any, Any], state: Any) -> Any:
     """The root state (a tree's root when ``state`` is None); raises SearchError if terminal, or
     for a game with chance nodes, whose moves UCB1 would choose as a player's."""
-    if getattr(game, "has_chance", False):
+    if isinstance(game, HasChance) and game.has_chance:
         raise SearchError("the game has chance nodes: this Monte Carlo tree search would choose the die's "
                           "faces as a player's moves; use expectiminimax")
     if state is None:
-        state = getattr(game, "root", None)
-        if state is None:
+        if not isinstance(game, HasRoot):
             raise SearchError("this game has no 'root': pass the state to search from")
+        state = game.root
     if game.is_terminal(state) or not game.legal_moves(state):
         raise SearchError(f"no legal move in {game.node_id(state)}: the game is over, there is nothing to search")
     return state

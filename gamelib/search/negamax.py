@@ -15,9 +15,10 @@ SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 
 Alpha-beta, NegaScout/PVS, AlphaBetaWithMemory and MTD(f)'s passes all run :func:`_negamax`, one
 skeleton whose options say how it treats the window. It calls the tracer's hooks only when a tracer
-is given, so an untraced search pays nothing for them. A game may offer two optional methods, which
-the skeleton uses when present (:class:`gamelib.games.adjacency_lookahead.LookaheadGame` has them; the
-course's trees, tic-tac-toe and the plain Adjacency game do not):
+is given, so an untraced search pays nothing for them. A game may offer two optional methods, declared
+in :mod:`gamelib.games.game` (:class:`~gamelib.games.game.HasFrontier`,
+:class:`~gamelib.games.game.HasMoveGroups`), which the skeleton uses when present (the Adjacency
+lookahead game has them; the course's trees, tic-tac-toe and the plain Adjacency game do not):
 
 * ``frontier_value(state)``: the exact value of a depth-1 search for the side to move, computed
   without generating the children (None where the game cannot tell). A depth-1 node below the
@@ -31,11 +32,13 @@ course's trees, tic-tac-toe and the plain Adjacency game do not):
 
 Both leave the value of a fixed-depth search exact: they only save work.
 
-Two searches of the Adjacency game run a specialised inner loop instead of the skeleton when no
-tracer is given, each the skeleton's algorithm for one set of options, tested to enter the same
-nodes in the same order: plain alpha-beta of the plain game (:mod:`gamelib.search.bitboard`), and
-the alpha-beta bot's fail-hard NegaScout with a table on the lookahead game
-(:mod:`gamelib.search.bitboard_scout`). A traced search always runs the skeleton.
+A game may also offer a fast path, a loop of its own that is the skeleton's algorithm for one set
+of options: :class:`~gamelib.games.game.NativeAlphaBeta` (plain alpha-beta) and
+:class:`~gamelib.games.game.NativeNegaScout` (fail-hard NegaScout with a table, the alpha-beta
+bot's search). An untraced search with just those options asks the game for it; the Adjacency
+game's loops (:mod:`gamelib.games.adjacency.native_alphabeta`,
+:mod:`gamelib.games.adjacency.native_negascout`) are tested to enter the same nodes in the same order.
+A traced search always runs the skeleton.
 """
 
 from __future__ import annotations
@@ -44,19 +47,19 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
-from gamelib.games.adjacency_lookahead import LookaheadGame
-from gamelib.games.game import INF, Game, Player, Value
+from gamelib.games.game import (
+    CLOCK_MASK, INF, Game, HasChance, HasChild, HasFrontier, HasHeight, HasKey, HasMoveGroups, HasRoot,
+    NativeAlphaBeta, NativeNegaScout, NativeResult, Player, Value,
+)
 from gamelib.games.trees import MAX_TREE_DEPTH
-from gamelib.search.bitboard import bitboard_alphabeta, fits
-from gamelib.search.bitboard_scout import CLOCK_MASK, bitboard_negascout
-from gamelib.search.bitboard_scout import fits as fits_scout
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.timer import now
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
-__all__ = ["Deadline", "SearchError", "SearchResult", "alphabeta", "minimax", "negascout"]
+__all__ = ["Deadline", "SearchError", "SearchResult", "alphabeta", "alphabeta_with_memory", "max_view_window", "minimax",
+           "negascout", "root_state"]
+
 
 class SearchError(ValueError):
     """A search was asked for something impossible: a negative depth, an empty window, a tree
@@ -149,7 +152,7 @@ class _Search:
         self.tracer = tracer
         self.tracing = tracer is not NULL_TRACER
         self.table = table
-        self.key: Callable[[Any], Hashable] = getattr(game, "key", game.node_id)
+        self.key: Callable[[Any], Hashable] = game.key if isinstance(game, HasKey) else game.node_id
         self.order = order
         self.deadline = deadline if deadline is None or isinstance(deadline, (float, int)) else None
         self.watch = None if deadline is None or isinstance(deadline, (float, int)) else deadline
@@ -159,11 +162,12 @@ class _Search:
         self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
         self.exact = False  # whether the last node searched returned an exact value (see _expand)
-        self.play: Callable[[Any, Any], Any] = getattr(game, "child", game.result)
+        self.play: Callable[[Any, Any], Any] = game.child if isinstance(game, HasChild) else game.result
         """The child of a state by a legal move: the game's unchecked ``child`` if it has one."""
-        self.frontier: Callable[[Any], Value | None] | None = getattr(game, "frontier_value", None)
+        self.frontier: Callable[[Any], Value | None] | None = (
+            game.frontier_value if isinstance(game, HasFrontier) else None)
         self.move_groups: Callable[[Any, int | None], MoveGroups] | None = (
-            getattr(game, "move_groups", None) if order is None else None)
+            game.move_groups if order is None and isinstance(game, HasMoveGroups) else None)
         self.probe: Callable[[Hashable], Record | None] | None = None
         self.save: Callable[[Hashable, int | None, Value, str, Any, int], None] | None = None
         if table is not None:
@@ -189,7 +193,7 @@ class _Search:
     def trace_enter(self, state: Hashable, plies: int, player: Player, alpha: Value | None,
                     beta: Value | None) -> None:
         if alpha is not None and beta is not None:
-            alpha, beta = _max_view_window(player, alpha, beta)
+            alpha, beta = max_view_window(player, alpha, beta)
         self.tracer.enter(self.game.node_id(state), plies, player, alpha, beta)
 
     def stops(self, state: Hashable, depth: int | None) -> bool:
@@ -315,7 +319,7 @@ class _Search:
     def cutoff(self, state: Hashable, player: Player, value: Value, alpha: Value, beta: Value,
                skipped: Sequence[Any]) -> None:
         if self.tracing and skipped:
-            low, high = _max_view_window(player, alpha, beta)
+            low, high = max_view_window(player, alpha, beta)
             names = tuple(str(move) for move in skipped)
             self.tracer.cutoff(self.game.node_id(state), player.sign * value, low, high, names)
 
@@ -328,18 +332,18 @@ class _Search:
 
     def null_window(self, state: Hashable, player: Player, move: Any, alpha: Value, beta: Value) -> None:
         if self.tracing:
-            self.tracer.null_window(self.game.node_id(state), str(move), *_max_view_window(player, alpha, beta))
+            self.tracer.null_window(self.game.node_id(state), str(move), *max_view_window(player, alpha, beta))
 
     def fail_high(self, state: Hashable, player: Player, move: Any, value: Value, alpha: Value, beta: Value) -> None:
         if self.tracing:
             self.tracer.fail_high(self.game.node_id(state), str(move), player.sign * value,
-                                  *_max_view_window(player, alpha, beta))
+                                  *max_view_window(player, alpha, beta))
 
     def research(self, state: Hashable, player: Player, move: Any, null: tuple[Value, Value],
                  window: tuple[Value, Value]) -> None:
         if self.tracing:
-            self.tracer.research(self.game.node_id(state), str(move), _max_view_window(player, *null),
-                                 _max_view_window(player, *window))
+            self.tracer.research(self.game.node_id(state), str(move), max_view_window(player, *null),
+                                 max_view_window(player, *window))
 
     def result(self, root: Hashable, value: Value, pv: tuple[Any, ...], depth: int | None) -> SearchResult:
         """The SearchResult for ``root``: value turned to MAX's view; with a table, ``pv`` extended
@@ -368,28 +372,28 @@ class _Search:
 _SWAP_BOUND = {Bound.EXACT: Bound.EXACT, Bound.LOWER: Bound.UPPER, Bound.UPPER: Bound.LOWER}
 
 
-def _max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, Value]:
+def max_view_window(player: Player, alpha: Value, beta: Value) -> tuple[Value, Value]:
     """A side-to-move window (alpha, beta) seen from MAX: unchanged for MAX, (-beta, -alpha) for MIN."""
     return (alpha, beta) if player is Player.MAX else (-beta, -alpha)
 
 
-def _start(game: Game[Any, Any], state: Any, depth: int | None, chance: bool = False) -> Any:
+def root_state(game: Game[Any, Any], state: Any, depth: int | None, chance: bool = False) -> Any:
     """The root state (a tree's root when ``state`` is None), after checking ``depth`` and, for a
     tree, that the search cannot recurse deeper than MAX_TREE_DEPTH plies and, unless the search
     takes ``chance`` nodes (expectiminimax), that the tree has none."""
     if depth is not None and depth < 0:
         raise SearchError(f"depth is {depth}: give a number of plies >= 0, or None for no limit")
-    if not chance and getattr(game, "has_chance", False):
+    if not chance and isinstance(game, HasChance) and game.has_chance:
         raise SearchError("the tree has chance nodes: minimax, alpha-beta, NegaScout and MTD(f) cannot search them; "
                           "use expectiminimax or expectimax")
-    height = getattr(game, "height", None)
-    if isinstance(height, int) and min(height, INF if depth is None else depth) > MAX_TREE_DEPTH:
+    height = game.height if isinstance(game, HasHeight) else None
+    if height is not None and min(height, INF if depth is None else depth) > MAX_TREE_DEPTH:
         raise SearchError(f"the tree is {height} plies deep: the searches recurse once a ply and go at most "
                           f"{MAX_TREE_DEPTH} plies deep (MAX_TREE_DEPTH); give depth <= {MAX_TREE_DEPTH}")
     if state is None:
-        state = getattr(game, "root", None)
-        if state is None:
+        if not isinstance(game, HasRoot):
             raise SearchError("this game has no 'root': pass the state to search from")
+        state = game.root
     return state
 
 
@@ -399,7 +403,7 @@ def _root_window(game: Game[Any, Any], root_player: Player,
     alpha, beta = game.value_range if window is None else window
     if not alpha < beta:
         raise SearchError(f"window ({alpha}, {beta}) is empty: alpha must be below beta")
-    return _max_view_window(root_player, alpha, beta)  # the same swap turns MAX's view into MIN's
+    return max_view_window(root_player, alpha, beta)  # the same swap turns MAX's view into MIN's
 
 
 def _child_depth(depth: int | None) -> int | None:
@@ -419,7 +423,7 @@ def minimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *
     :func:`gamelib.search.expectimax.expectiminimax`), and whatever the game raises for a missing
     static value.
     """
-    state = _start(game, state, depth)
+    state = root_state(game, state, depth)
     search = _Search(game, tracer)
     value, pv = _minimax(search, state, depth, 0)
     return search.result(state, value, pv, depth)
@@ -473,32 +477,27 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     raises SearchTimeout, or a :class:`Deadline` that decides when to stop and hears what each root
     move was found worth. ``heuristics`` (a :class:`~gamelib.search.heuristics.Heuristics`) adds
     killer moves, the history heuristic and enhanced transposition cut-offs; off by default. The
-    plain search of the plain Adjacency game (none of these options, no tracer) runs the bitboard
-    loop of :mod:`gamelib.search.bitboard`, which enters the same nodes.
+    plain search (none of these options, no tracer, a fixed depth) of a game that offers
+    :class:`~gamelib.games.game.NativeAlphaBeta` (the Adjacency game) runs the game's loop, which
+    enters the same nodes.
 
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
-    tracing = tracer is not NULL_TRACER
-    if depth is not None and isinstance(game, AdjacencyGame) and fits(
-            game, fail_soft, strict, table, order, deadline, heuristics, tracing):
-        return _bitboard(game, _start(game, state, depth), depth, window)
+    if (depth is not None and tracer is NULL_TRACER and isinstance(game, NativeAlphaBeta) and not (fail_soft or strict)
+            and table is None and order is None and deadline is None and heuristics is None):
+        root = root_state(game, state, depth)
+        player = game.to_move(root)
+        found = game.native_alphabeta(root, depth, *_root_window(game, player, window))
+        if found is not None:
+            return _native_result(player, found)
     return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
                      fail_soft=fail_soft, strict=strict)
 
 
-def _bitboard(game: AdjacencyGame, state: AdjacencyState, depth: int,
-              window: tuple[Value, Value] | None) -> SearchResult:
-    """Plain alpha-beta of an Adjacency position by :func:`gamelib.search.bitboard.bitboard_alphabeta`,
-    the skeleton's algorithm without its options, as a SearchResult (MAX's view). The search is
-    complete when the depth reaches the end of the game on every line: each ply fills one square,
-    so every line ends after min(plies left, empty squares) plies."""
-    player = game.to_move(state)
-    alpha, beta = _root_window(game, player, window)
-    mine, theirs = (state.x, state.o) if player is _MAX else (state.o, state.x)
-    found = bitboard_alphabeta(mine, theirs, state.plies_left, depth, alpha, beta, game.masks)
-    ending = min(state.plies_left, 64 - (state.x | state.o).bit_count())
+def _native_result(player: Player, found: NativeResult) -> SearchResult:
+    """A game's native search result (side to move's view) as a SearchResult (MAX's view)."""
     return SearchResult(player.sign * found.value, found.pv[0] if found.pv else None, found.pv, found.nodes,
-                        found.leaves, depth >= ending)
+                        found.leaves, found.horizons == 0)
 
 
 def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple[Value, Value] | None,
@@ -506,7 +505,7 @@ def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple
               pvs: bool = False) -> SearchResult:
     """Run the negamax skeleton once from ``state`` with the root ``window`` (MAX's view) and the
     skeleton's switches set on ``search``."""
-    state = _start(game, state, depth)
+    state = root_state(game, state, depth)
     player = game.to_move(state)
     alpha, beta = _root_window(game, player, window)
     search.floor = _root_window(game, player, None)[0]  # the value range's end for the side to move
@@ -572,10 +571,9 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     MAX's point of view; the window defaults to the game's ``value_range``. ``table``, ``order``,
     ``deadline`` and ``heuristics`` work as in :func:`alphabeta`. Trace events: NullWindow for each test,
     FailHigh when a test says "better", Research with both windows. Untraced, fail-hard, to a
-    fixed depth with a table and no ``order`` or heuristics, on
-    :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` (the alpha-beta bot's search), it
-    runs the bitboard loop of :mod:`gamelib.search.bitboard_scout`, which enters the same nodes
-    and leaves the same table. Raises SearchError for a negative depth or an empty window.
+    fixed depth with a table and no ``order`` or heuristics (the alpha-beta bot's search), a game
+    that offers :class:`~gamelib.games.game.NativeNegaScout` (the lookahead game) runs its own loop,
+    which enters the same nodes and leaves the same table. Raises SearchError for a negative depth or an empty window.
 
     >>> from gamelib.search.random_trees import random_tree
     >>> tree = random_tree(3, 4, seed=2)
@@ -583,31 +581,33 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     True
     """
     search = _Search(game, tracer, table, order, deadline, heuristics)
-    if isinstance(game, LookaheadGame) and depth is not None and fits_scout(
-            game, depth, fail_soft, table, order, heuristics, search.tracing):
-        return _bitboard_scout(game, state, depth, window, search, pvs)
+    if (depth is not None and table is not None and not search.tracing and not fail_soft and order is None
+            and heuristics is None and isinstance(game, NativeNegaScout)):
+        found = _native_scout(game, state, depth, window, search, pvs)
+        if found is not None:
+            return found
     return _windowed(game, state, depth, window, search, fail_soft=fail_soft, scout=True, pvs=pvs)
 
 
-def _bitboard_scout(game: LookaheadGame, state: Any, depth: int, window: tuple[Value, Value] | None,
-                    search: _Search, pvs: bool) -> SearchResult:
-    """NegaScout of a lookahead position by :func:`gamelib.search.bitboard_scout.bitboard_negascout`,
-    the skeleton's algorithm for the alpha-beta bot's options, as the skeleton's SearchResult (MAX's
-    view, the line extended by the table's moves)."""
-    state = _start(game, state, depth)
-    player = game.to_move(state)
-    alpha, beta = _root_window(game, player, window)
-    floor = _root_window(game, player, None)[0]
-    mine, theirs = (state.x, state.o) if player is _MAX else (state.o, state.x)
+def _native_scout(game: NativeNegaScout, state: Any, depth: int, window: tuple[Value, Value] | None,
+                  search: _Search, pvs: bool) -> SearchResult | None:
+    """NegaScout by the game's native loop, as the skeleton's SearchResult (MAX's view, the line
+    extended by the table's moves), or None if the game has no loop for this search."""
+    state = root_state(search.game, state, depth)
+    player = search.game.to_move(state)
+    alpha, beta = _root_window(search.game, player, window)
+    floor = _root_window(search.game, player, None)[0]
     assert search.table is not None
 
     def clock(nodes: int) -> None:
         search.nodes = nodes
         search.check_clock()
 
-    found = bitboard_negascout(game, mine, theirs, state.plies_left, state.key, player is _MAX, depth, alpha, beta,
-                               floor, search.table, pvs, clock if search.watch is not None or search.deadline is not None else None,
-                               search.root_reply if search.watch is not None else None)
+    timed = search.watch is not None or search.deadline is not None
+    found = game.native_negascout(state, depth, alpha, beta, floor, search.table, pvs, clock if timed else None,
+                                  search.root_reply if search.watch is not None else None)
+    if found is None:
+        return None
     search.nodes, search.leaves, search.horizons = found.nodes, found.leaves, found.horizons
     return search.result(state, found.value, found.pv, depth)
 

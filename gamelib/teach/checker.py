@@ -44,11 +44,11 @@ from gamelib.search.expectimax import expectiminimax
 from gamelib.search.negamax import alphabeta, minimax
 from gamelib.search.tracing import Cutoff, Enter, Event, Exit, RecordingTracer, visited_nodes
 from gamelib.teach.answers import Answers, WatchedTree, run_student
-from gamelib.view.painter import Mark, SvgPainter, SvgPicture
+from gamelib.view.painter import Ring, SvgPainter, SvgPicture
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 
 __all__ = ["TOLERANCE", "CheckReport", "SearchReferee", "WatchedTree", "check_alphabeta", "check_expectimax",
-           "check_minimax"]
+           "check_minimax", "departure_words", "first_departure"]
 
 StudentMinimax = Callable[[Any, str], Value]
 StudentAlphaBeta = Callable[[Any, str, Value, Value], Value]
@@ -110,11 +110,11 @@ class CheckReport:
         if self.step is not None:
             index = self.step - 1
             if index < len(self.reference_visits):
-                marks[self.reference_visits[index]] = Mark("#1a9641", "next", "reference")
+                marks[self.reference_visits[index]] = Ring("#1a9641", "next", "reference")
             if index < len(self.student_visits):
-                marks[self.student_visits[index]] = Mark("#d62728", "you", "student")
+                marks[self.student_visits[index]] = Ring("#d62728", "you", "student")
         elif not self.ok:
-            marks[self.tree.root] = Mark("#d62728", f"you: {format_value(self.student_value)}", "student")
+            marks[self.tree.root] = Ring("#d62728", f"you: {format_value(self.student_value)}", "student")
         snapshot = Replay(self.tree, self.reference_events).snapshot(self.picture_step())
         return SvgPainter(self.tree).paint(snapshot, marks=marks, title=self.message)
 
@@ -229,11 +229,9 @@ class _Returned:
 def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Sequence[Event], reference_value: Value,
              algorithm: str, returned: _Returned) -> CheckReport:
     expected = visited_nodes(events)
-    step = next((i for i, (a, b) in enumerate(zip(entered, expected)) if a != b), None)
-    if step is None and len(entered) != len(expected):
-        step = min(len(entered), len(expected))
+    step = first_departure(entered, expected)
     if step is not None:
-        message = _departure(tree, entered, expected, step, events, algorithm)
+        message = departure_words(tree, entered, expected, step, events, algorithm)
         node = entered[step] if step < len(entered) else expected[step]
         return CheckReport(False, message, step + 1, node, tuple(entered), tuple(expected), value, reference_value,
                            tree, tuple(events))
@@ -249,8 +247,23 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
                        tree, tuple(events))
 
 
-def _departure(tree: GameTree, entered: Sequence[str], expected: Sequence[str], step: int, events: Sequence[Event],
-               algorithm: str) -> str:
+def first_departure(mine: Sequence[Any], theirs: Sequence[Any]) -> int | None:
+    """The first index where two orders (of nodes entered, rollouts, ...) differ, the shorter one's
+    length if one is the other's beginning, or None if they are the same.
+
+    >>> first_departure("abc", "abd"), first_departure("ab", "abc"), first_departure("ab", "ab")
+    (2, 2, None)
+    """
+    step = next((index for index, (a, b) in enumerate(zip(mine, theirs)) if a != b), None)
+    if step is None and len(mine) != len(theirs):
+        step = min(len(mine), len(theirs))
+    return step
+
+
+def departure_words(tree: GameTree, entered: Sequence[str], expected: Sequence[str], step: int,
+                    events: Sequence[Event], algorithm: str) -> str:
+    """Step ``step + 1``'s departure of ``entered`` from ``algorithm``'s ``expected`` order, in words,
+    with the reference's cutoff that removed the student's node if one did."""
     where = f"At step {step + 1} (after {', '.join(entered[:step]) or 'nothing'})"
     rule = f" ({ENTERING[0].upper()}{ENTERING[1:]}; asking is_terminal or to_move is only looking.)"
     if step >= len(entered):

@@ -53,7 +53,7 @@ from gamelib.play.boundary import GUARD_ONLY, NOT_RUN
 from gamelib.teach.answers import FILENAME, Answers, message_problem
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
-from gamelib.teach.sandbox import END, Limits, Outcome, SandboxResult, SandboxUnavailableError, run_in_sandbox
+from gamelib.teach.sandbox import END, Limits, RunEnd, SandboxResult, SandboxUnavailableError, run_in_sandbox
 from gamelib.teach.stepped import STEPS, in_browser, run_in_kernel
 
 __all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_code",
@@ -361,7 +361,7 @@ class _Judge:
                                     if problem is not None), None)
         if self.unreadable is not None:
             return SourceVerdict(self.exercise, None, self.unreadable, output, result.boundary)
-        if self.problem is not None and result.outcome in (Outcome.FINISHED, Outcome.ENDED):
+        if self.problem is not None and result.outcome in (RunEnd.FINISHED, RunEnd.ENDED):
             return SourceVerdict(self.exercise, None, self._problem_message(), output, result.boundary)
         return SourceVerdict(self.exercise, None, self._stopped_message(result), output, result.boundary)
 
@@ -400,16 +400,16 @@ class _Judge:
         who = name if tree >= 0 else "your code"
         where = _tree_words(self.exercise, tree) if tree >= 0 else f" before {name} was called"
         outcome = result.outcome
-        if outcome in (Outcome.TIMEOUT, Outcome.CPU_LIMIT, Outcome.STEPS):
+        if outcome in (RunEnd.TIMEOUT, RunEnd.CPU_LIMIT, RunEnd.STEPS):
             return f"{who} {result.describe()}{where}; an endless loop?"
-        if outcome is Outcome.MEMORY:
+        if outcome is RunEnd.MEMORY:
             frames = (result.error or {}).get("frames", [])
             return f"{who} ran out of memory{where}: it {result.describe()}\n{_where(frames, self.source)}"
-        if outcome is Outcome.OUTPUT:
+        if outcome is RunEnd.OUTPUT:
             return f"{who} {result.describe()}{where}, so the check was stopped; a print inside a loop?"
-        if outcome is Outcome.STOPPED:
+        if outcome is RunEnd.STOPPED:
             return f"Stopped: the check {result.describe()}{where}."
-        if outcome is Outcome.FINISHED and result.returncode == 0:
+        if outcome is RunEnd.FINISHED and result.returncode == 0:
             return (f"the check ended without a verdict{where}: the checking process exited before it sent "
                     f"answers for every tree. Does your code call exit() or change how the checker reports?")
         return (f"the check ended without a verdict{where}: {result.describe()}. Does your code call exit(), "

@@ -28,7 +28,7 @@ from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.search.maxn import maxn
 from gamelib.search.tracing import Event, MaxnBest, MaxnExit, RecordingTracer, visited_nodes
 from gamelib.teach.answers import Answers, run_student
-from gamelib.teach.checker import CheckReport, _departure
+from gamelib.teach.checker import CheckReport, departure_words, first_departure
 from gamelib.view.replay import payoff_text
 
 __all__ = ["MaxnReferee", "StudentMaxn", "check_maxn"]
@@ -69,12 +69,10 @@ class MaxnReferee:
         expected_payoffs: Any = reference.payoffs  # a report's values are numbers for the other exercises
         entered, expected = answers.visits, visited_nodes(events)
         found = _as_vector(answers.value)
-        step = next((i for i, (a, b) in enumerate(zip(entered, expected)) if a != b), None)
-        if step is None and len(entered) != len(expected):
-            step = min(len(entered), len(expected))
+        step = first_departure(entered, expected)
         if step is not None:
             node = entered[step] if step < len(entered) else expected[step]
-            return CheckReport(False, _departure(tree, entered, expected, step, events, "max^n"), step + 1, node,
+            return CheckReport(False, departure_words(tree, entered, expected, step, events, "max^n"), step + 1, node,
                                tuple(entered), tuple(expected), found, expected_payoffs, tree, events)
         returned = dict(answers.returned)
         exits = {event.node: event.payoffs for event in events if isinstance(event, MaxnExit)}

@@ -29,7 +29,7 @@ from gamelib.games.trees import GameTree
 from gamelib.search.mcts import DEFAULT_C, MctsResult, mcts
 from gamelib.search.tracing import Event, MctsExpand, MctsRollout, MctsSelect, RecordingTracer
 from gamelib.teach.answers import Answers, run_student
-from gamelib.teach.checker import CheckReport
+from gamelib.teach.checker import CheckReport, first_departure
 from gamelib.view.mcts_picture import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot
 
@@ -133,11 +133,9 @@ class MctsReferee:
 def _verdict(tree: GameTree, called: Sequence[str], expected: Sequence[str], events: Sequence[Event],
              returned: Any, result: MctsResult) -> tuple[str, int | None]:
     """The message, and the first iteration that departs (None if the rollouts agree)."""
-    step = next((index for index, (mine, theirs) in enumerate(zip(called, expected)) if mine != theirs), None)
-    if step is None and len(called) != len(expected):
-        step = min(len(called), len(expected))
+    step = first_departure(called, expected)
     if step is not None:
-        return _departure(tree, called, expected, step, events), step + 1
+        return _iteration_words(tree, called, expected, step, events), step + 1
     visits = ", ".join(f"{move}: {count}" for move, count in result.visits)
     if returned != result.move:
         return (f"Your search rolls out from the same positions as UCT in all {len(expected)} iterations, but "
@@ -147,7 +145,7 @@ def _verdict(tree: GameTree, called: Sequence[str], expected: Sequence[str], eve
             f"and the most visited move {result.move!r} (visits {visits}).", None)
 
 
-def _departure(tree: GameTree, called: Sequence[str], expected: Sequence[str], step: int,
+def _iteration_words(tree: GameTree, called: Sequence[str], expected: Sequence[str], step: int,
                events: Sequence[Event]) -> str:
     """Iteration ``step + 1``'s departure in words, from the reference's trace."""
     head = f"Iteration {step + 1}:"

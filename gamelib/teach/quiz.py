@@ -30,7 +30,7 @@ from gamelib.search.random_trees import classroom_tree
 from gamelib.games.game import Player, Value
 from gamelib.search.negamax import minimax
 from gamelib.search.tracing import Cutoff, Event, Exit, RecordingTracer, pruned_nodes
-from gamelib.view.painter import Mark, SvgPainter, figure_html
+from gamelib.view.painter import Ring, SvgPainter, figure_html
 from gamelib.view.picture import DEFAULT_STYLE
 from gamelib.view.projector import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
@@ -124,10 +124,10 @@ def grade_pruning(tree: GameTree, chosen: Iterable[str], events: Sequence[Event]
                         {node: _reason(tree, trace, node, true_values) for node in pruned})
 
 
-def _marks(grade: PruningGrade) -> dict[str, Mark]:
-    marks = {node: Mark(RIGHT, "✓", "right") for node in grade.right}
-    marks.update({node: Mark(MISSED, "missed", "missed") for node in grade.missed})
-    marks.update({node: Mark(WRONG, "visited", "wrong") for node in grade.wrong})
+def _marks(grade: PruningGrade) -> dict[str, Ring]:
+    marks = {node: Ring(RIGHT, "✓", "right") for node in grade.right}
+    marks.update({node: Ring(MISSED, "missed", "missed") for node in grade.missed})
+    marks.update({node: Ring(WRONG, "visited", "wrong") for node in grade.wrong})
     return marks
 
 

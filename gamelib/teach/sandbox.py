@@ -27,7 +27,7 @@ its own, capping its processes. The parent enforces the wall-clock limit and the
 honours a Stop (a :class:`threading.Event`), and when the run ends, for whatever reason, kills the
 child's process group, the box (its PID namespace ends every process in it), the cgroup and (as
 root, under the guard only) every process of its uid, so nothing the code started is left behind. What happened comes back as data, a :class:`SandboxResult`:
-how the run ended (:class:`Outcome`), the messages, what was printed.
+how the run ended (:class:`RunEnd`), the messages, what was printed.
 
 Nothing the child sends is a verdict: the caller judges the raw data (see
 :mod:`gamelib.teach.code_check`). What the boundary guarantees, and what it does not, is in the
@@ -35,10 +35,10 @@ README's security section.
 
 >>> result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "hello"})
 >>> result.outcome, result.messages
-(<Outcome.FINISHED: 'finished'>, ({'said': 'hello'},))
+(<RunEnd.FINISHED: 'finished'>, ({'said': 'hello'},))
 >>> run_in_sandbox("gamelib.teach.box_child:echo", {"say": "x" * 2000},
 ...                Limits(output_bytes=1000)).outcome  # echo prints what it says, too
-<Outcome.OUTPUT: 'output'>
+<RunEnd.OUTPUT: 'output'>
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ from gamelib.play.limits import MQUEUE_BYTES, dropped_command, kill_group, minim
 from gamelib.teach.answers import read_message
 from gamelib.teach.box_child import BOX_PROCESSES
 
-__all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "Outcome", "SandboxResult", "SandboxUnavailableError",
+__all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "RunEnd", "SandboxResult", "SandboxUnavailableError",
            "box_library", "run_in_sandbox", "sandbox_problem"]
 
 _BOX = "/box"
@@ -95,7 +95,7 @@ class SandboxUnavailableError(RuntimeError):
     """This platform cannot run the sandbox (it needs POSIX process groups and ``resource``)."""
 
 
-class Outcome(str, Enum):
+class RunEnd(str, Enum):
     """How a sandboxed run ended."""
 
     FINISHED = "finished"   # the child exited by itself with status 0
@@ -167,7 +167,7 @@ class SandboxResult:
     ``"uid 65534 (nobody, shared)"`` or ``"uid 1000, this user (not root: ...)"``) and ``uid``, its
     uid as the machine sees it (None in the box, where it is the box's)."""
 
-    outcome: Outcome
+    outcome: RunEnd
     messages: tuple[Any, ...]
     stdout: str
     stderr: str
@@ -210,18 +210,18 @@ class SandboxResult:
         """How the run ended, in a few words: "ran longer than 5 s", "the checking process was killed
         by SIGSEGV", "the checking process exited with status 0"."""
         limits = self.limits
-        if self.outcome in (Outcome.FINISHED, Outcome.CRASHED, Outcome.ENDED):
+        if self.outcome in (RunEnd.FINISHED, RunEnd.CRASHED, RunEnd.ENDED):
             error = self.error
             if error is not None:
                 return f"the sandboxed code raised {error.get('type')}: {error.get('message')}"
             how = f"was killed by {self.signal_name}" if self.signal_name else f"exited with status {self.returncode}"
             return f"the checking process {how}"
         return {
-            Outcome.TIMEOUT: f"ran longer than {limits.seconds:g} s",
-            Outcome.CPU_LIMIT: f"used more than {limits.cpu} s of CPU time",
-            Outcome.MEMORY: f"asked for more than the {_megabytes(limits.memory_bytes)} of memory allowed",
-            Outcome.OUTPUT: f"printed more than {_megabytes(limits.output_bytes)}",
-            Outcome.STOPPED: f"was stopped after {self.seconds:.1f} s",
+            RunEnd.TIMEOUT: f"ran longer than {limits.seconds:g} s",
+            RunEnd.CPU_LIMIT: f"used more than {limits.cpu} s of CPU time",
+            RunEnd.MEMORY: f"asked for more than the {_megabytes(limits.memory_bytes)} of memory allowed",
+            RunEnd.OUTPUT: f"printed more than {_megabytes(limits.output_bytes)}",
+            RunEnd.STOPPED: f"was stopped after {self.seconds:.1f} s",
         }[self.outcome]
 
 
@@ -383,25 +383,25 @@ class _Watch:
             os.set_blocking(fd, False)
             self.selector.register(fd, selectors.EVENT_WRITE if name == "stdin" else selectors.EVENT_READ, name)
 
-    def run(self, started: float, cancel: threading.Event | None) -> Outcome | None:
+    def run(self, started: float, cancel: threading.Event | None) -> RunEnd | None:
         """Wait until the child exits (None) or a limit, the listener or Stop ends the run (that outcome)."""
         deadline = started + self.limits.seconds
         while True:
             if cancel is not None and cancel.is_set():
-                return Outcome.STOPPED
+                return RunEnd.STOPPED
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return Outcome.TIMEOUT
+                return RunEnd.TIMEOUT
             for key, _ in self.selector.select(min(remaining, _POLL_SECONDS)):
                 self._serve(key.data)
                 if self.ended:
-                    return Outcome.ENDED
+                    return RunEnd.ENDED
             if self._too_much():
-                return Outcome.OUTPUT
+                return RunEnd.OUTPUT
             if self._exited():
                 for name in ("stdout", "stderr", "channel"):
                     self._read(name)
-                return Outcome.ENDED if self.ended else Outcome.OUTPUT if self._too_much() else None
+                return RunEnd.ENDED if self.ended else RunEnd.OUTPUT if self._too_much() else None
 
     def _serve(self, name: str) -> None:
         if name == "stdin":
@@ -509,7 +509,7 @@ class _Watch:
             if stream is not None:
                 stream.close()
 
-    def result(self, outcome: Outcome | None, returncode: int, seconds: float, boundary: str) -> SandboxResult:
+    def result(self, outcome: RunEnd | None, returncode: int, seconds: float, boundary: str) -> SandboxResult:
         """The run's result; an exit without a limit's outcome is judged by its status."""
         if outcome is None:  # the child exited by itself: a last line it never ended is unreadable
             if self.pending.strip() and self.channel_bytes <= CHANNEL_BYTES:
@@ -523,11 +523,11 @@ class _Watch:
                              returncode, self.limits, self.garbled, self.unreadable, boundary)
 
 
-def _judge_exit(messages: list[Any], returncode: int) -> Outcome:
+def _judge_exit(messages: list[Any], returncode: int) -> RunEnd:
     """The outcome of a child that exited by itself."""
     for message in messages:
         if isinstance(message, dict) and isinstance(message.get("sandbox_error"), dict):
-            return Outcome.MEMORY if message["sandbox_error"].get("type") == "MemoryError" else Outcome.CRASHED
+            return RunEnd.MEMORY if message["sandbox_error"].get("type") == "MemoryError" else RunEnd.CRASHED
     if returncode == -signal.SIGXCPU:
-        return Outcome.CPU_LIMIT
-    return Outcome.FINISHED if returncode == 0 else Outcome.CRASHED
+        return RunEnd.CPU_LIMIT
+    return RunEnd.FINISHED if returncode == 0 else RunEnd.CRASHED

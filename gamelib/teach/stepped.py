@@ -62,7 +62,7 @@ garbage-collector callback), restored when it ends.
 ...                         "trees": [{"name": "t", "root": "a", "children": {}, "values": {"a": 1},
 ...                                    "players": {"a": "max"}}]}, steps=1000)
 >>> result.outcome, result.describe(), result.messages
-(<Outcome.STEPS: 'steps'>, 'ran more than 1,000 steps', ({'tree': 0},))
+(<RunEnd.STEPS: 'steps'>, 'ran more than 1,000 steps', ({'tree': 0},))
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ from typing import Any, TypeVar, cast
 from gamelib.teach import student_api
 from gamelib.teach.answers import FILENAME, DataTree, UnreadableMessage, answer_in_box, read_message, unchain
 from gamelib.teach.box_child import error_data
-from gamelib.teach.sandbox import CHANNEL_BYTES, END, Limits, Listener, Outcome, SandboxResult
+from gamelib.teach.sandbox import CHANNEL_BYTES, END, Limits, Listener, RunEnd, SandboxResult
 
 __all__ = ["BOX_RECURSION_ROOM", "IN_KERNEL", "STEPS", "StepBudget", "SteppedResult", "in_browser", "instrumented",
            "run_in_kernel"]
@@ -160,7 +160,7 @@ class StepBudget:
         if steps < 1:
             raise ValueError(f"the step budget must be at least 1, not {steps}")
         self.steps = steps
-        self.reason: Outcome | None = None
+        self.reason: RunEnd | None = None
         self.spent: int | None = None
         finished = _finished()
         finished.close()
@@ -182,7 +182,7 @@ class StepBudget:
         else:
             raise next(self.errors)
 
-    def stop(self, reason: Outcome) -> _Stopped:
+    def stop(self, reason: RunEnd) -> _Stopped:
         """End the run for ``reason`` (the first reason given is kept): every further step raises.
         Returns the exception to raise now."""
         if self.reason is None:
@@ -190,9 +190,9 @@ class StepBudget:
             collections.deque(self.left, maxlen=0)  # the rest of the budget, used up in C
         return next(self.errors)
 
-    def ended(self) -> Outcome | None:
+    def ended(self) -> RunEnd | None:
         """Why the run ended early: the reason given, or STEPS once the budget is all used."""
-        return self.reason or (Outcome.STEPS if operator.length_hint(self.left) == 0 else None)
+        return self.reason or (RunEnd.STEPS if operator.length_hint(self.left) == 0 else None)
 
     def constants(self) -> dict[str, object]:
         """What the rewritten code's constants stand for, by their role (see :class:`_Instrument`)."""
@@ -338,7 +338,7 @@ class _Printed(io.TextIOBase):
             self.parts.append(data[:room].decode("utf-8", "ignore"))
         self.run.printed += len(data)
         if self.run.printed > self.run.limits.output_bytes:
-            raise self.run.budget.stop(Outcome.OUTPUT)
+            raise self.run.budget.stop(RunEnd.OUTPUT)
         return len(text)
 
     def text(self) -> str:
@@ -368,7 +368,7 @@ class _Run:
         line = json.dumps(message)  # a TypeError for data JSON cannot hold, as in the box
         self.channel_bytes += len(line.encode("utf-8")) + 1
         if self.channel_bytes > CHANNEL_BYTES:
-            raise self.budget.stop(Outcome.OUTPUT)
+            raise self.budget.stop(RunEnd.OUTPUT)
         try:
             heard = read_message(line)
         except UnreadableMessage as error:
@@ -382,10 +382,10 @@ class _Run:
             reply = self.listen(heard)
         except Exception as error:  # the trusted side failed: raised again after the run, not a verdict
             self.failure = error
-            self.budget.stop(Outcome.CRASHED)
+            self.budget.stop(RunEnd.CRASHED)
             raise _JudgeFailed(error) from None
         if reply is END:
-            raise self.budget.stop(Outcome.ENDED)
+            raise self.budget.stop(RunEnd.ENDED)
         return reply
 
     def ask(self, question: Any) -> Any:
@@ -420,7 +420,7 @@ class _Run:
 
         def backstop(phase: str, info: Mapping[str, int]) -> None:
             if time.monotonic() > deadline:
-                self.budget.stop(Outcome.TIMEOUT)
+                self.budget.stop(RunEnd.TIMEOUT)
 
         # At the recursion limit the backstop itself cannot be called: Python reports that as an
         # "unraisable" error, with the student's chain of exceptions. A C function that ignores it,
@@ -464,18 +464,18 @@ class SteppedResult(SandboxResult):
     def describe(self) -> str:
         """How the run ended, in a few words: "ran more than 1,000,000 steps", "asked for more memory
         than this Python could get", "printed more than 1 MB", "your code raised SystemExit: 3"."""
-        if self.outcome is Outcome.STEPS:
+        if self.outcome is RunEnd.STEPS:
             return f"ran more than {self.steps:,} steps"
-        if self.outcome is Outcome.MEMORY:
+        if self.outcome is RunEnd.MEMORY:
             return "asked for more memory than this Python could get"
-        if self.outcome is Outcome.STOPPED:
+        if self.outcome is RunEnd.STOPPED:
             return f"was stopped after {self.used:,} steps"
-        if self.outcome is Outcome.TIMEOUT:
+        if self.outcome is RunEnd.TIMEOUT:
             return f"ran longer than {BACKSTOP_SECONDS:g} s"
-        if self.outcome in (Outcome.FINISHED, Outcome.CRASHED) and self.error is not None:
+        if self.outcome in (RunEnd.FINISHED, RunEnd.CRASHED) and self.error is not None:
             message = self.error.get("message")
             return f"your code raised {self.error.get('type')}" + (f": {message}" if message else "")
-        if self.outcome in (Outcome.FINISHED, Outcome.CRASHED):
+        if self.outcome in (RunEnd.FINISHED, RunEnd.CRASHED):
             return f"your code ended the check (SystemExit, status {self.returncode})"
         return super().describe()
 
@@ -508,7 +508,7 @@ def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> S
     """:func:`run_in_kernel`'s run, once it holds the kernel."""
     data = json.loads(json.dumps(payload))
     run = _Run(limits, steps, listen)
-    outcome: Outcome | None = None
+    outcome: RunEnd | None = None
     returncode = 0
     started = time.monotonic()
     with run.active(_room()):  # counted here, where answer_in_box is called, as child_main calls it in the box
@@ -518,10 +518,10 @@ def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> S
             unchain(error)
         except MemoryError as error:
             run.messages.append({"sandbox_error": error_data(error)})
-            outcome = Outcome.MEMORY
+            outcome = RunEnd.MEMORY
             unchain(error)
         except KeyboardInterrupt as error:
-            outcome = Outcome.STOPPED
+            outcome = RunEnd.STOPPED
             unchain(error)
         except SystemExit as error:
             code = error.code
@@ -533,7 +533,7 @@ def _run(payload: Any, limits: Limits, steps: int, listen: Listener | None) -> S
             unchain(error)
     if run.failure is not None:
         raise run.failure
-    outcome = run.budget.ended() or outcome or (Outcome.FINISHED if returncode == 0 else Outcome.CRASHED)
+    outcome = run.budget.ended() or outcome or (RunEnd.FINISHED if returncode == 0 else RunEnd.CRASHED)
     return SteppedResult(outcome, tuple(run.messages), run.stdout.text(), run.stderr.text(),
                          time.monotonic() - started, returncode, limits, garbled=run.garbled, unreadable=run.unreadable, boundary=IN_KERNEL,
                          steps=steps, used=run.budget.used)

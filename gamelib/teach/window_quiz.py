@@ -32,7 +32,7 @@ from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import BestMove, Enter, Event, Exit
 from gamelib.teach.quiz import RIGHT, WRONG, QuizError
-from gamelib.view.painter import Mark, SvgPainter, figure_html
+from gamelib.view.painter import Ring, SvgPainter, figure_html
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 from gamelib.view.stepper import record
 from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
@@ -241,8 +241,8 @@ class WindowQuiz(StaticForm):
             self.result.value = '<div class="gamelib-words">' + "<br>".join(escape(p) for p in problems) + "</div>"
             return None
         self.grade = grade_windows(self.tree, read, self.events)
-        marks = {node: Mark(RIGHT, "✓", "right") for node in self.grade.right}
-        marks.update({node: Mark(WRONG, "wrong", "wrong") for node in self.grade.wrong})
+        marks = {node: Ring(RIGHT, "✓", "right") for node in self.grade.right}
+        marks.update({node: Ring(WRONG, "wrong", "wrong") for node in self.grade.wrong})
         finished = Replay(self.tree, self.events).snapshot(len(self.events))
         self.picture.show(self.painter.paint(finished, marks=marks, title=f"{self.tree.name}: checked"))
         head = "All right!" if self.grade.ok else f"{len(self.grade.right)} of {len(self.grade.expected)} right"

@@ -1,6 +1,6 @@
 r"""DOT text of a game tree at one step of a recorded search, and its layout by Graphviz.
 
-Rendering is a pure function returning text (STYLE.md, point 9; after python-chess's
+Rendering is a pure function returning text (after python-chess's
 ``chess.svg.board`` and OpenSpiel's ``treeviz`` decorators): :func:`to_dot` replays the events
 (:mod:`gamelib.view.replay`, never a search) and writes Graphviz DOT, :func:`to_svg` lays it out with
 Graphviz's ``dot``. The view model and the style come from :mod:`gamelib.view.picture`;

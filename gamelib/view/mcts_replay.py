@@ -1,6 +1,6 @@
 """Replay a Monte Carlo tree search's trace: the tree after its first ``step`` events.
 
-Like :mod:`gamelib.view.replay` for alpha-beta, this never runs a search (STYLE.md, point 8): it
+Like :mod:`gamelib.view.replay` for alpha-beta, this never runs a search: it
 reads the MctsSelect, MctsExpand, MctsRollout and MctsBackup events a
 :class:`~gamelib.search.tracing.RecordingTracer` recorded during :func:`gamelib.search.mcts.mcts`, and
 adds them up. A node of the search tree is named by its path, the node ids from the root (the same

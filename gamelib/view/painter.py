@@ -48,7 +48,7 @@ from gamelib.view.picture import (
 )
 from gamelib.view.replay import Snapshot, Status, Visit
 
-__all__ = ["DEFAULT_SIZES", "MIN_SCREEN_FONT", "Mark", "Sizes", "SvgPainter", "SvgPicture", "figure_html", "show_tree",
+__all__ = ["DEFAULT_SIZES", "MIN_SCREEN_FONT", "Ring", "Sizes", "SvgPainter", "SvgPicture", "figure_html", "show_tree",
            "svg_classes", "svg_text"]
 
 FONT = "Helvetica, Arial, sans-serif"
@@ -65,7 +65,7 @@ clear of the window written nearer the child (``Sizes.window_at``)."""
 
 
 @dataclass(frozen=True)
-class Mark:
+class Ring:
     """A ring drawn around a node, with a word under it: for a checker's "you went here" or a quiz's
     "missed". ``colour`` is ``#rrggbb``; ``kind`` becomes the ring's class (``mark-<kind>``)."""
 
@@ -246,9 +246,9 @@ class SvgPainter:
         height = min(30.0, self.geometry.height - below - 2)
         return x - width / 2, below, width, height
 
-    def paint(self, picture: Snapshot, *, marks: Mapping[str, Mark] | None = None, title: str = "",
+    def paint(self, picture: Snapshot, *, marks: Mapping[str, Ring] | None = None, title: str = "",
               notes: Mapping[str, str] | None = None) -> str:
-        """SVG text of ``picture``; ``marks`` rings some nodes (see :class:`Mark`); ``title`` is the
+        """SVG text of ``picture``; ``marks`` rings some nodes (see :class:`Ring`); ``title`` is the
         picture's accessible name; ``notes`` adds words to some nodes' tooltips (the rule that
         applies there). Raises KeyError if ``picture`` is of another tree."""
         self._notes = notes or {}
@@ -391,7 +391,7 @@ class SvgPainter:
         note = self._notes.get(view.node)
         return f"{words}; {note}" if note else words
 
-    def _mark(self, node: str, mark: Mark) -> str:
+    def _mark(self, node: str, mark: Ring) -> str:
         """A ring just outside the node and its words under it (under a leaf's id, when ids are drawn
         apart), clear of the ids beside inner nodes."""
         x, y = self.geometry.centre[node]

@@ -1,6 +1,6 @@
 """Replay a recorded trace: the picture of a search after its first ``step`` events.
 
-Pictures and steppers never run a search (STYLE.md, point 8): they take the events a
+Pictures and steppers never run a search: they take the events a
 :class:`~gamelib.search.tracing.RecordingTracer` recorded and replay them. :func:`snapshot` says, for every
 node of the tree, whether the search has not reached it yet, is inside it, has left it, or will never
 reach it because a cutoff skipped its subtree; with the window it was entered with, its backed-up

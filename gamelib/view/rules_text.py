@@ -4,8 +4,8 @@ At every step the search stands at one node (the latest event's). :func:`rule_at
 node does there, in a student's words: "MIN takes the smallest child value; prune if a child
 returns <= 4", "8 returned 3 <= alpha 4: cut", "is 10 better than 4? the null window (4, 5) only
 answers that". Everything is read from the :class:`~gamelib.view.replay.Snapshot` (the window the
-node was entered with, the latest event) and the tree's players; no search is run again
-(STYLE.md, point 8). Values and windows are from MAX's point of view, as in the trace.
+node was entered with, the latest event) and the tree's players; no search is run again.
+Values and windows are from MAX's point of view, as in the trace.
 
 >>> from gamelib.games.data import load_seed_tree
 >>> from gamelib.search.negamax import alphabeta

@@ -6,7 +6,7 @@ without the search finishing, the bot falls back to a depth-4 search and the nex
 ply shallower. The code the seed prints (2.3.3) shows something else: once the thread is
 interrupted, its ``minimax`` returns whatever it has, so the move comes from a half-searched tree
 (the bot's ``fallback`` method is not printed). This bot instead deepens one ply at a time
-(:func:`gamelib.search.mtdf.iterative_deepening`) under a hard deadline, with the engines' time
+(:func:`gamelib.search.deepening.iterative_deepening`) under a hard deadline, with the engines' time
 rules (:mod:`gamelib.search.clock`): it answers with the deepest search that finished, or with a
 move the unfinished depth proved better than that search's (once the previous best, searched first,
 has its new value); it does not start a depth predicted not to finish; and it keeps a tenth of its
@@ -14,10 +14,10 @@ time for a fail low, or for the depth under way once its first move is back. Eac
 the table's best moves from the one before; the table is kept from move to move (and cleared when
 the game's rules change). The Decision's note says why the search stopped.
 
-Searches run on :class:`~gamelib.games.adjacency_lookahead.LookaheadGame` for the Adjacency game, so
+Searches run on :class:`~gamelib.games.adjacency.lookahead.LookaheadGame` for the Adjacency game, so
 depth-1 nodes get their value without generating children and nodes of depth 2 to 4 skip moves
 whose bound cannot matter; a fixed-depth search still returns the exact depth-d minimax value.
-Untraced, that search runs the bitboard loop of :mod:`gamelib.search.bitboard_scout` (the search
+Untraced, that search runs the bitboard loop of :mod:`gamelib.games.adjacency.native_negascout` (the search
 core's NegaScout with a table, node for node, 1.6-1.9x faster: ``benchmarks/bot_search_speed.py``).
 Moves are tried table move first, then highest gain first, then in square order, and the first of
 several equal moves wins, as in the seed's bot (its ``alpha < maxval`` keeps the first best): there
@@ -40,13 +40,14 @@ from functools import partial
 from typing import Any
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Square
-from gamelib.games.adjacency_eval import DEFAULT_WEIGHTS, Weights, value_bound, weighted
-from gamelib.games.adjacency_lookahead import LookaheadGame
+from gamelib.games.adjacency.evaluation import DEFAULT_WEIGHTS, Weights, value_bound, weighted
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import Game, Value
 from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.play.bots.endgame import solved_text
 from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
-from gamelib.search.mtdf import Deepening, iterative_deepening, mtdf
+from gamelib.search.deepening import Deepening, iterative_deepening
+from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
 from gamelib.search.timer import now
 from gamelib.search.tracing import Bound
@@ -68,7 +69,7 @@ the table. NegaScout is the default: ``benchmarks/adjacency_search.py`` measured
 
 EVALUATIONS = ("material", "weighted")
 """``material`` is seed 002's objective (marks minus the opponent's); ``weighted`` is
-:func:`gamelib.games.adjacency_eval.weighted` with its default weights."""
+:func:`gamelib.games.adjacency.evaluation.weighted` with its default weights."""
 
 CLOCKS: dict[str, TimeRules] = {"engine": ENGINE_RULES, "plain": PLAIN_RULES}
 """How the bot spends its time, by name: ``engine`` applies the four rules of
@@ -85,7 +86,7 @@ MARGIN_SECONDS = 0.01
 
 
 class WeightedGame(LookaheadGame):
-    """The Adjacency game valued by :func:`~gamelib.games.adjacency_eval.weighted` (``weights``), from
+    """The Adjacency game valued by :func:`~gamelib.games.adjacency.evaluation.weighted` (``weights``), from
     MAX's point of view, with ``value_range`` widened to the weights' bound. Moves come highest
     gain first; no frontier values or bounds, which hold for material only."""
 
@@ -98,7 +99,7 @@ class WeightedGame(LookaheadGame):
 
     @property
     def value_range(self) -> tuple[int, int]:
-        """(-bound, bound), the bound of :func:`~gamelib.games.adjacency_eval.value_bound`."""
+        """(-bound, bound), the bound of :func:`~gamelib.games.adjacency.evaluation.value_bound`."""
         bound = value_bound(self._weights)
         return (-bound, bound)
 
@@ -124,7 +125,7 @@ class AlphaBetaBot:
     bot deepens up to ``max_depth`` until ``seconds`` less :data:`MARGIN_SHARE` and
     :data:`MARGIN_SECONDS` have passed. ``seed`` is kept for the interface: the bot has no
     randomness. ``clock`` names how the time is spent, one of :data:`CLOCKS`; ``last_search`` holds
-    the last move's :class:`~gamelib.search.mtdf.Deepening` (each depth's result and seconds, and
+    the last move's :class:`~gamelib.search.deepening.Deepening` (each depth's result and seconds, and
     why it stopped). Plays any :class:`~gamelib.games.game.Game`; the Adjacency game gets the lookahead.
     Raises SearchError (a ValueError) naming the bad option.
     """

@@ -30,10 +30,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square, square_name
+from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square
 from gamelib.games.game import Game
 from gamelib.play.bots.alphabeta import MARGIN_SECONDS, MARGIN_SHARE
-from gamelib.play.bots.base import Decision, pause_collector, resume_collector
+from gamelib.play.bots.base import Decision, move_text, pause_collector, resume_collector
 from gamelib.search.mcts import DEFAULT_C, MAX_SECONDS, MctsResult, Playout, check_options, mcts
 from gamelib.search.negamax import SearchError
 from gamelib.search.timer import now
@@ -113,11 +113,6 @@ def _decision(game: Game[Any, Any], found: MctsResult, seconds: float) -> Decisi
     visits = dict(found.visits)[found.move]
     share = f" ({visits / found.iterations:.0%})" if found.iterations else ""
     score = "" if found.value is None else f", MAX's expected score {(found.value + 1) / 2:.2f}"
-    note = (f"mcts {found.iterations} iterations, {found.nodes} nodes, {_name(game, found.move)} "
+    note = (f"mcts {found.iterations} iterations, {found.nodes} nodes, {move_text(game, found.move)} "
             f"visited {visits} times{share}{score}")
     return Decision(found.move, found.value, None, seconds, found.nodes, note)
-
-
-def _name(game: Game[Any, Any], move: Any) -> str:
-    """A move as the game writes it: a square's name on the Adjacency board, else ``str``."""
-    return square_name(move) if isinstance(game, AdjacencyGame) else str(move)

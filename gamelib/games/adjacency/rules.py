@@ -7,8 +7,7 @@ rounds (2 to 28; a round is one X move and one O move) or until the board is ful
 "Next to" is all 8 neighbours by default (seed 002's rule: its example flips a diagonal mark) or
 the 4 orthogonal ones (``rule=4``, a variant the course adds; seed 002 has only the 8-neighbour rule).
 
-Squares are ints 0..63, a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63, so a bitboard (a Python
-int) has bit s set when square s holds a mark. X is MAX and O is MIN, always.
+Squares and bitboards are :mod:`gamelib.games.adjacency.board`'s. X is MAX and O is MIN, always.
 
 The position notation is FEN-like: the board from rank 8 down to rank 1, ranks separated by ``/``,
 files a..h within a rank, ``X`` and ``O`` for marks and a digit 1-8 for a run of empty squares;
@@ -33,57 +32,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from gamelib.games.game import IllegalMoveError, Player
-from gamelib.games.zobrist import ZobristKeys
+from gamelib.games.adjacency.board import (
+    BYTE_SQUARES, FILES, FLIP_KEYS, FULL, MASKS, MAX_ROUNDS, MIN_ROUNDS, PLACE_KEYS, RULES, SIDE_KEY, ZOBRIST, NotationError,
+    Square, parse_square, square_name,
+)
+from gamelib.games.adjacency.native_alphabeta import bitboard_alphabeta
+from gamelib.games.game import IllegalMoveError, NativeResult, Player, Value
 
-__all__ = [
-    "FULL", "MAX_ROUNDS", "MIN_ROUNDS", "RULES", "ZOBRIST", "AdjacencyGame", "AdjacencyState", "Mark",
-    "NotationError", "Outcome", "Square", "neighbour_mask", "parse_square", "square_name",
-]
-
-Square = int
-"""A square, 0..63: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63 (rank-major from a1)."""
-
-FILES = "abcdefgh"
-FULL = (1 << 64) - 1
-"""The bitboard with every square set."""
-MIN_ROUNDS, MAX_ROUNDS = 2, 28
-"""The round limits a game may have; 28 rounds (56 plies) fill the 56 squares empty at the start."""
-RULES = (8, 4)
-"""The neighbourhoods: 8 = all neighbours (seed 002), 4 = orthogonal neighbours only."""
-
-_SQUARE_TEXT = re.compile(r"[a-h][1-8]")
-
-
-class NotationError(ValueError):
-    """Malformed text for a square or a position; the message says what and where."""
-
-
-def square_name(square: Square) -> str:
-    """The name of ``square`` (0..63): file a-h then rank 1-8. Raises ValueError off the board.
-
-    >>> square_name(0), square_name(18), square_name(63)
-    ('a1', 'c3', 'h8')
-    """
-    if not 0 <= square < 64:
-        raise ValueError(f"square {square} is off the board: squares are 0 (a1) to 63 (h8)")
-    return FILES[square % 8] + str(square // 8 + 1)
-
-
-def parse_square(text: str) -> Square:
-    """The square named ``text`` ("c3" -> 18). Raises NotationError if it is not a file a-h
-    followed by a rank 1-8.
-
-    >>> parse_square("c3")
-    18
-    >>> parse_square("i9")
-    Traceback (most recent call last):
-    ...
-    gamelib.games.adjacency.NotationError: bad square 'i9': give a file a-h and a rank 1-8, like 'c3'
-    """
-    if not isinstance(text, str) or not _SQUARE_TEXT.fullmatch(text):
-        raise NotationError(f"bad square {text!r}: give a file a-h and a rank 1-8, like 'c3'")
-    return FILES.index(text[0]) + 8 * (int(text[1]) - 1)
+__all__ = ["AdjacencyGame", "AdjacencyState", "Mark", "Outcome"]
 
 
 class Mark(str, Enum):
@@ -122,58 +78,6 @@ def _mark(value: Mark | str, what: str) -> Mark:
         raise NotationError(f"bad {what} {value!r}: give X or O")
     return Mark(value)
 
-
-def neighbour_mask(square: Square, rule: int) -> int:
-    """The bitboard of the squares next to ``square`` under ``rule`` (8: kings' moves, 4: rooks'
-    single steps). Raises ValueError for another rule or a square off the board.
-
-    >>> [square_name(s) for s in range(64) if neighbour_mask(0, 8) >> s & 1]
-    ['b1', 'a2', 'b2']
-    >>> [square_name(s) for s in range(64) if neighbour_mask(0, 4) >> s & 1]
-    ['b1', 'a2']
-    """
-    if rule not in RULES:
-        raise ValueError(f"rule {rule} is unknown: use 8 (all neighbours) or 4 (orthogonal only)")
-    square_name(square)  # checks the square
-    file, rank = square % 8, square // 8
-    mask = 0
-    for df in (-1, 0, 1):
-        for dr in (-1, 0, 1):
-            if (df or dr) and (rule == 8 or not (df and dr)) and 0 <= file + df < 8 and 0 <= rank + dr < 8:
-                mask |= 1 << (file + df + 8 * (rank + dr))
-    return mask
-
-
-_MASKS: dict[int, tuple[int, ...]] = {rule: tuple(neighbour_mask(s, rule) for s in range(64)) for rule in RULES}
-_BYTE_SQUARES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(8 * i + b for b in range(8) if value >> b & 1) for value in range(256)) for i in range(8))
-"""_BYTE_SQUARES[i][v]: the squares of byte i of a bitboard whose bits are v, for legal_moves."""
-
-ZOBRIST = ZobristKeys(pieces=2, squares=64)
-"""The Zobrist table of every Adjacency key: piece 0 is X, piece 1 is O; ``side`` when O is to move."""
-_PLACE_X, _PLACE_O = ZOBRIST.table
-_SWAP = tuple(x ^ o for x, o in zip(ZOBRIST.table[0], ZOBRIST.table[1]))
-"""_SWAP[s]: XOR it into a key to turn the mark on square s into the other player's."""
-_SIDE = ZOBRIST.side
-
-
-def _flip_keys() -> dict[int, int]:
-    """Every set of squares one move can flip (a subset of a square's rule-8 neighbourhood, which
-    holds its rule-4 one), as a bitboard, with the XOR of :data:`_SWAP` over its squares."""
-    keys = {0: 0}
-    for mask in _MASKS[8]:
-        subset = (-mask) & mask  # the subsets of mask in increasing order: (subset - mask) & mask
-        while subset:
-            if subset not in keys:
-                low = subset & -subset
-                keys[subset] = keys[subset ^ low] ^ _SWAP[low.bit_length() - 1]
-            subset = (subset - mask) & mask
-    return keys
-
-
-FLIP_KEYS = _flip_keys()
-"""FLIP_KEYS[flipped]: XOR it into a key to turn the marks on the squares of ``flipped`` (the marks
-one move flips) into the other player's: one lookup instead of one XOR per flipped mark."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +122,7 @@ def _new_state(x: int, o: int, to_move: Mark, plies_left: int, key: int) -> Adja
     return state
 
 
+_PLACE_X, _PLACE_O = PLACE_KEYS
 _START_X = 0x303  # a1 b1 a2 b2
 _START_O = 0xC0C0 << 48  # g7 h7 g8 h8
 _MAX, _MIN = Player.MAX, Player.MIN
@@ -245,7 +150,7 @@ class AdjacencyGame:
         self._rounds = rounds
         self._rule = rule
         self._first = _mark(first, "first player")
-        self._masks = _MASKS[rule]
+        self._masks = MASKS[rule]
         self._root = self._state(_START_X, _START_O, self._first, 2 * rounds)
 
     def __repr__(self) -> str:
@@ -279,7 +184,7 @@ class AdjacencyGame:
 
     @property
     def masks(self) -> tuple[int, ...]:
-        """The 64 neighbour masks of the rule: ``masks[s]`` is :func:`neighbour_mask` (s, rule), the
+        """The 64 neighbour masks of the rule: ``masks[s]`` is :func:`~gamelib.games.adjacency.board.neighbour_mask` (s, rule), the
         squares a mark placed on s flips when the opponent holds them."""
         return self._masks
 
@@ -321,7 +226,7 @@ class AdjacencyGame:
         if state.plies_left <= 0:
             return []
         e = ~(state.x | state.o) & FULL
-        b0, b1, b2, b3, b4, b5, b6, b7 = _BYTE_SQUARES  # one table per byte: unrolled, it is twice as fast
+        b0, b1, b2, b3, b4, b5, b6, b7 = BYTE_SQUARES  # one table per byte: unrolled, it is twice as fast
         return [*b0[e & 255], *b1[e >> 8 & 255], *b2[e >> 16 & 255], *b3[e >> 24 & 255],
                 *b4[e >> 32 & 255], *b5[e >> 40 & 255], *b6[e >> 48 & 255], *b7[e >> 56]]
 
@@ -343,10 +248,10 @@ class AdjacencyGame:
         bit = 1 << move
         if state.to_move is _X:
             flipped = state.o & self._masks[move]
-            x, o, key, after = state.x | bit | flipped, state.o ^ flipped, state.key ^ _PLACE_X[move] ^ _SIDE, _O
+            x, o, key, after = state.x | bit | flipped, state.o ^ flipped, state.key ^ _PLACE_X[move] ^ SIDE_KEY, _O
         else:
             flipped = state.x & self._masks[move]
-            x, o, key, after = state.x ^ flipped, state.o | bit | flipped, state.key ^ _PLACE_O[move] ^ _SIDE, _X
+            x, o, key, after = state.x ^ flipped, state.o | bit | flipped, state.key ^ _PLACE_O[move] ^ SIDE_KEY, _X
         return _new_state(x, o, after, state.plies_left - 1, key ^ FLIP_KEYS[flipped])
 
     def evaluate(self, state: AdjacencyState) -> int:
@@ -360,6 +265,20 @@ class AdjacencyGame:
     def key(self, state: AdjacencyState) -> int:
         """The state's 64-bit Zobrist key, for transposition tables."""
         return state.key
+
+    def native_alphabeta(self, state: AdjacencyState, depth: int, alpha: Value, beta: Value) -> NativeResult | None:
+        """Plain alpha-beta of ``state`` to ``depth`` plies in the side-to-move window (alpha,
+        beta) by the bitboard loop :func:`~gamelib.games.adjacency.native_alphabeta.bitboard_alphabeta`
+        (the game's :class:`~gamelib.games.game.NativeAlphaBeta` fast path; value for the side to
+        move), or None for a subclass, which may change the evaluation or the moves' order. The
+        search is complete when the depth reaches the end of the game on every line: each ply fills
+        one square, so every line ends after min(plies left, empty squares) plies."""
+        if type(self) is not AdjacencyGame:
+            return None
+        mine, theirs = (state.x, state.o) if state.to_move is _X else (state.o, state.x)
+        found = bitboard_alphabeta(mine, theirs, state.plies_left, depth, alpha, beta, self._masks)
+        ending = min(state.plies_left, 64 - (state.x | state.o).bit_count())
+        return NativeResult(found.value, found.pv, found.nodes, found.leaves, int(depth < ending))
 
     # Move details.
 
@@ -477,7 +396,7 @@ class AdjacencyGame:
         >>> AdjacencyGame().from_notation("6OO/6OO/8/8/8/8/XX6/XX6 X 56 r4")
         Traceback (most recent call last):
         ...
-        gamelib.games.adjacency.NotationError: the position is for rule 4 but this game plays rule 8
+        gamelib.games.adjacency.board.NotationError: the position is for rule 4 but this game plays rule 8
         """
         fields = text.split()
         if len(fields) != 4:

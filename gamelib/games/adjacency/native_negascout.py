@@ -1,21 +1,22 @@
 """The alpha-beta bot's search, NegaScout with a table on the lookahead game, on bitboards: the same search, faster.
 
-:func:`gamelib.search.negamax.negascout` runs this loop instead of the skeleton
-(:func:`gamelib.search.negamax._negamax`) when it is asked for what the alpha-beta bot
-(:class:`gamelib.play.bots.alphabeta.AlphaBetaBot`) asks for: fail-hard NegaScout (or PVS) of
-:class:`~gamelib.games.adjacency_lookahead.LookaheadGame` itself (its material evaluation, frontier
-values and move groups) to a fixed depth, with a transposition table and maybe a deadline, and no
-tracer, ``order`` or heuristics (see :func:`fits`). It is the same algorithm as the skeleton, node
+:class:`~gamelib.games.adjacency.lookahead.LookaheadGame` offers this loop as its
+``native_negascout`` (:class:`gamelib.games.game.NativeNegaScout`), and
+:func:`gamelib.search.negamax.negascout` runs it instead of the traced skeleton when it is asked for
+what the alpha-beta bot (:class:`gamelib.play.bots.alphabeta.AlphaBetaBot`) asks for: fail-hard
+NegaScout (or PVS) of the lookahead game itself (its material evaluation, frontier values and move
+groups) to a fixed depth, with a transposition table and maybe a deadline, and no tracer, ``order``
+or heuristics. It is the same algorithm as the skeleton, node
 for node: it enters the same nodes in the same order, probes and stores the same table entries in
 the same order (so the table ends up the same, counters included), tells the deadline the same
 root moves, reads the clock at the same node counts, and returns the same value, principal
 variation, node, leaf and horizon counts (``tests/test_bitboard_scout.py`` checks all of this
 against the traced skeleton on thousands of seeded random positions, depths and windows). What it
-leaves out is what the skeleton pays for its generality (as :mod:`gamelib.search.bitboard` does for
+leaves out is what the skeleton pays for its generality (as :mod:`gamelib.games.adjacency.native_alphabeta` does for
 plain alpha-beta):
 
 * a position is three ints, the side to move's marks, the other side's and the plies left, plus
-  its Zobrist key, updated here as :meth:`~gamelib.games.adjacency.AdjacencyGame.child` updates it:
+  its Zobrist key, updated here as :meth:`~gamelib.games.adjacency.rules.AdjacencyGame.child` updates it:
   no state object, and the side to move is whoever moves at this ply (the root's side at even
   plies, whose place keys the loop picks by the ply's parity);
 * a move's flips are one AND with the square's neighbour mask, with no legality check (the square
@@ -26,8 +27,8 @@ plain alpha-beta):
   without making its key (it still counts as one node entered and one leaf, and reads the clock
   as an entered node does);
 * the lookahead's frontier values and move groups are called in their bitboard form
-  (:meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.frontier`,
-  :meth:`~gamelib.games.adjacency_lookahead.LookaheadGame.groups`), the table through its record
+  (:meth:`~gamelib.games.adjacency.lookahead.LookaheadGame.frontier`,
+  :meth:`~gamelib.games.adjacency.lookahead.LookaheadGame.groups`), the table through its record
   methods (:meth:`~gamelib.search.ttable.TranspositionTable.lookup` and
   :meth:`~gamelib.search.ttable.TranspositionTable.save`; a one-tier table's lookups are read
   from its slots here, :meth:`~gamelib.search.ttable.TranspositionTable.first_tier`, and counted
@@ -37,7 +38,7 @@ plain alpha-beta):
 Values inside are for the side to move (negamax); :func:`bitboard_negascout` returns the root's
 value for its side to move.
 
->>> from gamelib.games.adjacency_lookahead import LookaheadGame
+>>> from gamelib.games.adjacency.lookahead import LookaheadGame
 >>> from gamelib.search.negamax import negascout
 >>> from gamelib.search.tracing import RecordingTracer
 >>> from gamelib.search.ttable import TranspositionTable
@@ -53,51 +54,35 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
-from gamelib.games.adjacency import _PLACE_O, _PLACE_X, _SIDE, FLIP_KEYS, FULL
-from gamelib.games.adjacency_lookahead import LookaheadGame
-from gamelib.games.game import INF, Value
-from gamelib.search.tracing import Bound
-from gamelib.search.ttable import TranspositionTable
+from gamelib.games.adjacency.board import FLIP_KEYS, FULL, PLACE_KEYS, SIDE_KEY
+from gamelib.games.game import CLOCK_MASK, INF, NativeResult, NativeTable, RootReply, Value
 
-__all__ = ["CLOCK_MASK", "ScoutResult", "bitboard_negascout", "first_then", "fits"]
 
-CLOCK_MASK = 255
-"""The deadline is checked when the node count has none of these bits set (every 256 nodes)."""
+class BitboardLookahead(Protocol):
+    """What the loop asks of the lookahead game: its neighbour masks, and its frontier values and
+    move groups in bitboard form (:class:`~gamelib.games.adjacency.lookahead.LookaheadGame` has them)."""
 
-_EXACT, _LOWER, _UPPER = Bound.EXACT.value, Bound.LOWER.value, Bound.UPPER.value
+    @property
+    def masks(self) -> tuple[int, ...]:
+        """``masks[s]``: the squares next to square s."""
+        ...
+
+    def frontier(self, mine: int, theirs: int, plies_left: int) -> Value | None:
+        """The exact value of a depth-1 search for the side to move, or None."""
+        ...
+
+    def groups(self, mine: int, theirs: int, plies: int, depth: int) -> Iterator[tuple[Value, int]]:
+        """The empty squares in groups ``(bound, board)``, bounds not increasing."""
+        ...
+
+__all__ = ["BitboardLookahead", "bitboard_negascout", "first_then"]
+
+_EXACT, _LOWER, _UPPER = "exact", "lower", "upper"  # the bounds as table records hold them
 _NO_LINE: tuple[int, ...] = ()
-_STEP_X, _STEP_O = tuple(key ^ _SIDE for key in _PLACE_X), tuple(key ^ _SIDE for key in _PLACE_O)
+_STEP_X, _STEP_O = (tuple(key ^ SIDE_KEY for key in keys) for keys in PLACE_KEYS)
 """What placing a mark on a square XORs into the key, side to move included (X's, O's)."""
-
-RootReply = Callable[[Any, Value, Value, Value, int], None]
-"""``root_reply(move, reply, low, high, index)``: what the skeleton's ``_Search.root_reply`` hears."""
-
-
-@dataclass(frozen=True, slots=True)
-class ScoutResult:
-    """What :func:`bitboard_negascout` found: ``value`` for the root's side to move, ``pv`` the
-    principal variation as squares (before the table extends it), ``nodes`` entered (root
-    included), ``leaves`` (static evaluations and frontier values) and ``horizons`` (leaves cut
-    by the depth limit and table hits standing for such subtrees: 0 means the search is complete)."""
-
-    value: Value
-    pv: tuple[int, ...]
-    nodes: int
-    leaves: int
-    horizons: int
-
-
-def fits(game: Any, depth: int | None, fail_soft: bool, table: TranspositionTable | None, order: Any,
-         heuristics: Any, tracing: bool) -> bool:
-    """Whether :func:`~gamelib.search.negamax.negascout` may run this loop: the lookahead game itself
-    (not a subclass, which may change the evaluation, the frontier values or the groups), a fixed
-    depth, fail-hard, a table whose lookups and stores are the plain ones, and none of the options
-    the loop does not have."""
-    return (type(game) is LookaheadGame and depth is not None and not fail_soft and not tracing
-            and table is not None and table.direct and order is None and heuristics is None)
 
 
 def first_then(first: int, groups: Callable[[int, int, int, int], Iterator[tuple[Value, int]]], mine: int,
@@ -116,10 +101,10 @@ def first_then(first: int, groups: Callable[[int, int, int, int], Iterator[tuple
         yield bound, board
 
 
-def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, key: int, x_to_move: bool,
-                       depth: int, alpha: Value, beta: Value, floor: Value, table: TranspositionTable,
+def bitboard_negascout(game: BitboardLookahead, mine: int, theirs: int, plies: int, key: int, x_to_move: bool,
+                       depth: int, alpha: Value, beta: Value, floor: Value, table: NativeTable,
                        pvs: bool = False, clock: Callable[[int], None] | None = None,
-                       root_reply: RootReply | None = None, masks: Sequence[int] | None = None) -> ScoutResult:
+                       root_reply: RootReply | None = None, masks: Sequence[int] | None = None) -> NativeResult:
     """Fail-hard NegaScout (PVS with ``pvs``) with ``table``, as the skeleton runs it (see
     :func:`~gamelib.search.negamax.negascout`), of the position of ``game`` where the side to move
     (X if ``x_to_move``) has the marks ``mine`` and the other side ``theirs`` (bitboards), with
@@ -268,4 +253,4 @@ def bitboard_negascout(game: LookaheadGame, mine: int, theirs: int, plies: int, 
     finally:  # also when the clock stops the search
         stats.probes += probes
         stats.hits += hits
-    return ScoutResult(value, line[0], nodes, leaves, horizons)
+    return NativeResult(value, line[0], nodes, leaves, horizons)

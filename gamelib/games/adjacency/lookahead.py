@@ -30,8 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import chain
 
-from gamelib.games.adjacency import _BYTE_SQUARES, FULL, AdjacencyGame, AdjacencyState, Mark, Square, square_name
-from gamelib.games.game import INF
+from gamelib.games.adjacency.board import BYTE_SQUARES, FULL, Square, square_name
+from gamelib.games.adjacency.native_negascout import bitboard_negascout
+from gamelib.games.adjacency.rules import AdjacencyGame, AdjacencyState, Mark
+from gamelib.games.game import INF, NativeResult, NativeTable, RootReply, Value
 
 __all__ = ["LookaheadGame", "gain_counts"]
 
@@ -133,7 +135,7 @@ def _squares(board: int) -> list[Square]:
     """The squares of ``board``, in square order."""
     if not board & (board - 1):
         return [board.bit_length() - 1]
-    b0, b1, b2, b3, b4, b5, b6, b7 = _BYTE_SQUARES
+    b0, b1, b2, b3, b4, b5, b6, b7 = BYTE_SQUARES
     return [*b0[board & 255], *b1[board >> 8 & 255], *b2[board >> 16 & 255], *b3[board >> 24 & 255],
             *b4[board >> 32 & 255], *b5[board >> 40 & 255], *b6[board >> 48 & 255], *b7[board >> 56]]
 
@@ -163,6 +165,22 @@ class LookaheadGame(AdjacencyGame):
     def __reduce__(self) -> tuple[type[AdjacencyGame], tuple[int, int, Mark]]:
         return type(self), (self.rounds, self.rule, self.first)
 
+    def native_negascout(self, state: AdjacencyState, depth: int, alpha: Value, beta: Value, floor: Value,
+                         table: NativeTable, pvs: bool, clock: Callable[[int], None] | None,
+                         root_reply: RootReply | None) -> NativeResult | None:
+        """Fail-hard NegaScout (PVS with ``pvs``) with ``table`` of ``state`` to ``depth`` plies in the
+        side-to-move window (alpha, beta) by the bitboard loop
+        :func:`~gamelib.games.adjacency.native_negascout.bitboard_negascout` (the game's
+        :class:`~gamelib.games.game.NativeNegaScout` fast path; value for the side to move), or None
+        for a subclass (which may change the evaluation, the frontier values or the groups) or a
+        table whose lookups and stores are not the plain ones."""
+        if type(self) is not LookaheadGame or not table.direct:
+            return None
+        x_to_move = state.to_move is _X
+        mine, theirs = (state.x, state.o) if x_to_move else (state.o, state.x)
+        return bitboard_negascout(self, mine, theirs, state.plies_left, state.key, x_to_move, depth, alpha, beta,
+                                  floor, table, pvs, clock, root_reply)
+
     def frontier_value(self, state: AdjacencyState) -> int | None:
         """The value of a depth-1 search of ``state`` for the side to move with the material
         evaluation: own marks minus the opponent's plus the best gain. None if the game is over or
@@ -179,7 +197,7 @@ class LookaheadGame(AdjacencyGame):
     def frontier(self, mine: int, theirs: int, plies_left: int) -> int | None:
         """:meth:`frontier_value` of the position where the side to move has the marks ``mine``, the
         other side ``theirs`` (bitboards), with ``plies_left`` in the game: the form a bitboard search
-        (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
+        (:mod:`gamelib.games.adjacency.native_negascout`) calls without making a state."""
         if plies_left < 2:
             return None
         empty = FULL ^ (mine | theirs)
@@ -213,7 +231,7 @@ class LookaheadGame(AdjacencyGame):
         """:meth:`move_groups` of the position where the side to move has the marks ``mine``, the
         other side ``theirs`` (bitboards), with ``plies`` left in the game, each group's moves as a
         bitboard (a move's square is its bit; square order is lowest bit first): the form a
-        bitboard search (:mod:`gamelib.search.bitboard_scout`) calls without making a state."""
+        bitboard search (:mod:`gamelib.games.adjacency.native_negascout`) calls without making a state."""
         empty = FULL ^ (mine | theirs)
         if depth in _BOUNDED and plies > depth and empty.bit_count() > depth:
             bounded = self._two_ply if depth == 2 else self._three_ply if depth == 3 else self._four_ply

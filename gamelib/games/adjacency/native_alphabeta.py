@@ -1,9 +1,9 @@
 """Plain alpha-beta's inner loop for the Adjacency game, on two bitboards: the same search, faster.
 
-:func:`gamelib.search.negamax.alphabeta` runs this loop instead of the traced skeleton
-(:func:`gamelib.search.negamax._negamax`) when nothing but the plain search is asked for: the plain
-:class:`~gamelib.games.adjacency.AdjacencyGame` (its material evaluation, its moves in square order),
-fail-hard, Knuth & Moore's cut ``value >= beta``, no tracer, table, order or deadline. It is the
+:class:`~gamelib.games.adjacency.rules.AdjacencyGame` offers this loop as its ``native_alphabeta``
+(:class:`gamelib.games.game.NativeAlphaBeta`), and :func:`gamelib.search.negamax.alphabeta` runs it
+instead of the traced skeleton when nothing but the plain search is asked for: the plain game (its
+material evaluation, its moves in square order, not a subclass's), fail-hard, Knuth & Moore's cut ``value >= beta``, no tracer, table, order or deadline. It is the
 same algorithm as the skeleton, node for node: it enters the same nodes in the same order, counts
 the same nodes and leaves, and returns the same value, best move and principal variation
 (``tests/test_bitboard_search.py`` checks this against the traced skeleton on thousands of
@@ -39,11 +39,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from gamelib.games.adjacency import FULL, AdjacencyGame
+from gamelib.games.adjacency.board import FULL
 
-__all__ = ["BitboardResult", "bitboard_alphabeta", "fits"]
+__all__ = ["BitboardResult", "bitboard_alphabeta"]
 
 _NO_LINE: tuple[int, ...] = ()
 
@@ -58,15 +57,6 @@ class BitboardResult:
     pv: tuple[int, ...]
     nodes: int
     leaves: int
-
-
-def fits(game: Any, fail_soft: bool, strict: bool, table: Any, order: Any, deadline: Any, heuristics: Any,
-         tracing: bool) -> bool:
-    """Whether :func:`~gamelib.search.negamax.alphabeta` may run this loop: the plain Adjacency game
-    (not a subclass, which may change the evaluation or the moves' order) and none of the options
-    the loop does not have."""
-    return (type(game) is AdjacencyGame and not (fail_soft or strict or tracing)
-            and table is None and order is None and deadline is None and heuristics is None)
 
 
 def bitboard_alphabeta(mine: int, theirs: int, plies: int, depth: int, alpha: int | float,
