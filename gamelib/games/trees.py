@@ -39,8 +39,8 @@ times); exact fractions such as "1/3" sum to 1 exactly."""
 MAX_TREE_DEPTH = 200
 """The deepest tree, in plies from the root to its deepest leaf, that gamelib loads and searches.
 
-The searches recurse: minimax one Python frame a ply, the negamax skeleton two (``_negamax`` and
-``_expand``), a traced leaf a few more. Under Python's default recursion limit of 1,000 frames,
+The searches recurse: minimax one Python frame a ply, the negamax skeleton two (its loop,
+``alphabeta_loop`` or ``negascout_loop``, and ``_down``), a traced leaf a few more. Under Python's default recursion limit of 1,000 frames,
 called from a script, alpha-beta, NegaScout, PVS and MTD(f) finish chains of 492 or 493 plies and
 minimax one of 987 (``benchmarks/deep_trees.py`` measures it); 200 plies take about 410 frames
 and leave the rest for the caller (a test runner or a notebook's widget callback sits 30 to 60

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gamelib.games.game import INF, ChanceGame, Game, Player, Value
-from gamelib.search.negamax import SearchError, SearchResult, _Search, root_state
+from gamelib.search.negamax import SearchError, SearchResult, SearchContext, root_state
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 
 __all__ = ["expectimax", "expectiminimax"]
@@ -30,8 +30,8 @@ __all__ = ["expectimax", "expectiminimax"]
 _MAX, _MIN, _CHANCE = Player.MAX, Player.MIN, Player.CHANCE
 
 
-class _Expecti(_Search):
-    """The shared counting and tracing of :class:`~gamelib.search.negamax._Search`, plus how this
+class _Expecti(SearchContext):
+    """The shared counting and tracing of :class:`~gamelib.search.negamax.SearchContext`, plus how this
     search sees MIN nodes (``uniform_min``: as uniform chance nodes, for expectimax) and the value
     bounds (low, high) Star1 needs."""
 

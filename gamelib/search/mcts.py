@@ -169,7 +169,7 @@ class _Node:
         return [(child.visits - child.total, child.visits) for child in self.children]
 
 
-class _Search:
+class _Uct:
     """One search's settings, generator, counters and tracer."""
 
     def __init__(self, game: Game[Any, Any], c: float, rng: random.Random, playout: Playout,
@@ -251,7 +251,7 @@ def mcts(game: Game[Any, Any], state: Any = None, *, iterations: int | None = No
     limit = check_options(iterations=iterations, seconds=seconds, c=c, rollout_plies=rollout_plies, reward=reward)
     root_state = _root(game, state)
     limits = _bounds(game, bounds) if reward == "value" else (-1, 1)
-    search = _Search(game, c, random.Random(seed), playout or random_playout, rollout_plies,
+    search = _Uct(game, c, random.Random(seed), playout or random_playout, rollout_plies,
                      _scale(reward, limits), tracer)
     root = _Node(game, root_state, None, game.node_id(root_state) if search.tracing else "")
     deadline = None if seconds is None else start + seconds

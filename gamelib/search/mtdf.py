@@ -29,8 +29,8 @@ from gamelib.search.negamax import (
     MoveOrder,
     SearchError,
     SearchResult,
-    _negamax,
-    _Search,
+    alphabeta_loop,
+    SearchContext,
     max_view_window,
     root_state,
 )
@@ -68,7 +68,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     _check_whole(first_guess, "the first guess", infinite=False)
     state = root_state(game, state, depth)
     root_player = game.to_move(state)
-    search = _Search(game, tracer, TranspositionTable() if table is None else table, order, deadline, heuristics)
+    search = SearchContext(game, tracer, TranspositionTable() if table is None else table, order, deadline, heuristics)
     search.fail_soft = True
     guess = root_player.sign * first_guess
     lower, upper = -INF, INF
@@ -80,7 +80,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
             raise SearchError(f"MTD(f) made {MAX_PASSES} passes (MAX_PASSES) and its bounds have not met: the value "
                               f"lies in [{low}, {high}] (MAX's view)")
         beta = max(value, lower + 1)
-        value, line = _negamax(search, state, depth, beta - 1, beta, 0)
+        value, line = alphabeta_loop(search, state, depth, beta - 1, beta, 0)
         _check_whole(root_player.sign * value, f"pass {number}'s value")
         if value < beta:
             upper = value
@@ -101,7 +101,7 @@ def _check_whole(value: Value, what: str, infinite: bool = True) -> None:
                           "values to whole numbers, or use alphabeta")
 
 
-def _trace_pass(search: _Search, root_player: Player, number: int, beta: Value, value: Value,
+def _trace_pass(search: SearchContext, root_player: Player, number: int, beta: Value, value: Value,
                 lower: Value, upper: Value) -> None:
     if search.tracing:
         alpha_max, beta_max = max_view_window(root_player, beta - 1, beta)

@@ -13,9 +13,12 @@ SearchResult(value=4, move='1', pv=('1', '3', '7', '15'), nodes=18, leaves=7)
 >>> minimax(broeders).nodes
 31
 
-Alpha-beta, NegaScout/PVS, AlphaBetaWithMemory and MTD(f)'s passes all run :func:`_negamax`, one
-skeleton whose options say how it treats the window. It calls the tracer's hooks only when a tracer
-is given, so an untraced search pays nothing for them. A game may offer two optional methods, declared
+Alpha-beta (fail-hard, fail-soft, AlphaBetaWithMemory, MTD(f)'s passes) runs one loop,
+:func:`alphabeta_loop`, and NegaScout/PVS another, :func:`negascout_loop`; each reads in one screen, and
+they share the node's entry (counting, the clock, the frontier, the table's lookup, leaves:
+``SearchContext.open``) and its exit (the table's store: ``SearchContext.close``). Together they are the
+skeleton the rest of this module calls. They call the tracer's hooks only when a tracer is given,
+so an untraced search pays nothing for them. A game may offer two optional methods, declared
 in :mod:`gamelib.games.game` (:class:`~gamelib.games.game.HasFrontier`,
 :class:`~gamelib.games.game.HasMoveGroups`), which the skeleton uses when present (the Adjacency
 lookahead game has them; the course's trees, tic-tac-toe and the plain Adjacency game do not):
@@ -57,8 +60,8 @@ from gamelib.search.timer import now
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
-__all__ = ["Deadline", "SearchError", "SearchResult", "alphabeta", "alphabeta_with_memory", "max_view_window", "minimax",
-           "negascout", "root_state"]
+__all__ = ["Deadline", "SearchContext", "SearchError", "SearchResult", "alphabeta", "alphabeta_loop",
+           "alphabeta_with_memory", "max_view_window", "minimax", "negascout", "negascout_loop", "root_state"]
 
 
 class SearchError(ValueError):
@@ -138,7 +141,7 @@ def _entry(key: Hashable, depth: int | None, value: Value, bound: str, move: Any
     return TTEntry(key, depth, value, Bound(bound), move, nodes)
 
 
-class _Search:
+class SearchContext:
     """The parts every algorithm shares: counting, evaluation, children, point of view, tracing,
     the table, and the options that tell the skeleton which algorithm it runs."""
 
@@ -158,10 +161,10 @@ class _Search:
         self.watch = None if deadline is None or isinstance(deadline, (float, int)) else deadline
         self.nodes = 0
         self.leaves = 0
-        self.fail_soft = self.strict = self.scout = self.pvs = False
-        self.floor: Value = -INF  # the root's lowest possible value for its side to move (see _expand)
+        self.fail_soft = self.strict = self.pvs = False
+        self.floor: Value = -INF  # the root's lowest possible value for its side to move (see start_value)
         self.horizons = 0  # leaves cut by the depth limit, and table hits that stand for such subtrees
-        self.exact = False  # whether the last node searched returned an exact value (see _expand)
+        self.exact = False  # whether the last node searched returned an exact value (see negascout_loop)
         self.play: Callable[[Any, Any], Any] = game.child if isinstance(game, HasChild) else game.result
         """The child of a state by a legal move: the game's unchecked ``child`` if it has one."""
         self.frontier: Callable[[Any], Value | None] | None = (
@@ -256,6 +259,98 @@ class _Search:
         """The table's move, then (only if it did not cut) the others in :meth:`moves`' order."""
         yield INF, (first,)
         yield INF, [move for move in self.moves(state) if move != first]
+
+    def open(self, state: Any, depth: int | None, alpha: Value, beta: Value, plies: int) -> _Node | tuple[Value, Line]:
+        """Enter ``state`` with the side-to-move window (alpha, beta): count it (reading the clock
+        every 256 nodes) and trace it. Return (value, line) for the side to move if it is settled
+        here: a frontier value, a table hit that settles it, a leaf (stored for any depth if the
+        game is over), or an enhanced transposition cut-off. Otherwise the :class:`_Node` to
+        search, its window narrowed by the table. Sets :attr:`exact` for a settled node."""
+        self.nodes += 1
+        if not self.nodes & CLOCK_MASK:
+            self.check_clock()
+        game, tracing = self.game, self.tracing
+        player = game.to_move(state)
+        if tracing:
+            self.trace_enter(state, plies, player, alpha, beta)
+        if depth == 1 and plies and self.frontier is not None:
+            value = self.frontier(state)
+            if value is not None:  # a frontier node: exact, and faster than the table
+                self.leaves += 1
+                self.horizons += 1
+                if tracing:
+                    self.trace_leaf(state, player.sign * value)
+                self.exact = True
+                return value, ()
+        key, first, low, high = None, None, alpha, beta
+        if self.probe is not None:
+            key = self.key(state)
+            entry = self.probe(key)
+            if entry is not None:
+                settled, low, high, first = self.read(entry, depth, alpha, beta, state, player, plies)
+                if settled is not None:
+                    self.exit(state, player, settled, _bound(settled, alpha, beta), first)
+                    self.exact = False
+                    return settled, ()
+        terminal = game.is_terminal(state)
+        if terminal or depth == 0:  # a leaf: its exact value, stored for any depth if the game is over
+            if not terminal:
+                self.horizons += 1
+            value = self.evaluate(state, player)
+            if self.save is not None:
+                self.save(key, None if terminal else 0, value, _EXACT, None, 1)
+            self.exact = True
+            return value, ()
+        node = _Node(state, player, key, depth, low, high, first, plies, self.nodes - 1, self.horizons,
+                     not plies and low <= self.floor)
+        if self.etc and plies and depth != 1:
+            cut = _etc(self, state, player, depth, high)
+            if cut is not None:
+                return _etc_cutoff(self, node, cut)
+        return node
+
+    def start_value(self, node: _Node) -> Value:
+        """The value a node's search starts from: alpha (fail-hard), or -INF fail-soft and at a
+        root whose alpha is at or below :attr:`floor`, the value range's end for its side to move,
+        which no move's value can lie below. There, if no move beats alpha, every move is worth
+        exactly the floor and the first is a best move; fail-hard's rule alone (start at alpha,
+        keep a move only if it beats the value) would return no move. The value is the same."""
+        return -INF if self.fail_soft or node.floored else node.alpha
+
+    def hopeless(self, node: _Node, bound: Value, low: Value, best: Any) -> bool:
+        """Whether a move group's ``bound`` cannot beat ``low``, the best value so far or alpha, so
+        that this group and the rest are skipped (counted as a horizon: the value is a bound); a
+        floored root skips nothing before it has a best move."""
+        if bound <= low and not (node.floored and best is None):
+            self.horizons += 1
+            return True
+        return False
+
+    def cut(self, node: _Node, move: Any, value: Value, groups: MoveGroups, moves: Sequence[Any]) -> None:
+        """A cut-off at ``node`` after ``move``: tell the killer and history tables, and trace the
+        moves skipped."""
+        if self.heuristics is not None:
+            self.heuristics.cut(move, node.plies, node.depth)
+        if self.tracing:
+            self.cutoff(node.state, node.player, value, node.alpha, node.beta, _skipped(groups, moves, move))
+
+    def close(self, node: _Node, value: Value, best: Any, pv: Line, exact: bool = False) -> tuple[Value, Line]:
+        """Finish ``node`` with ``value`` (side to move) and its best move and line: store it in the
+        table as an upper bound (value <= alpha), exact, or a lower bound (value >= beta), trace
+        its exit, and set :attr:`exact`. The strict rule (cut only when a value passes beta)
+        searches the moves after a value equal to beta in the empty window (beta, beta), where a
+        value equal to its ends is no bound: an upper bound if no move reached it, a lower one if a
+        move did. Stored as a lower bound, such a value once made alpha-beta with a table return a
+        wrong value, so it is not stored."""
+        alpha, beta = node.alpha, node.beta
+        kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
+        if self.save is not None and (alpha < beta or value != alpha):
+            self.save(node.key, None if self.horizons == node.horizons else node.depth, value, kind, best,
+                      self.nodes - node.entered)
+        if self.tracing:
+            self.exit(node.state, node.player, value, Bound(kind), best)
+        self.exact = exact
+        return value, pv
 
     def read(self, entry: Record, depth: int | None, alpha: Value, beta: Value, state: Hashable,
              player: Player, plies: int) -> tuple[Value | None, Value, Value, Any]:
@@ -424,12 +519,12 @@ def minimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *
     static value.
     """
     state = root_state(game, state, depth)
-    search = _Search(game, tracer)
+    search = SearchContext(game, tracer)
     value, pv = _minimax(search, state, depth, 0)
     return search.result(state, value, pv, depth)
 
 
-def _minimax(search: _Search, state: Any, depth: int | None, plies: int) -> tuple[Value, tuple[Any, ...]]:
+def _minimax(search: SearchContext, state: Any, depth: int | None, plies: int) -> tuple[Value, tuple[Any, ...]]:
     player = search.enter(state, plies, None, None)
     if search.stops(state, depth):
         return search.evaluate(state, player), ()
@@ -481,6 +576,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     :class:`~gamelib.games.game.NativeAlphaBeta` (the Adjacency game) runs the game's loop, which
     enters the same nodes.
 
+    The search itself is :func:`alphabeta_loop`, one screen (``alphabeta_loop??`` in a notebook).
     Raises SearchError for a negative depth, a window with alpha >= beta or a tree with chance nodes.
     """
     if (depth is not None and tracer is NULL_TRACER and isinstance(game, NativeAlphaBeta) and not (fail_soft or strict)
@@ -490,8 +586,8 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
         found = game.native_alphabeta(root, depth, *_root_window(game, player, window))
         if found is not None:
             return _native_result(player, found)
-    return _windowed(game, state, depth, window, _Search(game, tracer, table, order, deadline, heuristics),
-                     fail_soft=fail_soft, strict=strict)
+    return _windowed(game, state, depth, window, SearchContext(game, tracer, table, order, deadline, heuristics),
+                     alphabeta_loop, fail_soft=fail_soft, strict=strict)
 
 
 def _native_result(player: Player, found: NativeResult) -> SearchResult:
@@ -501,16 +597,16 @@ def _native_result(player: Player, found: NativeResult) -> SearchResult:
 
 
 def _windowed(game: Game[Any, Any], state: Any, depth: int | None, window: tuple[Value, Value] | None,
-              search: _Search, *, fail_soft: bool = False, strict: bool = False, scout: bool = False,
+              search: SearchContext, loop: Loop, *, fail_soft: bool = False, strict: bool = False,
               pvs: bool = False) -> SearchResult:
-    """Run the negamax skeleton once from ``state`` with the root ``window`` (MAX's view) and the
-    skeleton's switches set on ``search``."""
+    """Run ``loop`` (:func:`alphabeta_loop` or :func:`negascout_loop`) once from ``state`` with the root
+    ``window`` (MAX's view) and its options set on ``search``."""
     state = root_state(game, state, depth)
     player = game.to_move(state)
     alpha, beta = _root_window(game, player, window)
     search.floor = _root_window(game, player, None)[0]  # the value range's end for the side to move
-    search.fail_soft, search.strict, search.scout, search.pvs = fail_soft, strict, scout, pvs
-    value, pv = _negamax(search, state, depth, alpha, beta, 0)
+    search.fail_soft, search.strict, search.pvs = fail_soft, strict, pvs
+    value, pv = loop(search, state, depth, alpha, beta, 0)
     return search.result(state, value, pv, depth)
 
 
@@ -527,8 +623,10 @@ def alphabeta_with_memory(game: Game[Any, Any], state: Any = None, depth: int | 
     alpha), exact, or a lower bound (value >= beta). The seed keeps both bounds of a node; an entry
     here keeps one value and its bound, which the lookup reads as the seed's lowerbound/upperbound.
     ``table`` defaults to a new 65,536-slot depth-preferred table; pass one to keep what it learns
-    (MTD(f) does). Values and ``window`` are from MAX's point of view. Raises SearchError as
-    :func:`alphabeta` does.
+    (MTD(f) does). Values and ``window`` are from MAX's point of view. The loop is
+    :func:`alphabeta_loop`'s; the memory is in :meth:`SearchContext.open` (the lookup, and
+    :meth:`SearchContext.read` for what an entry says) and :meth:`SearchContext.close` (the store).
+    Raises SearchError as :func:`alphabeta` does.
     """
     table = TranspositionTable() if table is None else table
     return alphabeta(game, state, depth, window=window, fail_soft=True, table=table, order=order,
@@ -573,24 +671,25 @@ def negascout(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     FailHigh when a test says "better", Research with both windows. Untraced, fail-hard, to a
     fixed depth with a table and no ``order`` or heuristics (the alpha-beta bot's search), a game
     that offers :class:`~gamelib.games.game.NativeNegaScout` (the lookahead game) runs its own loop,
-    which enters the same nodes and leaves the same table. Raises SearchError for a negative depth or an empty window.
+    which enters the same nodes and leaves the same table. The search itself is
+    :func:`negascout_loop`. Raises SearchError for a negative depth or an empty window.
 
     >>> from gamelib.search.random_trees import random_tree
     >>> tree = random_tree(3, 4, seed=2)
     >>> negascout(tree).value == negascout(tree, fail_soft=True).value == minimax(tree).value
     True
     """
-    search = _Search(game, tracer, table, order, deadline, heuristics)
+    search = SearchContext(game, tracer, table, order, deadline, heuristics)
     if (depth is not None and table is not None and not search.tracing and not fail_soft and order is None
             and heuristics is None and isinstance(game, NativeNegaScout)):
         found = _native_scout(game, state, depth, window, search, pvs)
         if found is not None:
             return found
-    return _windowed(game, state, depth, window, search, fail_soft=fail_soft, scout=True, pvs=pvs)
+    return _windowed(game, state, depth, window, search, negascout_loop, fail_soft=fail_soft, pvs=pvs)
 
 
 def _native_scout(game: NativeNegaScout, state: Any, depth: int, window: tuple[Value, Value] | None,
-                  search: _Search, pvs: bool) -> SearchResult | None:
+                  search: SearchContext, pvs: bool) -> SearchResult | None:
     """NegaScout by the game's native loop, as the skeleton's SearchResult (MAX's view, the line
     extended by the table's moves), or None if the game has no loop for this search."""
     state = root_state(search.game, state, depth)
@@ -612,57 +711,129 @@ def _native_scout(game: NativeNegaScout, state: Any, depth: int, window: tuple[V
     return search.result(state, found.value, found.pv, depth)
 
 
-def _negamax(search: _Search, state: Any, depth: int | None, alpha: Value, beta: Value,
-             plies: int) -> tuple[Value, tuple[Any, ...]]:
-    """The skeleton: the value of ``state`` for the side to move, searched ``depth`` plies with the
-    side-to-move window (alpha, beta), and its principal variation.
+@dataclass(slots=True)
+class _Node:
+    """An inner node being searched: what :meth:`SearchContext.open` found on entering it, and what
+    :meth:`SearchContext.close` needs to store and trace its result. ``alpha`` and ``beta`` are its
+    side-to-move window after the table narrowed it; ``first`` the table's best move, tried first;
+    ``floored`` a root whose alpha is at the value range's end (see :meth:`SearchContext.start_value`)."""
 
-    ``search.fail_soft`` starts the value at -INF instead of alpha; ``search.strict`` cuts only
-    when the value passes beta; ``search.scout`` tests every move after the first with a null
-    window and searches it again if the test fails high inside the window and its value is not
-    exact (NegaScout, or PVS with ``search.pvs``). With a table the node is looked up first and
-    stored last. On return, ``search.exact`` says whether the value is exact whatever the window:
-    a static value, or (fail-soft only) one backed up from exact values with no move skipped.
-    """
-    search.nodes += 1
-    if not search.nodes & CLOCK_MASK:
-        search.check_clock()
-    game = search.game
-    player = game.to_move(state)
-    tracing = search.tracing
-    if tracing:
-        search.trace_enter(state, plies, player, alpha, beta)
-    if depth == 1 and plies and search.frontier is not None:
-        value = search.frontier(state)
-        if value is not None:  # a frontier node: exact, and faster than the table
-            search.leaves += 1
-            search.horizons += 1
-            if tracing:
-                search.trace_leaf(state, player.sign * value)
-            search.exact = True
-            return value, ()
-    key, first = None, None
-    low, high = alpha, beta
-    if search.probe is not None:
-        key = search.key(state)
-        entry = search.probe(key)
-        if entry is not None:
-            settled, low, high, first = search.read(entry, depth, alpha, beta, state, player, plies)
-            if settled is not None:
-                if tracing:
-                    search.exit(state, player, settled, _bound(settled, alpha, beta), first)
-                search.exact = False
-                return settled, ()
-    terminal = game.is_terminal(state)
-    if terminal or depth == 0:  # a leaf: its exact value, stored for any depth if the game is over
-        if not terminal:
-            search.horizons += 1
-        value = search.evaluate(state, player)
-        if search.save is not None:
-            search.save(key, None if terminal else 0, value, _EXACT, None, 1)
-        search.exact = True
-        return value, ()
-    return _expand(search, state, player, key, depth, low, high, first, plies)
+    state: Any
+    player: Player
+    key: Hashable
+    depth: int | None
+    alpha: Value
+    beta: Value
+    first: Any
+    plies: int
+    entered: int  # the nodes entered before this one: its entry's subtree size is the rest
+    horizons: int  # search.horizons when it was entered: unchanged means its value is final
+    floored: bool
+
+
+Line = tuple[Any, ...]
+"""A principal variation: moves from a node down."""
+
+Loop = Callable[[SearchContext, Any, "int | None", Value, Value, int], tuple[Value, Line]]
+"""A search's node function: (search, state, depth, alpha, beta, plies) -> (value, line), both for
+the side to move."""
+
+
+def alphabeta_loop(search: SearchContext, state: Any, depth: int | None, alpha: Value, beta: Value,
+               plies: int) -> tuple[Value, Line]:
+    """Alpha-beta in negamax form: the value of ``state`` for the side to move, searched ``depth``
+    plies in the side-to-move window (alpha, beta), and its principal variation.
+
+    Each child is searched in (low, beta), low the best value so far if it beats alpha; the node
+    cuts when its value reaches beta (Knuth & Moore 1975), or passes it with ``search.strict``.
+    Fail-hard starts the value at alpha, ``search.fail_soft`` at -INF. The table's lookup, the
+    leaves and the tracer's enter are in :meth:`SearchContext.open`; the store and the exit in
+    :meth:`SearchContext.close`."""
+    node = search.open(state, depth, alpha, beta, plies)
+    if not isinstance(node, _Node):
+        return node  # a leaf, a frontier value, a table hit or an ETC cut settled it
+    alpha, beta = node.alpha, node.beta
+    value = search.start_value(node)
+    low, best, pv, index = alpha, None, (), 0
+    groups = search.groups(state, depth, node.first, plies)
+    for bound, moves in groups:
+        if search.hopeless(node, bound, low, best):
+            return search.close(node, max(value, bound), best, pv)
+        for move in moves:
+            reply, line = _down(alphabeta_loop, search, node, search.play(state, move), low, beta)
+            if not plies and search.watch is not None:
+                search.root_reply(move, reply, low, beta, index)
+            index += 1
+            if reply > value:
+                value, best, pv = reply, move, (move, *line)
+                search.best_move(state, node.player, move, value)
+                low = max(low, value)
+            if value > beta or value == beta and not search.strict:
+                search.cut(node, move, value, groups, moves)
+                return search.close(node, value, best, pv)
+    return search.close(node, value, best, pv)
+
+
+def negascout_loop(search: SearchContext, state: Any, depth: int | None, alpha: Value, beta: Value,
+               plies: int) -> tuple[Value, Line]:
+    """NegaScout (PVS with ``search.pvs``): alpha-beta whose moves after the first are first
+    tested with the null window (low, low + 1), low the best value so far.
+
+    A test that fails high with t inside the window (low < t < beta) and not exact is searched
+    again with (t, beta), or (low, beta) for PVS. On return ``search.exact`` says whether the
+    value is exact whatever the window (fail-soft, every move searched, each child exact), which
+    spares the parent's re-search. The rest is :func:`alphabeta_loop`'s."""
+    node = search.open(state, depth, alpha, beta, plies)
+    if not isinstance(node, _Node):
+        return node
+    alpha, beta = node.alpha, node.beta
+    value = search.start_value(node)
+    low, best, pv, index = alpha, None, (), 0
+    exact = search.fail_soft  # whether every child so far returned an exact value
+    below = None if depth is None else depth - 1
+    groups = search.groups(state, depth, node.first, plies)
+    for bound, moves in groups:
+        if search.hopeless(node, bound, low, best):
+            return search.close(node, max(value, bound), best, pv)
+        for move in moves:
+            child = search.play(state, move)
+            high = low + 1 if index else beta
+            if index:
+                search.null_window(state, node.player, move, low, high)
+            reply, line = _down(negascout_loop, search, node, child, low, high)
+            searched = low  # the lower end of the window the move's value was last searched with
+            if index and reply >= high:
+                search.fail_high(state, node.player, move, reply, low, high)
+                if reply < beta and not _exact(search, child, below):
+                    research = low if search.pvs else reply
+                    search.research(state, node.player, move, (low, high), (research, beta))
+                    if not plies and search.watch is not None:  # proven better already: tell the clock
+                        search.root_reply(move, reply, low, high, index)
+                    searched, high = research, beta
+                    reply, line = _down(negascout_loop, search, node, child, research, beta)
+            exact = exact and search.exact
+            if not plies and search.watch is not None:
+                search.root_reply(move, reply, searched, high, index)
+            index += 1
+            if reply > value:
+                value, best, pv = reply, move, (move, *line)
+                search.best_move(state, node.player, move, value)
+                low = max(low, value)
+            if value >= beta:
+                search.cut(node, move, value, groups, moves)
+                return search.close(node, value, best, pv)
+    return search.close(node, value, best, pv, exact)
+
+
+def _down(loop: Loop, search: SearchContext, node: _Node, child: Any, low: Value, high: Value) -> tuple[Value, Line]:
+    """``loop``'s value of ``child`` for ``node``'s side to move, searched in that side's window
+    (low, high), and its line: negamax negates value and window where the side to move changes
+    (below a MIN node whose child is MIN too, it does not)."""
+    depth = None if node.depth is None else node.depth - 1
+    if search.game.to_move(child) is not node.player:
+        reply, line = loop(search, child, depth, -high, -low, node.plies + 1)
+        return -reply, line
+    return loop(search, child, depth, low, high, node.plies + 1)
 
 
 def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequence[Any]]]:
@@ -676,98 +847,7 @@ def _first_then(first: Any, groups: MoveGroups) -> Iterator[tuple[Value, Sequenc
         yield bound, moves
 
 
-def _expand(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None, alpha: Value,
-            beta: Value, first: Any, plies: int) -> tuple[Value, tuple[Any, ...]]:
-    """Search the children of an inner node (see :func:`_negamax`), with the window narrowed by the
-    table; return its value and principal variation.
-
-    A root whose alpha is at or below ``search.floor`` (the value range's end for its side to move,
-    which no move's value can lie below) starts its value at -INF even when fail-hard, and skips
-    no group before it has a best move: if no move beats alpha, every move is worth exactly the
-    floor, and the first is a best move. Fail-hard's rule alone (start at alpha, keep a move only
-    if it beats the value) would return no move there. The value returned is the same either way."""
-    game, play = search.game, search.play
-    horizons = search.horizons
-    entered = search.nodes - 1  # the nodes entered before this one: the entry's subtree size is the rest
-    scout, strict = search.scout, search.strict
-    child_depth = None if depth is None else depth - 1
-    floored = not plies and alpha <= search.floor
-    value: Value = -INF if search.fail_soft or floored else alpha
-    low = alpha  # the window's lower end for the children: max(alpha, value)
-    best, pv = None, ()
-    index = 0
-    exact = search.fail_soft  # fail-soft: whether every child so far returned an exact value
-    if search.etc and plies and depth != 1:
-        cut = _etc(search, state, player, depth, beta)
-        if cut is not None:
-            return _etc_cutoff(search, state, player, key, depth, cut, entered)
-    groups = search.groups(state, depth, first, plies)
-    for bound, moves in groups:
-        if bound <= low and not (floored and best is None):
-            value = max(value, bound)  # every move left is worth at most bound: fail low at once
-            search.horizons += 1
-            exact = False
-            break
-        for move in moves:
-            child = play(state, move)
-            flips = game.to_move(child) is not player
-            high = low + 1 if scout and index else beta
-            if scout and index and search.tracing:
-                search.null_window(state, player, move, low, high)
-            reply, child_pv = _negamax(search, child, child_depth, -high if flips else low,
-                                       -low if flips else high, plies + 1)
-            if flips:
-                reply = -reply
-            searched_low = low  # the lower end of the window the move's value was last searched with
-            if scout and index and reply >= high:
-                if search.tracing:
-                    search.fail_high(state, player, move, reply, low, high)
-                if reply < beta and not _exact(search, child, child_depth):
-                    research = (low if search.pvs else reply, beta)
-                    if search.tracing:
-                        search.research(state, player, move, (low, high), research)
-                    if not plies and search.watch is not None:  # proven better already: tell the clock
-                        search.root_reply(move, reply, low, high, index)
-                    searched_low, high = research[0], beta
-                    reply, child_pv = _negamax(search, child, child_depth, -beta if flips else research[0],
-                                               -research[0] if flips else beta, plies + 1)
-                    if flips:
-                        reply = -reply
-            exact = exact and search.exact
-            if not plies and search.watch is not None:
-                search.root_reply(move, reply, searched_low, high, index)
-            index += 1
-            if reply > value:
-                value, best, pv = reply, move, (move, *child_pv)
-                if search.tracing:
-                    search.best_move(state, player, move, value)
-                if value > low:
-                    low = value
-            if value > beta or (value == beta and not strict):
-                if search.heuristics is not None:
-                    search.heuristics.cut(move, plies, depth)
-                if search.tracing:
-                    search.cutoff(state, player, value, alpha, beta, _skipped(groups, moves, move))
-                exact = False
-                break
-        else:
-            continue
-        break
-    kind = _LOWER if value >= beta else _UPPER if value <= alpha else _EXACT
-    # The strict rule (cut only when a value passes beta) searches the moves after a value equal to
-    # beta in the empty window (beta, beta), where a value equal to its ends is no bound: an upper
-    # bound if no move reached it, a lower one if a move did. Stored as a lower bound, such a value
-    # once made alpha-beta with a table return a wrong value, so it is not stored.
-    if search.save is not None and (alpha < beta or value != alpha):
-        search.save(key, None if search.horizons == horizons else depth, value, kind, best,
-                    search.nodes - entered)
-    if search.tracing:
-        search.exit(state, player, value, Bound(kind), best)
-    search.exact = exact
-    return value, pv
-
-
-def _etc(search: _Search, state: Any, player: Player, depth: int | None,
+def _etc(search: SearchContext, state: Any, player: Player, depth: int | None,
          beta: Value) -> tuple[Value, Any, int | None] | None:
     """Enhanced transposition cut-offs (Plaat et al. 1996): look up every child of ``state`` (at
     least ``etc_depth`` plies above the horizon) in the table; the first whose stored bound, deep
@@ -796,27 +876,26 @@ def _etc(search: _Search, state: Any, player: Player, depth: int | None,
     return None
 
 
-def _etc_cutoff(search: _Search, state: Any, player: Player, key: Hashable, depth: int | None,
-                cut: tuple[Value, Any, int | None], entered: int) -> tuple[Value, tuple[Any, ...]]:
-    """Settle a node by an ETC cut (see :func:`_etc`): count it, store its lower bound, trace its
+def _etc_cutoff(search: SearchContext, node: _Node, cut: tuple[Value, Any, int | None]) -> tuple[Value, Line]:
+    """Settle ``node`` by an ETC cut (see :func:`_etc`): count it, store its lower bound, trace its
     exit, and return its value and one-move line."""
     assert search.heuristics is not None and search.table is not None and search.save is not None
     value, move, stored = cut
     search.heuristics.etc_cutoffs += 1
     search.table.stats.cutoffs += 1
     search.horizons += stored is not None
-    search.save(key, None if stored is None else depth, value, _LOWER, move, search.nodes - entered)
+    search.save(node.key, None if stored is None else node.depth, value, _LOWER, move, search.nodes - node.entered)
     if search.tracing:
-        search.exit(state, player, value, Bound.LOWER, move)
+        search.exit(node.state, node.player, value, Bound.LOWER, move)
     search.exact = False
     return value, (move,)
 
 
-def _exact(search: _Search, child: Any, depth: int | None) -> bool:
+def _exact(search: SearchContext, child: Any, depth: int | None) -> bool:
     """Whether the child just searched returned an exact value, so that a null-window test of it
-    needs no re-search: a leaf (counted by :meth:`_Search.stops` as NegaScout always has), a
+    needs no re-search: a leaf (counted by :meth:`SearchContext.stops` as NegaScout always has), a
     frontier value, or, fail-soft, a node that searched every move and got an exact value from
-    each (:func:`_expand`): on a fixed-depth tree with alternating players and no table, every
+    each (:func:`negascout_loop`): on a fixed-depth tree with alternating players and no table, every
     test two plies above the horizon that fails high (Reinefeld 1983's rule)."""
     return search.stops(child, depth) or search.exact
 

@@ -237,7 +237,7 @@ class TableHit(_Event):
     alone settles the node, so its subtree is not searched; otherwise ``move`` is tried first, and
     below the root a bound that lies inside the window the node was entered with (the Enter event
     just before the hit) narrows it; at the root only an exact entry is used, so a bound leaves the
-    window as it is (see ``_Search.read`` in :mod:`gamelib.search.negamax`)."""
+    window as it is (see ``SearchContext.read`` in :mod:`gamelib.search.negamax`)."""
 
     kind: ClassVar[str] = "tt_hit"
     node: str

@@ -472,7 +472,7 @@ def hit_window(hit: TableHit, window: tuple[Value, Value], root: bool) -> tuple[
     """The window (alpha, beta; MAX's view) a node entered with ``window`` is searched in after the
     table hit ``hit`` that did not settle it: a lower bound raises alpha to it and an upper bound
     lowers beta to it, where the bound lies inside the window; outside the window a bound changes
-    nothing. At the ``root`` only an exact entry is used (see ``_Search.read`` in
+    nothing. At the ``root`` only an exact entry is used (see ``SearchContext.read`` in
     :mod:`gamelib.search.negamax`), so a bound leaves the window as it is and supplies only a move.
 
     >>> hit = TableHit("b", None, 0, Bound.LOWER, "c", False)

@@ -109,8 +109,8 @@ def bitboard_negascout(game: BitboardLookahead, mine: int, theirs: int, plies: i
     :func:`~gamelib.search.negamax.negascout`), of the position of ``game`` where the side to move
     (X if ``x_to_move``) has the marks ``mine`` and the other side ``theirs`` (bitboards), with
     ``plies`` left and Zobrist ``key``, searched ``depth`` plies (>= 0) in the side-to-move window
-    (``alpha``, ``beta``); ``floor`` is the value range's end for the side to move (see the
-    skeleton's ``_expand``). ``clock(nodes)`` is called every 256 nodes entered and may raise to
+    (``alpha``, ``beta``); ``floor`` is the value range's end for the side to move (see
+    :meth:`~gamelib.search.negamax.SearchContext.start_value`). ``clock(nodes)`` is called every 256 nodes entered and may raise to
     stop the search; ``root_reply`` hears each root move's value as the skeleton's deadline does.
     ``masks`` (default ``game.masks``) are the neighbour masks; the loop reads ``masks[s]`` once
     for every child it makes, in the order it makes them, which is how the tests watch its path.
@@ -128,7 +128,7 @@ def bitboard_negascout(game: BitboardLookahead, mine: int, theirs: int, plies: i
 
     def node(mine: int, theirs: int, plies: int, key: int, depth: int, alpha: Value, beta: Value,
              ply: int) -> Value:
-        """The value of a node for its side to move (the skeleton's ``_negamax`` and ``_expand``)."""
+        """The value of a node for its side to move (the skeleton's :func:`~gamelib.search.negamax.negascout_loop`)."""
         nonlocal nodes, leaves, horizons, exact, probes, hits
         nodes += 1
         if not nodes & CLOCK_MASK and clock is not None:
@@ -153,7 +153,7 @@ def bitboard_negascout(game: BitboardLookahead, mine: int, theirs: int, plies: i
                     hits += 1
                 else:
                     entry = None
-        if entry is not None:  # the skeleton's _Search.read
+        if entry is not None:  # the skeleton's SearchContext.read
             stored, value, kind, first = entry[1], entry[2], entry[3], entry[4]
             if (stored is None or stored >= depth) and (ply or kind == _EXACT):
                 lower = -INF if kind == _UPPER else value
