@@ -47,10 +47,10 @@ from gamelib.search.tracing import (
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
-from gamelib.play.boundary import ISOLATED, bwrap_problem
+from gamelib.play.box.guard import ISOLATED, bwrap_problem
 from gamelib.teach.grading import (MAX_GRADING_WORKERS, NOT_RUN, OUTCOMES, Grade, default_out, grade_file,
                                    grade_folder, gradescope_results)
-from gamelib.teach.sandbox import Limits
+from gamelib.play.box.sandbox import Limits
 from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEARCHES, Difficulty, WorksheetError,
                                      make_worksheet, write_worksheet)
 from gamelib.view.leaderboard import write_leaderboard

@@ -70,7 +70,7 @@ packages, so it does not look for them elsewhere, and gamelib with ipywidgets an
 lesson's first cell imports them without a ``%pip install``."""
 
 STEPS = 1_000_000
-"""The checker's step budget in the browser (gamelib.teach.stepped.STEPS; tests/test_lite_build.py
+"""The checker's step budget in the browser (gamelib.play.box.stepped.STEPS; tests/test_lite_build.py
 checks they agree), for the start page."""
 
 LESSONS: dict[str, str] = {

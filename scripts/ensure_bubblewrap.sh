@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make sure bubblewrap's `bwrap` program is on PATH: every run of student code (the checker, the
-# grader, tournament entries) then starts inside it, in namespaces of its own (gamelib.teach.sandbox,
-# gamelib.play.boundary). Installs Debian's `bubblewrap` package with apt-get when running as root on
+# grader, tournament entries) then starts inside it, in namespaces of its own (gamelib.play.box.sandbox,
+# gamelib.play.box.guard). Installs Debian's `bubblewrap` package with apt-get when running as root on
 # Debian/Ubuntu; otherwise prints one line saying what to run. Never fails: without bwrap student code
 # runs under the guard only, and the app, the grader's summary and its CSV say so ("guard only").
 set -u

@@ -33,13 +33,13 @@ SetClock = Callable[[Callable[[], float]], None]
 @pytest.fixture(autouse=True)
 def reachable_tmp_path(request: pytest.FixtureRequest) -> None:
     """Run by root where bubblewrap cannot box code, student code and tournament entries run as a user
-    of their own (gamelib.play.boundary.guard_user), who must reach the files a test puts in its
+    of their own (gamelib.play.box.guard.guard_user), who must reach the files a test puts in its
     ``tmp_path``: pytest makes that folder and its parents mode 0700, so this opens them to others for
     reading and passing through (o+rx, never writing), as a tournament's submissions folder must be
     (README, Security). Elsewhere it does nothing."""
     if "tmp_path" not in request.fixturenames or os.geteuid() != 0:
         return
-    from gamelib.play.boundary import GUARD_ONLY, boundary
+    from gamelib.play.box.guard import GUARD_ONLY, boundary
 
     if boundary() != GUARD_ONLY:
         return

@@ -1,4 +1,4 @@
-"""The guard's user of its own (gamelib.play.boundary.guard_user): as root, each run under the guard
+"""The guard's user of its own (gamelib.play.box.guard.guard_user): as root, each run under the guard
 only gets a uid and gid no live process has, drawn from a range of its own, or nobody where the kernel
 maps none of those, or no run at all, saying why; a Python that uid can reach; and when the run ends,
 every process of that uid is gone and what it left in the shared folders removed. Not root, the code
@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.play import boundary
-from gamelib.play.boundary import (GUARD_UID_BASE, GUARD_UID_SPAN, NOBODY, GuardUser, NotRunError, guard_python,
+from gamelib.play.box import guard as boundary
+from gamelib.play.box.guard import (GUARD_UID_BASE, GUARD_UID_SPAN, NOBODY, GuardUser, NotRunError, guard_python,
                                    guard_user, processes_of, unreachable)
-from gamelib.play.limits import NOT_RUN_STATUS, dropped_command, limited_command
+from gamelib.play.box.limits import NOT_RUN_STATUS, dropped_command, limited_command
 from tests.processes import settled
 
 ROOT = os.name == "posix" and os.geteuid() == 0

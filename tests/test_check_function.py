@@ -8,7 +8,7 @@ import psutil
 
 from gamelib.teach.code_check import check_function, function_source
 from gamelib.teach.exercises import EXERCISES
-from gamelib.teach.sandbox import Limits
+from gamelib.play.box.sandbox import Limits
 from tests import notebook_functions as cells
 
 

@@ -24,7 +24,7 @@ from gamelib.teach.code_check import (
 )
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
 from gamelib.teach.mistakes import MISTAKES
-from gamelib.teach.sandbox import Limits
+from gamelib.play.box.sandbox import Limits
 
 SOLUTION_FILES = {"minimax": solutions.lesson_01_minimax, "negamax": solutions.lesson_01_minimax,
                   "alphabeta": solutions.lesson_02_alpha_beta, "expectimax": solutions.lesson_08_chance,

@@ -22,10 +22,10 @@ import pytest
 
 import solutions.lesson_02_alpha_beta
 from gamelib.cli import main
-from gamelib.play.boundary import ISOLATED, boundary, bwrap_problem
+from gamelib.play.box.guard import ISOLATED, boundary, bwrap_problem
 from gamelib.teach import grading
 from gamelib.teach.grading import CSV_FIELDS, grade_folder, notebook_source
-from gamelib.teach.sandbox import Limits
+from gamelib.play.box.sandbox import Limits
 
 RIGHT = inspect.getsource(solutions.lesson_02_alpha_beta.my_alphabeta)
 HEADER = "from typing import Any\nfrom gamelib import Player, Value\n\n"

@@ -14,7 +14,7 @@ import pytest
 from gamelib.cli import main
 from gamelib.games.spreadsheet import spreadsheet_safe
 from gamelib.teach.grading import default_out, grade_folder
-from gamelib.teach.sandbox import Limits
+from gamelib.play.box.sandbox import Limits
 from tests.hostile import RIGHT, SECRET
 
 LIMITS = Limits(seconds=5)

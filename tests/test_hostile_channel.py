@@ -30,17 +30,17 @@ import solutions.lesson_01_minimax
 import solutions.lesson_08_chance
 from gamelib.games.adjacency import square_name
 from gamelib.games.game import format_value
-from gamelib.play.boundary import GUARD_ONLY, ISOLATED, boundary, bwrap_problem
+from gamelib.play.box.guard import GUARD_ONLY, ISOLATED, boundary, bwrap_problem
 from gamelib.play.engine_protocol import ProtocolError, answer_words, read_move
 from gamelib.play.entries import Entry, EntryLimits
 from gamelib.play.tournament import TournamentGame, play_tournament_game
-from gamelib.teach.answers import (MAX_MESSAGE_DEPTH, UnreadableMessage, message_problem, read_message,
+from gamelib.play.box.answers import (MAX_MESSAGE_DEPTH, UnreadableMessage, message_problem, read_message,
                                    run_student)
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import SourceVerdict, _Judge, check_function, check_in_kernel, check_source, unreadable
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.grading import grade_source
-from gamelib.teach.sandbox import END, Limits, RunEnd, SandboxResult
+from gamelib.play.box.sandbox import END, Limits, RunEnd, SandboxResult
 from tests.budget import examples
 from tests.hostile import RIGHT
 

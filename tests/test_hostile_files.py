@@ -28,13 +28,14 @@ from hypothesis import strategies as st
 
 from gamelib.cli import main
 from gamelib.games.spreadsheet import formula_like, spreadsheet_row, spreadsheet_safe, spreadsheet_text
-from gamelib.play.boundary import GUARD_ONLY, ISOLATED, bwrap_problem
+from gamelib.play.box.guard import GUARD_ONLY, ISOLATED, bwrap_problem
 from gamelib.play.standings import standings, standings_csv
-from gamelib.teach import code_check, grading, sandbox
+from gamelib.play.box import sandbox
+from gamelib.teach import code_check, grading
 from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS
 from gamelib.teach.grading import (CSV_FIELDS, GRADE_FIELDS, NOT_RUN, grade_folder, grading_key, key_path, sign_row,
                                    write_atomically)
-from gamelib.teach.sandbox import Limits, SandboxUnavailableError
+from gamelib.play.box.sandbox import Limits, SandboxUnavailableError
 from tests.budget import examples
 from tests.hostile import SECRET, WRONG
 
@@ -284,7 +285,7 @@ def test_a_run_the_sandbox_refuses_is_labelled_not_run(monkeypatch: pytest.Monke
     def refuse(*args: object, **kwargs: object) -> None:
         raise SandboxUnavailableError(refused)
 
-    monkeypatch.setattr(code_check, "run_in_sandbox", refuse)
+    monkeypatch.setattr(sandbox, "run_in_sandbox", refuse)
     grade = grading.grade_source("minimax", "ada", WRONG)
     assert (grade.outcome, grade.boundary, grade.ran) == ("error", refused, False)
 

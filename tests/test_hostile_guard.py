@@ -30,16 +30,17 @@ from typing import Any
 import psutil
 import pytest
 
-from gamelib.play import boundary, entries
-from gamelib.play.boundary import (GUARD_ONLY, GUARD_UID_BASE, GUARD_UID_SPAN, ISOLATED, SHM_BYTES, GuardUser,
+from gamelib.play import entries
+from gamelib.play.box import guard as boundary
+from gamelib.play.box.guard import (GUARD_ONLY, GUARD_UID_BASE, GUARD_UID_SPAN, ISOLATED, SHM_BYTES, GuardUser,
                                    bwrap_problem, processes_of)
 from gamelib.play.engine_protocol import EngineError, ExternalBot
 from gamelib.play.entries import Entry, EntryError, EntryLimits, load_entries, start_entry
-from gamelib.play.limits import MQUEUE_BYTES
-from gamelib.teach import sandbox
+from gamelib.play.box.limits import MQUEUE_BYTES
+from gamelib.play.box import sandbox
 from gamelib.teach.code_check import check_source
 from gamelib.teach.grading import grade_folder, grade_source
-from gamelib.teach.sandbox import END, Limits, SandboxUnavailableError, run_in_sandbox
+from gamelib.play.box.sandbox import END, Limits, SandboxUnavailableError, run_in_sandbox
 from tests.hostile import RIGHT
 from tests.processes import alive_children, settled, sleeping
 
@@ -286,7 +287,7 @@ def test_where_no_user_can_be_had_nothing_runs_and_the_verdict_says_why(guard_on
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(boundary, "_id_map", lambda kind: "0 0 1000\n")  # neither the range nor nobody
     with pytest.raises(SandboxUnavailableError, match="^not run: as root, the guard runs code only as another user"):
-        run_in_sandbox("gamelib.teach.box_child:echo", {"say": "hello"})
+        run_in_sandbox("gamelib.play.box.child:echo", {"say": "hello"})
     verdict = check_source("minimax", RIGHT)
     assert verdict.report is None and verdict.message.startswith("not run: ")
     grade = grade_source("minimax", "ada", RIGHT)
@@ -295,7 +296,7 @@ def test_where_no_user_can_be_had_nothing_runs_and_the_verdict_says_why(guard_on
 
 @needs_root
 def test_the_result_names_the_user_the_code_ran_as(guard_only: list[GuardUser]) -> None:
-    result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "hello"})
+    result = run_in_sandbox("gamelib.play.box.child:echo", {"say": "hello"})
     (user,) = guard_only
     assert result.boundary == GUARD_ONLY and result.uid == user.uid
     assert result.where == f"guard only (uid {user.uid})"
@@ -447,7 +448,7 @@ def test_writing_past_each_cap_in_the_checkers_box_grows_shared_memory_by_no_mor
         return None
 
     before = shared_memory()
-    result = run_in_sandbox("gamelib.teach.answers:answer_in_box", {"function": "f", "source": source, "call": "value",
+    result = run_in_sandbox("gamelib.play.box.answers:answer_in_box", {"function": "f", "source": source, "call": "value",
                                                                     "trees": []}, limits, listen=listen)
     assert result.boundary == ISOLATED and heard, (result.outcome, result.stderr)
     assert heard["/tmp"][0] <= limits.file_bytes and heard["/tmp"][1] == "No space left on device"

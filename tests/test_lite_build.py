@@ -105,7 +105,7 @@ def test_the_lessons_said_to_run_here_are_the_ones_the_browser_test_runs() -> No
 
 
 def test_the_start_page_says_the_checker_works_here_with_its_budget() -> None:
-    from gamelib.teach.stepped import STEPS
+    from gamelib.play.box.stepped import STEPS
 
     page = " ".join(build.start_page().split())
     assert build.STEPS == STEPS and f"stops it after {STEPS:,} steps" in page

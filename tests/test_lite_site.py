@@ -176,7 +176,7 @@ def check_the_exercise(page: Any) -> None:
 
     from gamelib.teach.code_check import check_source, source_as_exercise
     from gamelib.teach.mistakes import alphabeta_forgets_to_raise_alpha
-    from gamelib.teach.stepped import STEPS
+    from gamelib.play.box.stepped import STEPS
     from solutions.lesson_02_alpha_beta import my_alphabeta
 
     names = "from typing import Any\nfrom gamelib import Player, Value\n\n"  # the cell's annotations need them

@@ -234,7 +234,7 @@ def test_the_exercise_as_typed_text() -> None:
 
 
 def test_vectors_travel_from_the_box_as_data(three: MultiPlayerTree) -> None:
-    from gamelib.teach.answers import Answers, DataTree, run_student, value_data, value_from_data
+    from gamelib.play.box.answers import Answers, DataTree, run_student, value_data, value_from_data
     from gamelib.teach.code_check import _tree_data
 
     assert value_from_data(value_data((7, 5, 3))) == (7, 5, 3) and value_data([1.5, 2]) == [1.5, 2]

@@ -37,7 +37,7 @@ py.runPython(`
 import json, sys
 sys.dont_write_bytecode = True  # no Python 3.14 caches in the checkout
 sys.path.insert(0, "/src")
-from gamelib.teach import stepped
+from gamelib.play.box import stepped
 from gamelib.teach.code_check import check_code, check_in_kernel
 cases = json.load(open("/work/cases.json"))
 found = {"platform": sys.platform, "version": sys.version_info[:2]}

@@ -17,8 +17,8 @@ import pytest
 
 from gamelib.teach.code_check import SourceVerdict, check_source
 from gamelib.teach.exercises import EXERCISES
-from gamelib.play.boundary import BOX_IDENTITY, GUARD_ONLY, ISOLATED, SCRATCH
-from gamelib.teach.sandbox import Limits, RunEnd, run_in_sandbox
+from gamelib.play.box.guard import BOX_IDENTITY, GUARD_ONLY, ISOLATED, SCRATCH
+from gamelib.play.box.sandbox import Limits, RunEnd, run_in_sandbox
 
 LIMITS = Limits()
 SECRET = "GAMELIB_SANDBOX_TEST_SECRET"
@@ -199,13 +199,13 @@ def test_without_the_resource_module_the_verdict_says_so(monkeypatch: pytest.Mon
 
 
 def test_the_child_reports_json_on_its_own_channel() -> None:
-    result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "über"})
+    result = run_in_sandbox("gamelib.play.box.child:echo", {"say": "über"})
     assert result.outcome is RunEnd.FINISHED and result.returncode == 0
     assert result.messages == ({"said": "über"},) and result.stdout == "über\n" and result.stderr == ""
 
 
 def test_the_result_says_who_the_code_ran_as() -> None:
-    result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "who"})
+    result = run_in_sandbox("gamelib.play.box.child:echo", {"say": "who"})
     if result.boundary == ISOLATED:
         assert result.identity == BOX_IDENTITY and result.uid is None
         assert result.where == "isolated (uid 65534 in bubblewrap's box)"

@@ -1,4 +1,4 @@
-"""The checker in the kernel under a step budget (gamelib.teach.stepped), as a browser runs it, forced here
+"""The checker in the kernel under a step budget (gamelib.play.box.stepped), as a browser runs it, forced here
 in CPython: every solution and every plausible mistake gets the sandbox's report, field for field;
 endless loops, runaway recursion and code that swallows the stop get their verdicts within the budget;
 the count of steps is the one a hand count gives; and the kernel is left as it was. The boundary holds:
@@ -19,7 +19,8 @@ import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
 import solutions.lesson_08_chance
 import solutions.lesson_09_mcts
-from gamelib.teach import code_check, stepped
+from gamelib.play.box import stepped
+from gamelib.teach import code_check
 from gamelib.teach.app import CodeChecker, boundary_status
 from gamelib.teach.code_check import (
     check_code,
@@ -33,8 +34,8 @@ from gamelib.teach.code_check import (
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.grading import grade_source
 from gamelib.teach.mistakes import MISTAKES
-from gamelib.teach.sandbox import END, Limits, RunEnd
-from gamelib.teach.stepped import IN_KERNEL, STEPS, run_in_kernel
+from gamelib.play.box.sandbox import END, Limits, RunEnd
+from gamelib.play.box.stepped import IN_KERNEL, STEPS, run_in_kernel
 from tests import notebook_functions as cells
 from tests.hostile import IMPORT_ANSWERS, MEMORY_BOMB, MONKEYPATCH, OUTPUT_FLOOD
 
@@ -363,7 +364,7 @@ def test_in_cpython_the_grader_the_app_and_check_function_stay_in_the_sandbox(mo
     def refused(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("student code ran in the kernel")
 
-    monkeypatch.setattr(code_check, "run_in_kernel", refused)
+    monkeypatch.setattr(stepped, "run_in_kernel", refused)
     source = inspect.getsource(solutions.lesson_02_alpha_beta)
     assert check_code("alphabeta", source).boundary != IN_KERNEL
     assert check_function("minimax", cells.my_minimax).ok

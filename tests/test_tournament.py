@@ -18,7 +18,7 @@ from typing import Any
 import psutil
 import pytest
 
-from gamelib.play.boundary import bwrap_problem
+from gamelib.play.box.guard import bwrap_problem
 from gamelib.play.entries import Entry, EntryError, EntryLimits, course_entry, load_entries
 from gamelib.play.records import GameRecord, read_records
 from gamelib.play.standings import head_to_head, standings_csv

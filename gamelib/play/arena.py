@@ -36,7 +36,7 @@ from typing import Any
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
 from gamelib.games.game import IllegalMoveError, Value
 from gamelib.play.bots.base import Bot, Decision, make_bot
-from gamelib.play.limits import die_with_parent
+from gamelib.play.box.limits import die_with_parent
 from gamelib.play.match_stats import MatchSummary, summarise
 from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
 from gamelib.search.game_clock import move_budget

@@ -24,7 +24,7 @@ from gamelib.games.game import format_value
 from gamelib.games.user_input import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
-from gamelib.play.boundary import bwrap_problem
+from gamelib.play.box.guard import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
 from gamelib.play.records import Turn

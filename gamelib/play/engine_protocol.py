@@ -59,7 +59,7 @@ from typing import IO, Any, TextIO
 from gamelib.games.adjacency import MAX_ROUNDS, RULES, AdjacencyGame, AdjacencyState, parse_square, square_name
 from gamelib.games.user_input import shown, whole_number
 from gamelib.play.bots.base import Bot, Decision
-from gamelib.play.limits import kill_group
+from gamelib.play.box.limits import kill_group
 from gamelib.search.game_clock import move_budget
 
 __all__ = ["MAX_LINE_CHARS", "MAX_MOVE_SECONDS", "EngineError", "EngineSession", "ExternalBot", "ProtocolError",

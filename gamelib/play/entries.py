@@ -12,12 +12,12 @@ Submissions run as child processes (:func:`start_entry`): a Python file is serve
 gamelib.play.serve_file PATH NAME SEED`` (what ``python -m gamelib engine --bot-file PATH --bot-class
 NAME`` does, with less to import), which loads the file in that child only (its
 ``print`` goes to its log: the protocol has a channel of its own). Where bubblewrap runs
-(:mod:`gamelib.play.boundary`), each child starts in a box: its own user, PID, network and IPC
+(:mod:`gamelib.play.box.guard`), each child starts in a box: its own user, PID, network and IPC
 namespaces, an unprivileged uid, an empty environment, read-only binds of only the interpreter, its
 site-packages, gamelib and the entry's own folder, a size-capped tmpfs as its working folder; it dies
 with the worker. Elsewhere it runs under the guard only: its own empty scratch folder as working
 folder, a minimal environment, a process group of its own, and, where we are root, a user of its own
-(:func:`gamelib.play.boundary.guard_user`): its trampoline sets its limits, then gives up root before
+(:func:`gamelib.play.box.guard.guard_user`): its trampoline sets its limits, then gives up root before
 the entry runs, in a Python that user can reach; its working folder (``work`` in the scratch folder)
 is that user's, its log root's; every process of that uid is ended when its game ends. An entry that
 user cannot reach (a folder on the way closed to others) is not run, and loses saying why. Not
@@ -53,10 +53,10 @@ from typing import Any
 
 from gamelib.play.arena import build_bot
 from gamelib.play.bots.base import Bot
-from gamelib.play.boundary import (ISOLATED, GuardUser, NotRunError, boundary, boxed_command, guard_user,
+from gamelib.play.box.guard import (ISOLATED, GuardUser, NotRunError, boundary, boxed_command, guard_user,
                                    interpreter_binds, unreachable)
 from gamelib.play.engine_protocol import EngineError, ExternalBot
-from gamelib.play.limits import limited_command, minimal_environment
+from gamelib.play.box.limits import limited_command, minimal_environment
 
 __all__ = ["MANIFEST", "Entry", "EntryError", "EntryLimits", "course_entry", "entry_command", "load_entries",
            "load_file_bot", "start_entry"]
@@ -105,7 +105,7 @@ class EntryLimits:
     children together), or None for :meth:`cpu_budget`'s share. A process over it is ended by the
     kernel and loses with the reason ``cpu``. ``file_bytes`` caps each file it writes (its log
     included) and, in bubblewrap's box, its working folder; ``processes`` the processes and threads
-    it may have (see :func:`gamelib.play.limits.limited_command`)."""
+    it may have (see :func:`gamelib.play.box.limits.limited_command`)."""
 
     memory_bytes: int = 2**30
     grace: float = 0.5
@@ -235,10 +235,10 @@ def start_entry(entry: Entry, seed: int, scratch: str, limits: EntryLimits = Ent
     ``scratch``, as a user of its own where we are root (its working folder ``scratch/work``); its
     stderr, and a Python file's stdout, logged to ``stderr.log`` in ``scratch``) with ``limits`` and
     at most ``cpu_seconds`` of CPU time (None: no CPU limit), behind the cgroup's ``cap`` words
-    (:func:`gamelib.play.boundary.process_cap`). Closing the bot ends its process, and under a user
+    (:func:`gamelib.play.box.guard.process_cap`). Closing the bot ends its process, and under a user
     of its own every process of that user (the bot's ``identity`` names the user). Raises
     EngineError (with its reason) if the child cannot start or does not answer, or, ``not run:
-    ...``, if the guard will not run it (see :func:`gamelib.play.boundary.guard_user`)."""
+    ...``, if the guard will not run it (see :func:`gamelib.play.box.guard.guard_user`)."""
     if entry.kind == "bot":
         bot = build_bot(entry.bot, seed)
         return bot
@@ -309,7 +309,7 @@ def _site_packages() -> list[str]:
 
 class _GuardedBot(ExternalBot):
     """An entry's process run as a user of its own (``user``): closing it, or collecting it, also ends
-    every process of that user (:meth:`gamelib.play.boundary.GuardUser.end`)."""
+    every process of that user (:meth:`gamelib.play.box.guard.GuardUser.end`)."""
 
     def __init__(self, command: Sequence[str], user: GuardUser, **options: Any) -> None:
         self.user = user

@@ -33,7 +33,7 @@ from typing import Any
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import completed, game_seed, play_game, pool_executor, progress_bar
 from gamelib.play.bots.base import Bot, Decision
-from gamelib.play.boundary import process_cap
+from gamelib.play.box.guard import process_cap
 from gamelib.play.entries import Entry, EntryLimits, start_entry
 from gamelib.play.records import SETTINGS, GameRecord, MatchFileError, append_record, check_settings, recover_records
 from gamelib.play.standings import Standing, standings

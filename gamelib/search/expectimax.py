@@ -73,7 +73,7 @@ class _Expecti(SearchContext):
         self.exit(state, _MAX, value, bound, move)
 
 
-def expectiminimax(game: Game[Any, Any], state: Any = None, *, depth: int | None = None, star1: bool = False,
+def expectiminimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, star1: bool = False,
                    tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Expectiminimax: MAX nodes take the largest child value, MIN nodes the smallest, chance nodes
     the probability-weighted sum of their children's values (Michie 1966; *AIMA* 5.5).
@@ -130,7 +130,7 @@ def expectiminimax(game: Game[Any, Any], state: Any = None, *, depth: int | None
     return SearchResult(value, pv[0] if pv else None, pv, search.nodes, search.leaves, search.horizons == 0)
 
 
-def expectimax(game: Game[Any, Any], state: Any = None, *, depth: int | None = None,
+def expectimax(game: Game[Any, Any], state: Any = None, depth: int | None = None, *,
                tracer: Tracer = NULL_TRACER) -> SearchResult:
     """Expectimax: one MAX against opponents who move at random, as CS188's ExpectimaxAgent sees
     Pacman's ghosts: every MIN node is searched as a chance node with the same probability,

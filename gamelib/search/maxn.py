@@ -62,7 +62,7 @@ def payoffs_of(tree: GameTree, leaf: str) -> tuple[Value, ...]:
     return (value, -value)
 
 
-def maxn(tree: GameTree, node: str | None = None, *, depth: int | None = None,
+def maxn(tree: GameTree, node: str | None = None, depth: int | None = None, *,
          tracer: Tracer = NULL_TRACER) -> MaxnResult:
     """Max^n from ``node`` (default the root) of ``tree``: the backed-up payoff vector, the best
     move for the player moving there and the principal variation, visiting every node once.

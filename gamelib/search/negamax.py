@@ -392,11 +392,6 @@ class SearchContext:
         self.tracer.tt_hit(self.game.node_id(state), stored, player.sign * value, traced,
                            None if move is None else str(move), settled)
 
-    def child(self, state: Hashable, player: Player, move: Any) -> tuple[Hashable, bool]:
-        """The state after ``move`` and whether its side to move differs from ``player`` (negate)."""
-        child = self.game.result(state, move)
-        return child, self.game.to_move(child) is not player
-
     def best_move(self, state: Hashable, player: Player, move: Any, value: Value) -> None:
         if self.tracing:
             self.tracer.best_move(self.game.node_id(state), str(move), player.sign * value)
@@ -531,9 +526,9 @@ def _minimax(search: SearchContext, state: Any, depth: int | None, plies: int) -
     value: Value = -INF
     best, pv = None, ()
     for move in search.game.legal_moves(state):
-        child, flips = search.child(state, player, move)
+        child = search.play(state, move)
         reply, child_pv = _minimax(search, child, _child_depth(depth), plies + 1)
-        if flips:
+        if search.game.to_move(child) is not player:
             reply = -reply
         if reply > value:
             value, best, pv = reply, move, (move, *child_pv)

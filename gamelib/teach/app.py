@@ -2,9 +2,9 @@
 
 ``make app`` serves it with Voila on localhost behind a random token (``scripts/app.sh``; see the
 README); :func:`course_app` builds it and works in JupyterLab too. In the checker tab a student types
-a minimax, negamax, alpha-beta or expectiminimax function and checks it, in a sandbox (:mod:`gamelib.teach.sandbox`)
+a minimax, negamax, alpha-beta or expectiminimax function and checks it, in a sandbox (:mod:`gamelib.play.box.sandbox`)
 and in the background, with a Stop button (in a browser, which has neither processes nor threads: in
-the kernel under the step budget, :mod:`gamelib.teach.stepped`); an instructor can load the plausible
+the kernel under the step budget, :mod:`gamelib.play.box.stepped`); an instructor can load the plausible
 mistakes of :mod:`gamelib.teach.mistakes`.
 
 >>> app = course_app()
@@ -20,7 +20,7 @@ from html import escape
 
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree
-from gamelib.play.boundary import bwrap_problem
+from gamelib.play.box.guard import bwrap_problem
 from gamelib.teach.code_check import (
     SourceVerdict,
     check_code,
@@ -31,8 +31,8 @@ from gamelib.teach.code_check import (
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.quiz import PruningQuiz
-from gamelib.teach.sandbox import Limits
-from gamelib.teach.stepped import STEPS, in_browser
+from gamelib.play.box.sandbox import Limits
+from gamelib.play.box.stepped import STEPS, in_browser
 from gamelib.view.explorer import Explorer
 from gamelib.view.ui import ipywidgets, style_sheet, touch_button
 

@@ -17,7 +17,7 @@ to the reference and why;
 it sees those values by watching, with a profile hook, every function called with the watched tree
 and a node.
 
-Running the student's function and judging it are apart: :func:`gamelib.teach.answers.run_student`
+Running the student's function and judging it are apart: :func:`gamelib.play.box.answers.run_student`
 records what the function did (its visits, its value, what its helpers returned) wherever it runs,
 and a :class:`SearchReferee`, here in the trusted process, computes the reference and judges those
 raw answers. The sandbox runs only the first half (:mod:`gamelib.teach.code_check`).
@@ -43,7 +43,7 @@ from gamelib.games.trees import GameTree
 from gamelib.search.expectimax import expectiminimax
 from gamelib.search.negamax import alphabeta, minimax
 from gamelib.search.tracing import Cutoff, Enter, Event, Exit, RecordingTracer, visited_nodes
-from gamelib.teach.answers import Answers, WatchedTree, run_student
+from gamelib.play.box.answers import Answers, WatchedTree, run_student
 from gamelib.view.painter import Ring, SvgPainter, SvgPicture
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
 
@@ -163,7 +163,7 @@ def check_expectimax(student: StudentMinimax, tree: GameTree) -> CheckReport:
 class SearchReferee:
     """The trusted side of a check on one tree: it computes the reference search's trace (minimax,
     negamax's view of it, fail-hard alpha-beta, or expectiminimax) and judges a student's raw
-    :class:`~gamelib.teach.answers.Answers`, wherever they were recorded (in this process, or in the
+    :class:`~gamelib.play.box.answers.Answers`, wherever they were recorded (in this process, or in the
     sandbox's box). ``call`` says how the student's function is called (``"window"``: with the
     tree's value range as alpha and beta). It answers no questions (:meth:`answer`: None)."""
 

@@ -1,9 +1,9 @@
 """Check an exercise from source text: what the app's code box does with what a student types.
 
-:func:`check_source` runs the text in the sandbox's box (:mod:`gamelib.teach.sandbox`: a short-lived
+:func:`check_source` runs the text in the sandbox's box (:mod:`gamelib.play.box.sandbox`: a short-lived
 child process with a 5 s wall-clock limit, CPU, memory and process limits and, where bubblewrap runs,
 namespaces of its own), which holds only the game-tree API: no search, checker, exercise or
-solution. There :func:`gamelib.teach.answers.answer_in_box` runs the exercise's function
+solution. There :func:`gamelib.play.box.answers.answer_in_box` runs the exercise's function
 (``my_minimax``, ``my_negamax``, ``my_alphabeta``, ``my_expectimax`` or ``my_mcts``) on each of the
 exercise's trees, given as data, and sends back only its raw answers: the nodes it entered, the
 value it returned, what its helpers returned. The verdict is decided here, in the trusted process:
@@ -19,7 +19,7 @@ traceback. ``boundary`` says whether the box was bubblewrap's (``"isolated"``) o
 The judge is total over the channel: whatever bytes the box writes (a message of the wrong shape,
 wrong types, nesting deep enough to exhaust a parser, huge integers, NaN, bytes that are not UTF-8
 or not JSON), each message is checked for its shape where it is heard
-(:func:`gamelib.teach.answers.message_problem`), and the check ends at the first that is wrong with
+(:func:`gamelib.play.box.answers.message_problem`), and the check ends at the first that is wrong with
 the verdict "the checking process returned answers the checker cannot read: <what>", never an
 exception.
 
@@ -49,12 +49,12 @@ from typing import Any
 from gamelib.games.game import Value
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
-from gamelib.play.boundary import GUARD_ONLY, NOT_RUN
-from gamelib.teach.answers import FILENAME, Answers, message_problem
+from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN
+from gamelib.play.box.answers import FILENAME, Answers, message_problem
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
-from gamelib.teach.sandbox import END, Limits, RunEnd, SandboxResult, SandboxUnavailableError, run_in_sandbox
-from gamelib.teach.stepped import STEPS, in_browser, run_in_kernel
+from gamelib.play.box.sandbox import END, Limits, RunEnd, Runner, SandboxResult, SandboxUnavailableError, in_box
+from gamelib.play.box.stepped import STEPS, in_browser, in_kernel
 
 __all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_code",
            "check_function", "check_in_kernel", "check_source", "function_name", "function_source", "source_as_exercise",
@@ -140,7 +140,7 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     """Check ``source`` (Python text defining the exercise's function; ``Player``, ``Value``, ``math``
     and ``Any`` are available without imports) on the exercise's trees, in a sandbox.
 
-    The text runs in a child process (:func:`gamelib.teach.sandbox.run_in_sandbox`) within
+    The text runs in a child process (:func:`gamelib.play.box.sandbox.run_in_sandbox`) within
     ``limits`` (by default 5 s of wall-clock time, 512 MB of memory, 1 MB of output); setting
     ``cancel`` from another thread stops it. Returns a SourceVerdict: the checker's report, or a
     message for a syntax error, an error while the code runs, a missing function, an error raised
@@ -150,44 +150,46 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     browser), the message says so: :func:`check_code` checks there in the kernel instead. Raises
     UnknownExerciseError for an unknown exercise.
     """
-    refused = _refused(exercise, source)
-    if refused is not None:
-        return refused
-    judge = _Judge(exercise, source)
-    try:
-        result = run_in_sandbox(_ENTRY, judge.payload(), limits, cancel=cancel, listen=judge.hear)
-    except SandboxUnavailableError as error:
-        return _not_run(exercise, str(error))
-    return judge.verdict(result)
+    return _check(exercise, source, limits, in_box(_ENTRY, cancel))
 
 
 def check_in_kernel(exercise: str, source: str, limits: Limits = Limits(), *, steps: int = STEPS) -> SourceVerdict:
     """Check ``source`` as :func:`check_source` does, but in this process, under a budget of ``steps``
-    steps instead of a wall-clock limit (:func:`gamelib.teach.stepped.run_in_kernel`; of ``limits``
+    steps instead of a wall-clock limit (:func:`gamelib.play.box.stepped.run_in_kernel`; of ``limits``
     only ``output_bytes`` applies): what :func:`check_code` does in a browser, which cannot start a
     process. The same answers go to the same judge, so the verdicts and their reports are
     :func:`check_source`'s; code that runs out of steps gets "... ran more than 1,000,000 steps on
     tree 2 of 5 (...); an endless loop?". No boundary: the code runs as this process does, so in
     CPython only tests call this (the grader, the app and tournaments never do). Raises
     UnknownExerciseError for an unknown exercise, ValueError for a budget below 1."""
-    refused = _refused(exercise, source)
-    if refused is not None:
-        return refused
-    judge = _Judge(exercise, source)
-    return judge.verdict(run_in_kernel(judge.payload(), limits, steps=steps, listen=judge.hear))
+    return _check(exercise, source, limits, in_kernel(steps))
 
 
 def check_code(exercise: str, source: str, limits: Limits = Limits(), *,
                cancel: threading.Event | None = None) -> SourceVerdict:
     """Check ``source`` where this Python can: in the sandbox (:func:`check_source`), or, in a browser
     (Pyodide, ``sys.platform == "emscripten"``, where no process can be started), in the kernel
-    under the step budget (:func:`check_in_kernel`, :data:`gamelib.teach.stepped.STEPS` steps;
+    under the step budget (:func:`check_in_kernel`, :data:`gamelib.play.box.stepped.STEPS` steps;
     ``cancel`` does not apply there: the kernel is busy until the check ends). The lessons'
     :func:`check_function` and the app's checker check through this; the grader does not (it
     always takes the sandbox). Raises UnknownExerciseError for an unknown exercise."""
     if in_browser():
         return check_in_kernel(exercise, source, limits)
     return check_source(exercise, source, limits, cancel=cancel)
+
+
+def _check(exercise: str, source: str, limits: Limits, runner: Runner) -> SourceVerdict:
+    """The verdict on ``source``: refused, not run where ``runner`` cannot run, or the judge's
+    verdict on what the run sent back."""
+    refused = _refused(exercise, source)
+    if refused is not None:
+        return refused
+    judge = _Judge(exercise, source)
+    try:
+        result = runner(judge.payload(), limits, judge.hear)
+    except SandboxUnavailableError as error:
+        return _not_run(exercise, str(error))
+    return judge.verdict(result)
 
 
 def _refused(exercise: str, source: str) -> SourceVerdict | None:
@@ -254,10 +256,10 @@ def function_source(function: Callable[..., Any], name: str) -> str:
 MAX_SOURCE_CHARACTERS = 100_000
 """The longest text :func:`check_source` takes."""
 
-_ENTRY = "gamelib.teach.answers:answer_in_box"
+_ENTRY = "gamelib.play.box.answers:answer_in_box"
 
 _ASKING = frozenset({"mcts"})
-"""The kinds of call whose student side asks the judge questions (:func:`gamelib.teach.answers.run_student`'s
+"""The kinds of call whose student side asks the judge questions (:func:`gamelib.play.box.answers.run_student`'s
 rollouts); in any other exercise a question is a message the judge cannot read."""
 
 _MAX_QUESTIONS = 10_000
@@ -288,9 +290,9 @@ class _Judge:
                 "trees": [_tree_data(tree) for tree in self.trees]}
 
     def hear(self, message: Any) -> Any:
-        """Take one message from the box (see :func:`gamelib.teach.answers.answer_in_box`): judge a
+        """Take one message from the box (see :func:`gamelib.play.box.answers.answer_in_box`): judge a
         tree's answers, answer a question, note a problem; END once the verdict is decided, or at the
-        first message of no known shape (:func:`~gamelib.teach.answers.message_problem`). Any JSON
+        first message of no known shape (:func:`~gamelib.play.box.answers.message_problem`). Any JSON
         value is taken: this never raises."""
         if self.unreadable is not None:
             return END
@@ -426,7 +428,7 @@ def unreadable(what: str) -> str:
 
 
 def _tree_data(tree: GameTree) -> dict[str, Any]:
-    """The tree as the box's :class:`~gamelib.teach.answers.DataTree` reads it (a multi-player
+    """The tree as the box's :class:`~gamelib.play.box.answers.DataTree` reads it (a multi-player
     tree with its player count, payoffs and movers)."""
     data: dict[str, Any] = {
         "name": tree.name, "root": tree.root, "value_range": list(tree.value_range),

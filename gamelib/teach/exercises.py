@@ -26,7 +26,7 @@ from gamelib.games.data import load_seed_tree
 from gamelib.games.multiplayer import MultiPlayerTree, as_players_tree
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import random_multiplayer_tree, random_tree
-from gamelib.teach.answers import Answers, run_student
+from gamelib.play.box.answers import Answers, run_student
 from gamelib.teach.checker import CheckReport, SearchReferee
 from gamelib.teach.maxn_checker import MaxnReferee
 from gamelib.teach.mcts_checker import MctsReferee
@@ -40,7 +40,7 @@ class UnknownExerciseError(ValueError):
 
 class Referee(Protocol):
     """The trusted side of an exercise on one tree: ``call`` says how the student's function is
-    called (:func:`gamelib.teach.answers.run_student`), :meth:`answer` answers the questions the
+    called (:func:`gamelib.play.box.answers.run_student`), :meth:`answer` answers the questions the
     student's side asks while it runs (the MCTS exercise's rollouts), :meth:`judge` judges its raw
     answers against the reference."""
 

@@ -65,10 +65,10 @@ from typing import Any
 
 from gamelib.games.spreadsheet import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
-from gamelib.play.boundary import GUARD_ONLY, NOT_RUN, boundary
+from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
 from gamelib.teach.code_check import SourceVerdict, check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
-from gamelib.teach.sandbox import Limits
+from gamelib.play.box.sandbox import Limits
 
 __all__ = ["CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
            "Grade", "default_out", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",

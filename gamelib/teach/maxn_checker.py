@@ -6,7 +6,7 @@ where player ``k = tree.mover(node)`` moves, the vector of the child whose entry
 k's) is largest, the first of equal ones, children in ``tree.children_of`` order. As for the other
 exercises, a node counts as entered when the function asks for its children or its payoffs
 (``is_terminal`` and ``mover`` only look), and running the student's function and judging it are
-apart: :func:`gamelib.teach.answers.run_student` records what the function did (its visits, its
+apart: :func:`gamelib.play.box.answers.run_student` records what the function did (its visits, its
 vector, the vectors its helpers returned) wherever it runs, and a :class:`MaxnReferee`, in the
 trusted process, computes :func:`gamelib.search.maxn.maxn`'s trace and judges those raw answers:
 the order of entered nodes, then every vector returned against the trace's, naming the first node
@@ -27,7 +27,7 @@ from typing import Any
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.search.maxn import maxn
 from gamelib.search.tracing import Event, MaxnBest, MaxnExit, RecordingTracer, visited_nodes
-from gamelib.teach.answers import Answers, run_student
+from gamelib.play.box.answers import Answers, run_student
 from gamelib.teach.checker import CheckReport, departure_words, first_departure
 from gamelib.view.replay import payoff_text
 

@@ -28,7 +28,7 @@ from gamelib.games.game import Player
 from gamelib.games.trees import GameTree
 from gamelib.search.mcts import DEFAULT_C, MctsResult, mcts
 from gamelib.search.tracing import Event, MctsExpand, MctsRollout, MctsSelect, RecordingTracer
-from gamelib.teach.answers import Answers, run_student
+from gamelib.play.box.answers import Answers, run_student
 from gamelib.teach.checker import CheckReport, first_departure
 from gamelib.view.mcts_picture import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot
@@ -86,7 +86,7 @@ class MctsReferee:
     the student's rollouts (:meth:`answer`: the reward the reference got in that iteration, as long
     as the student rolls out from the reference's position; after that none, which stops the
     student's search) and keeps its own log of them, and judges the returned move. The student's
-    side (:func:`gamelib.teach.answers.run_student`) never sees the reference's positions or rewards
+    side (:func:`gamelib.play.box.answers.run_student`) never sees the reference's positions or rewards
     beyond the rollouts it asked for."""
 
     def __init__(self, tree: GameTree, *, iterations: int = EXERCISE_ITERATIONS, c: float = EXERCISE_C,

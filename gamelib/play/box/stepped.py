@@ -1,7 +1,7 @@
 """Run the checker's entry in this process under a step budget: the exercise checker where no process
 can be started (Python in a browser: Pyodide).
 
-:func:`run_in_kernel` runs :func:`gamelib.teach.answers.answer_in_box`, the code that runs in the
+:func:`run_in_kernel` runs :func:`gamelib.play.box.answers.answer_in_box`, the code that runs in the
 sandbox's box, in the kernel itself, with the same payload and the same listener, so the trusted side
 (:class:`gamelib.teach.code_check._Judge`) gets the same raw answers as data (each message passes
 through JSON, as from the box), judges them the same way and writes the same verdicts. What stands
@@ -37,7 +37,7 @@ in for the box's limits:
   recursion ends in the same RecursionError at the same line.
 - **A backstop** on the clock (:data:`BACKSTOP_SECONDS`) for code whose steps grow slower and
   slower, checked by the garbage collector as such code allocates; and the exceptions the code
-  chained are freed a link at a time (:func:`gamelib.teach.answers.unchain`), since Pyodide's stack
+  chained are freed a link at a time (:func:`gamelib.play.box.answers.unchain`), since Pyodide's stack
   overflows freeing thousands at once.
 - **Output**: what the code prints is kept, not shown, up to the limits' ``output_bytes`` (stdout
   and stderr together, as the sandbox counts them); past it the run ends (outcome OUTPUT).
@@ -87,13 +87,13 @@ from dataclasses import dataclass
 from types import CodeType, ModuleType
 from typing import Any, TypeVar, cast
 
-from gamelib.teach import student_api
-from gamelib.teach.answers import FILENAME, DataTree, UnreadableMessage, answer_in_box, read_message, unchain
-from gamelib.teach.box_child import error_data
-from gamelib.teach.sandbox import CHANNEL_BYTES, END, Limits, Listener, RunEnd, SandboxResult
+from gamelib.play.box import student_api
+from gamelib.play.box.answers import FILENAME, DataTree, UnreadableMessage, answer_in_box, read_message, unchain
+from gamelib.play.box.child import error_data
+from gamelib.play.box.sandbox import CHANNEL_BYTES, END, Limits, Listener, RunEnd, Runner, SandboxResult
 
-__all__ = ["BOX_RECURSION_ROOM", "IN_KERNEL", "STEPS", "StepBudget", "SteppedResult", "in_browser", "instrumented",
-           "run_in_kernel"]
+__all__ = ["BOX_RECURSION_ROOM", "IN_KERNEL", "STEPS", "StepBudget", "SteppedResult", "in_browser", "in_kernel",
+           "instrumented", "run_in_kernel"]
 
 STEPS = 1_000_000
 """The default step budget of a check: function calls, loop iterations, comprehension items, tree
@@ -270,7 +270,7 @@ class _Instrument(ast.NodeTransformer):
 
 
 def instrumented(source: str, budget: StepBudget) -> CodeType:
-    """``source`` compiled (as :data:`~gamelib.teach.answers.FILENAME`) with its steps counted against
+    """``source`` compiled (as :data:`~gamelib.play.box.answers.FILENAME`) with its steps counted against
     ``budget``: a step at the start of every function and loop body and every lambda, and every
     comprehension's iterable wrapped so that each item takes one. The budget's objects are constants
     of the code objects (put in after compiling, in place of text constants only this compilation
@@ -299,13 +299,13 @@ _BOX_GAMELIB = frozenset({"gamelib", "gamelib.games", "gamelib.games.game"})
 
 _GAMELIB = ModuleType("gamelib", student_api.__doc__)
 _GAMELIB.__dict__.update({name: getattr(student_api, name) for name in student_api.__all__}, __all__=student_api.__all__)
-"""What ``import gamelib`` gives the student's code: the box's ``gamelib``, :mod:`gamelib.teach.student_api`'s names."""
+"""What ``import gamelib`` gives the student's code: the box's ``gamelib``, :mod:`gamelib.play.box.student_api`'s names."""
 
 
 def _box_import(name: str, globals: Mapping[str, Any] | None = None, locals: Mapping[str, Any] | None = None,
                 fromlist: Any = (), level: int = 0) -> ModuleType:
     """``__import__`` as the box has it: the standard library and gamelib's game-tree API (``gamelib``
-    holds :mod:`gamelib.teach.student_api`'s names, as in the box); any other module is not found."""
+    holds :mod:`gamelib.play.box.student_api`'s names, as in the box); any other module is not found."""
     if level == 0:
         top = name.partition(".")[0]
         if name not in _BOX_GAMELIB and (top == "gamelib" or top not in sys.stdlib_module_names):
@@ -348,7 +348,7 @@ class _Printed(io.TextIOBase):
 
 class _Run:
     """One run in the kernel: the budget, the channel to the listener (:meth:`send`, :meth:`ask`, as
-    :class:`~gamelib.teach.box_child.Channel` has them), what was printed, the messages."""
+    :class:`~gamelib.play.box.child.Channel` has them), what was printed, the messages."""
 
     def __init__(self, limits: Limits, steps: int, listen: Listener | None) -> None:
         self.limits, self.listen = limits, listen
@@ -361,7 +361,7 @@ class _Run:
 
     def send(self, message: Any) -> Any:
         """Send ``message`` to the listener as the box would (through JSON, read back as the trusted
-        side reads a line: :func:`~gamelib.teach.answers.read_message`, a line it cannot read counted in
+        side reads a line: :func:`~gamelib.play.box.answers.read_message`, a line it cannot read counted in
         ``garbled`` and not heard); returns its answer."""
         if self.budget.ended() is not None:
             raise _Stopped
@@ -454,7 +454,7 @@ def _room(depth: int = 0) -> int:
 
 @dataclass(frozen=True)
 class SteppedResult(SandboxResult):
-    """A :class:`~gamelib.teach.sandbox.SandboxResult` of a run in the kernel: ``steps`` is its
+    """A :class:`~gamelib.play.box.sandbox.SandboxResult` of a run in the kernel: ``steps`` is its
     budget, ``used`` the steps it took; outcome STEPS when the budget ran out. ``seconds`` is
     measured for the record only: nothing depends on it."""
 
@@ -482,11 +482,11 @@ class SteppedResult(SandboxResult):
 
 def run_in_kernel(payload: Any, limits: Limits = Limits(), *, steps: int = STEPS,
                   listen: Listener | None = None) -> SteppedResult:
-    """Run :func:`gamelib.teach.answers.answer_in_box` on ``payload`` (JSON data, as the sandbox's
+    """Run :func:`gamelib.play.box.answers.answer_in_box` on ``payload`` (JSON data, as the sandbox's
     child gets it) in this process, within ``steps`` steps and ``limits.output_bytes`` of printed
     output (``limits``' time, memory, file and process limits do not apply here), and return how it
     ended as the sandbox would: ``listen`` hears each message as it is sent and may answer it or end
-    the run (:data:`~gamelib.teach.sandbox.END`). Outcomes: FINISHED, ENDED, STEPS (the budget ran
+    the run (:data:`~gamelib.play.box.sandbox.END`). Outcomes: FINISHED, ENDED, STEPS (the budget ran
     out), OUTPUT, MEMORY (a MemoryError), STOPPED (KeyboardInterrupt), CRASHED (SystemExit with a
     status other than 0, or another BaseException the code let through). An error of ``listen``
     itself is raised again, unchanged, after the run. Raises ValueError for a budget below 1, and
@@ -499,6 +499,16 @@ def run_in_kernel(payload: Any, limits: Limits = Limits(), *, steps: int = STEPS
         return _run(payload, limits, steps, listen)
     finally:
         _one_at_a_time.release()
+
+
+def in_kernel(steps: int = STEPS) -> Runner:
+    """The :class:`~gamelib.play.box.sandbox.Runner` that runs the checker's entry in this process
+    under a budget of ``steps`` steps (:func:`run_in_kernel`)."""
+
+    def run(payload: Any, limits: Limits, listen: Listener | None) -> SandboxResult:
+        return run_in_kernel(payload, limits, steps=steps, listen=listen)
+
+    return run
 
 
 _one_at_a_time = threading.Lock()

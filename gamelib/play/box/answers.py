@@ -157,7 +157,7 @@ class DataTree:
     (chance node -> child -> float) and ``value_range``; a multi-player tree also ``player_count``,
     ``payoffs`` (node -> one number a player) and ``movers`` (node -> player, 1, 2, ...). Unknown
     nodes raise KeyError, as a :class:`~gamelib.games.trees.GameTree`'s do. ``steps``, if given, is a
-    step budget's ``(left, errors)`` (:class:`gamelib.teach.stepped.StepBudget`): each call of the
+    step budget's ``(left, errors)`` (:class:`gamelib.play.box.stepped.StepBudget`): each call of the
     tree API takes a step, an item of ``left`` (which calls nothing, so it adds no level of
     recursion), and raises the next of ``errors`` once ``left`` is empty."""
 
@@ -380,7 +380,7 @@ def read_message(line: bytes | str) -> Any:
     >>> read_message(b'{"value": NaN}')
     Traceback (most recent call last):
     ...
-    gamelib.teach.answers.UnreadableMessage: NaN, which JSON does not have
+    gamelib.play.box.answers.UnreadableMessage: NaN, which JSON does not have
     """
     if len(line) > MAX_MESSAGE_BYTES:
         raise UnreadableMessage(f"a line of {len(line):,} bytes, more than {MAX_MESSAGE_BYTES:,}")
@@ -551,7 +551,7 @@ def _answers_problem(message: dict[str, Any]) -> str | None:
 
 
 def _frames(frames: Any) -> bool:
-    """True for a traceback's frames as :func:`gamelib.teach.box_child.error_data` writes them:
+    """True for a traceback's frames as :func:`gamelib.play.box.child.error_data` writes them:
     at most 50 ``[file, line or null, function]``."""
     return isinstance(frames, list) and len(frames) <= 50 and all(
         isinstance(frame, list) and len(frame) == 3 and type(frame[0]) is str and type(frame[2]) is str
@@ -685,11 +685,11 @@ def answer_in_box(payload: Mapping[str, Any], channel: Any, *, build: Callable[[
     is left to the sandbox to report.
 
     The same entry runs in the kernel, under a step budget, where no process can be started
-    (:mod:`gamelib.teach.stepped`): ``build`` then compiles the text once it has compiled as it is
+    (:mod:`gamelib.play.box.stepped`): ``build`` then compiles the text once it has compiled as it is
     (so a syntax error reads the same), ``tree`` makes each tree from its data, ``names`` are
     added to the code's namespace, and ``execute`` runs the module's code (in place of :func:`exec`,
     so that it takes the recursion room exec takes in the box, however warm this function is)."""
-    from gamelib.teach.box_child import error_data
+    from gamelib.play.box.child import error_data
 
     name, source, names = str(payload["function"]), str(payload["source"]), names or {}
     try:

@@ -1,28 +1,28 @@
 """Run untrusted code in a short-lived child process inside a box: the boundary around what a student types.
 
 :func:`run_in_sandbox` starts a fresh ``python -I -S`` and has it call an entry function named
-``"module:function"`` (:func:`gamelib.teach.answers.answer_in_box` is the checker's) with a JSON
-payload, written to its stdin, and a :class:`~gamelib.teach.box_child.Channel`, a pipe of its own
+``"module:function"`` (:func:`gamelib.play.box.answers.answer_in_box` is the checker's) with a JSON
+payload, written to its stdin, and a :class:`~gamelib.play.box.child.Channel`, a pipe of its own
 on which the entry reports JSON messages (never pickles, never stdout) and may ask the parent
 questions (``listen`` answers them). What the child may import is the box's library
-(:func:`box_library`): :mod:`gamelib.teach.box_child`, :mod:`gamelib.teach.answers` and the
+(:func:`box_library`): :mod:`gamelib.play.box.child`, :mod:`gamelib.play.box.answers` and the
 game-tree API of :mod:`gamelib.games.game` (``from gamelib import Player`` works); none of the
 course's searches, checkers, exercises or ``solutions/``, and no site-packages.
 
-Where bubblewrap runs (:func:`gamelib.play.boundary.bwrap_problem`, probed once), the child starts in
-its box (:func:`gamelib.play.boundary.boxed_command`): new user, PID, network, IPC and UTS
+Where bubblewrap runs (:func:`gamelib.play.box.guard.bwrap_problem`, probed once), the child starts in
+its box (:func:`gamelib.play.box.guard.boxed_command`): new user, PID, network, IPC and UTS
 namespaces, an unprivileged uid, no capabilities, an empty environment, read-only binds of only the
 interpreter and the box's library, a size-capped tmpfs as its working folder; the result's
 ``boundary`` says ``"isolated"``. Elsewhere it is ``"guard only"``: the child runs in an empty scratch
 folder with a minimal environment and only the limits below, and, where we are root, as a user of
-its own (:func:`gamelib.play.boundary.guard_user`: a uid no other process has, no groups, no
+its own (:func:`gamelib.play.box.guard.guard_user`: a uid no other process has, no groups, no
 capabilities), its scratch folder made for it, in a Python that user can run; when the run ends,
 every process of that uid is ended and what it left in the machine's shared folders removed. Not
 root, it runs as this user. The result's ``identity`` says which (``"uid 2113929216"``); a run the
 guard cannot give a user other than root does not happen (SandboxUnavailableError, ``not run:
 ...``). Either way the child limits itself with
 POSIX ``resource`` limits before the entry runs (CPU seconds, address space, file size, processes, no
-core files); where a pids cgroup can be made (:func:`gamelib.play.boundary.process_cap`) the run has
+core files); where a pids cgroup can be made (:func:`gamelib.play.box.guard.process_cap`) the run has
 its own, capping its processes. The parent enforces the wall-clock limit and the output limit,
 honours a Stop (a :class:`threading.Event`), and when the run ends, for whatever reason, kills the
 child's process group, the box (its PID namespace ends every process in it), the cgroup and (as
@@ -33,10 +33,10 @@ Nothing the child sends is a verdict: the caller judges the raw data (see
 :mod:`gamelib.teach.code_check`). What the boundary guarantees, and what it does not, is in the
 README's security section.
 
->>> result = run_in_sandbox("gamelib.teach.box_child:echo", {"say": "hello"})
+>>> result = run_in_sandbox("gamelib.play.box.child:echo", {"say": "hello"})
 >>> result.outcome, result.messages
 (<RunEnd.FINISHED: 'finished'>, ({'said': 'hello'},))
->>> run_in_sandbox("gamelib.teach.box_child:echo", {"say": "x" * 2000},
+>>> run_in_sandbox("gamelib.play.box.child:echo", {"say": "x" * 2000},
 ...                Limits(output_bytes=1000)).outcome  # echo prints what it says, too
 <RunEnd.OUTPUT: 'output'>
 """
@@ -62,24 +62,24 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
-from gamelib.play.boundary import (BOX_IDENTITY, GUARD_ONLY, ISOLATED, GuardUser, NotRunError, boundary, boxed_command,
+from gamelib.play.box.guard import (BOX_IDENTITY, GUARD_ONLY, ISOLATED, GuardUser, NotRunError, boundary, boxed_command,
                                    guard_user, interpreter_binds, process_cap, site_packages, unreachable)
-from gamelib.play.limits import MQUEUE_BYTES, dropped_command, kill_group, minimal_environment
-from gamelib.teach.answers import read_message
-from gamelib.teach.box_child import BOX_PROCESSES
+from gamelib.play.box.limits import MQUEUE_BYTES, dropped_command, kill_group, minimal_environment
+from gamelib.play.box.answers import read_message
+from gamelib.play.box.child import BOX_PROCESSES
 
-__all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "RunEnd", "SandboxResult", "SandboxUnavailableError",
-           "box_library", "run_in_sandbox", "sandbox_problem"]
+__all__ = ["CHANNEL_BYTES", "END", "Limits", "Listener", "RunEnd", "Runner", "SandboxResult", "SandboxUnavailableError",
+           "box_library", "in_box", "run_in_sandbox", "sandbox_problem"]
 
 _BOX = "/box"
 """Where the box's library is bound inside bubblewrap's box."""
 
 _BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv[1]); "
-              "from gamelib.play.limits import lower_limits, resource_limit; "
+              "from gamelib.play.box.limits import lower_limits, resource_limit; "
               f"lower_limits({{resource_limit('RLIMIT_MSGQUEUE'): ({MQUEUE_BYTES}, {MQUEUE_BYTES})}}); "
-              "from gamelib.teach.box_child import child_main; child_main(sys.argv[2:])")
+              "from gamelib.play.box.child import child_main; child_main(sys.argv[2:])")
 
 _POLL_SECONDS = 0.05
 """How often the parent looks at the clock, the Stop event and the child's exit while it waits."""
@@ -105,7 +105,7 @@ class RunEnd(str, Enum):
     MEMORY = "memory"       # it asked for more memory than its address-space limit (MemoryError)
     OUTPUT = "output"       # it printed (or sent) more than the output limit and was killed
     STOPPED = "stopped"     # the caller's Stop event was set and it was killed
-    STEPS = "steps"         # it ran more steps than its budget (a run in the kernel: gamelib.teach.stepped)
+    STEPS = "steps"         # it ran more steps than its budget (a run in the kernel: gamelib.play.box.stepped)
     CRASHED = "crashed"     # it exited with another status, or a signal not sent by the sandbox killed it
 
 
@@ -120,7 +120,7 @@ END: Final = _End()
 Listener = Callable[[Any], Any]
 """Called in the parent with each JSON message the child sends, as it arrives: returns None (no
 answer), :data:`END` (end the run), or data to send back to the child as one JSON line on its stdin
-(the answer to :meth:`~gamelib.teach.box_child.Channel.ask`)."""
+(the answer to :meth:`~gamelib.play.box.child.Channel.ask`)."""
 
 
 @dataclass(frozen=True)
@@ -157,13 +157,13 @@ class Limits:
 @dataclass(frozen=True)
 class SandboxResult:
     """What became of a sandboxed run: ``outcome``; ``messages``, the JSON values the entry sent,
-    in order (lines :func:`~gamelib.teach.answers.read_message` cannot read are dropped and counted in
+    in order (lines :func:`~gamelib.play.box.answers.read_message` cannot read are dropped and counted in
     ``garbled``, the first one's fault said in ``unreadable``); ``stdout`` and
     ``stderr`` as printed, cut at the output limit; ``seconds`` of wall-clock time; ``returncode``,
     the child's exit status (negative: the signal that ended it, as :mod:`subprocess` reports it);
     ``boundary``, ``"isolated"`` (bubblewrap's box) or ``"guard only"``; ``identity``, who the code
-    ran as (:data:`gamelib.play.boundary.BOX_IDENTITY` in the box; under the guard only
-    :attr:`gamelib.play.boundary.GuardUser.identity`: ``"uid 2113929216"``, a uid of its own,
+    ran as (:data:`gamelib.play.box.guard.BOX_IDENTITY` in the box; under the guard only
+    :attr:`gamelib.play.box.guard.GuardUser.identity`: ``"uid 2113929216"``, a uid of its own,
     ``"uid 65534 (nobody, shared)"`` or ``"uid 1000, this user (not root: ...)"``) and ``uid``, its
     uid as the machine sees it (None in the box, where it is the box's)."""
 
@@ -240,10 +240,10 @@ def sandbox_problem() -> str | None:
     return None
 
 
-_BOX_FILES = {"gamelib/__init__.py": "teach/student_api.py", "gamelib/games/__init__.py": "games/__init__.py",
+_BOX_FILES = {"gamelib/__init__.py": "play/box/student_api.py", "gamelib/games/__init__.py": "games/__init__.py",
               "gamelib/games/game.py": "games/game.py", "gamelib/play/__init__.py": "play/__init__.py",
-              "gamelib/play/limits.py": "play/limits.py", "gamelib/teach/__init__.py": "teach/__init__.py",
-              "gamelib/teach/box_child.py": "teach/box_child.py", "gamelib/teach/answers.py": "teach/answers.py"}
+              "gamelib/play/box/__init__.py": "play/box/__init__.py", "gamelib/play/box/limits.py": "play/box/limits.py",
+              "gamelib/play/box/child.py": "play/box/child.py", "gamelib/play/box/answers.py": "play/box/answers.py"}
 """The box's library: its path in the box -> the file of this gamelib it is a copy of."""
 
 _library_lock = threading.Lock()
@@ -252,13 +252,13 @@ _library: list[Path] = []
 
 def box_library() -> Path:
     """The folder the child imports from (made once a process, removed at exit): a ``gamelib`` of
-    only :data:`_BOX_FILES`, its ``__init__`` :mod:`gamelib.teach.student_api`, compiled."""
+    only :data:`_BOX_FILES`, its ``__init__`` :mod:`gamelib.play.box.student_api`, compiled."""
     with _library_lock:
         if _library and _library[0].is_dir():
             return _library[0]
         folder = Path(tempfile.mkdtemp(prefix="gamelib-box-"))
         os.chmod(folder, 0o755)
-        package = Path(__file__).resolve().parent.parent
+        package = Path(__file__).resolve().parent.parent.parent
         for target, source in _BOX_FILES.items():
             (folder / target).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(package / source, folder / target)
@@ -268,6 +268,28 @@ def box_library() -> Path:
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         _library[:] = [folder]
         return folder
+
+
+class Runner(Protocol):
+    """One way to run untrusted code: the box's entry on ``payload`` (JSON data) within ``limits``,
+    ``listen`` hearing each message as it arrives, returning how the run ended and what came back
+    as data, for the trusted side to judge. :func:`in_box` makes the runner of a child process in
+    the box; :func:`gamelib.play.box.stepped.in_kernel` the runner of this process under a step
+    budget (a browser, which cannot start a process)."""
+
+    def __call__(self, payload: Any, limits: Limits, listen: Listener | None) -> SandboxResult:
+        """Run once; raises SandboxUnavailableError where this runner cannot run here."""
+        ...
+
+
+def in_box(entry: str, cancel: threading.Event | None = None) -> Runner:
+    """The :class:`Runner` that runs ``entry`` in a child process in the box (:func:`run_in_sandbox`);
+    setting ``cancel`` stops the run."""
+
+    def run(payload: Any, limits: Limits, listen: Listener | None) -> SandboxResult:
+        return run_in_sandbox(entry, payload, limits, cancel=cancel, listen=listen)
+
+    return run
 
 
 def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
@@ -314,7 +336,7 @@ def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
 
 
 def _guard_user(scratch: str) -> GuardUser:
-    """The user a run under the guard only runs as (:func:`gamelib.play.boundary.guard_user`), its
+    """The user a run under the guard only runs as (:func:`gamelib.play.box.guard.guard_user`), its
     ``scratch`` folder made its own and the box's library checked within its reach. Raises
     SandboxUnavailableError (``not run: ...``) where the guard refuses the run."""
     try:
@@ -457,7 +479,7 @@ class _Watch:
 
     def _hear(self, chunk: bytes) -> None:
         """Take the channel's complete lines as messages, each heard by the listener at once; a line
-        :func:`gamelib.teach.answers.read_message` cannot read is counted in ``garbled``."""
+        :func:`gamelib.play.box.answers.read_message` cannot read is counted in ``garbled``."""
         self.channel_bytes += len(chunk)
         if self.channel_bytes > CHANNEL_BYTES:
             return

@@ -2,12 +2,12 @@
 environment, and killing a child's whole process group.
 
 Shared by the tournament's entries (:mod:`gamelib.play.entries`, each entry a child process) and the
-teaching sandbox (:mod:`gamelib.teach.sandbox`). POSIX only: ``resource`` and process groups.
+teaching sandbox (:mod:`gamelib.play.box.sandbox`). POSIX only: ``resource`` and process groups.
 :func:`limited_command` wraps any command so that it starts with an address-space limit (and, if
 asked, a CPU-time limit): a short
 Python trampoline sets the limit, then ``exec``\\ s the command (safer than ``preexec_fn``, which may
 deadlock in a parent with threads, as a dask worker has). Started as root with a ``user`` (a uid
-and gid of its own, :func:`gamelib.play.boundary.guard_user`), the trampoline sets the limits, then
+and gid of its own, :func:`gamelib.play.box.guard.guard_user`), the trampoline sets the limits, then
 gives up root for good (:func:`become`) before it runs the command; :func:`dropped_command` does only
 that, for a child that limits itself. Every child of either trampoline has at most
 :data:`MQUEUE_BYTES` of POSIX message queues.
@@ -151,7 +151,7 @@ CPU_HARD_EXTRA = 5
 the hard one (SIGKILL, for a process that catches SIGXCPU)."""
 
 _TRAMPOLINE = ("import os, resource, sys\n"
-               "from gamelib.play.limits import NOT_RUN_STATUS, become, die_with_parent, lower_limits, resource_limit\n"
+               "from gamelib.play.box.limits import NOT_RUN_STATUS, become, die_with_parent, lower_limits, resource_limit\n"
                "n, c, f, p, q, u, g = map(int, sys.argv[1:8])\n"
                "lower_limits({resource.RLIMIT_AS: (n, n), resource.RLIMIT_CORE: (0, 0), "
                "resource_limit('RLIMIT_MSGQUEUE'): (q, q), "

@@ -1,6 +1,6 @@
 """The sandbox's child side: what runs inside the box, before and around the entry it is told to run.
 
-:mod:`gamelib.teach.sandbox` starts a fresh Python in the box with this module's :func:`child_main`.
+:mod:`gamelib.play.box.sandbox` starts a fresh Python in the box with this module's :func:`child_main`.
 The child limits itself with POSIX ``resource`` limits (CPU seconds, address space, file size, no
 core files, and a cap on its processes), reads one JSON line of payload from stdin and calls the
 entry, ``function(payload, channel)``. The entry reports raw data to the parent through its
@@ -8,7 +8,7 @@ entry, ``function(payload, channel)``. The entry reports raw data to the parent 
 read the answer (:meth:`Channel.ask`: the answer comes back on stdin, one JSON line). Nothing the
 child sends is a verdict: the parent judges (see :mod:`gamelib.teach.code_check`).
 
-This module, :mod:`gamelib.teach.answers` and :mod:`gamelib.games.game` are all of gamelib the box
+This module, :mod:`gamelib.play.box.answers` and :mod:`gamelib.games.game` are all of gamelib the box
 holds: it imports nothing else of the course (no searches, checkers, exercises or solutions).
 """
 
@@ -23,7 +23,7 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any
 
-from gamelib.play.limits import die_with_parent, lower_limits
+from gamelib.play.box.limits import die_with_parent, lower_limits
 
 __all__ = ["BOX_PROCESSES", "Channel", "child_main", "echo"]
 
@@ -93,7 +93,7 @@ def error_data(error: BaseException) -> dict[str, Any]:
 def _limit_self(limits: dict[str, int]) -> None:
     """Set the child's CPU, address-space, file-size, core-file and process limits (never above a
     hard limit already in force), an alarm that ends it 2 s after its wall-clock limit, and death
-    with its parent (:func:`~gamelib.play.limits.die_with_parent`), should the parent die before it
+    with its parent (:func:`~gamelib.play.box.limits.die_with_parent`), should the parent die before it
     can kill it."""
     import resource
 

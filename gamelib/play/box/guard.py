@@ -1,6 +1,6 @@
 """The boundary around code we do not trust: bubblewrap's namespaces where they work, the guard elsewhere.
 
-Every run of code we did not write (a student's function in :mod:`gamelib.teach.sandbox`, a
+Every run of code we did not write (a student's function in :mod:`gamelib.play.box.sandbox`, a
 tournament entry in :mod:`gamelib.play.entries`) starts through :func:`boxed_command` when
 :func:`bwrap_problem` finds that bubblewrap (``bwrap``, Debian's ``bubblewrap`` package; ``make``
 installs it as it does graphviz, ``scripts/ensure_bubblewrap.sh``) can run here. The probe runs once
@@ -20,7 +20,7 @@ has
   sandboxed check, 64 MB for a tournament entry), ``/dev/shm`` (:data:`SHM_BYTES`), and nothing
   else: ``/dev`` itself (``--dev``'s tmpfs, uncapped) is remounted read-only, its device nodes
   working as before, and there is no ``/dev/mqueue``; POSIX message queues live in the box's own IPC
-  namespace, at most :data:`gamelib.play.limits.MQUEUE_BYTES` of them (``RLIMIT_MSGQUEUE``, set by
+  namespace, at most :data:`gamelib.play.box.limits.MQUEUE_BYTES` of them (``RLIMIT_MSGQUEUE``, set by
   the child's trampoline); a folder the caller hides is a read-only 4 KB tmpfs;
 - ``--die-with-parent`` and ``--new-session``: when whoever started it dies, the box dies, and it
   cannot reach our terminal.
