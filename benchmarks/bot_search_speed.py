@@ -75,7 +75,7 @@ On an idle machine (load average 0.5, 23 November 2026, 17:22 UTC) the bot's 5 s
 predicted 2.92 s with 2.87 s left, so not started); rule 4 opening 9; rule 4 midgame 10 (depth 11
 predicted 12.4 s).
 
-Rule 4 of the clock (:mod:`gamelib.search.clock`: a depth whose first root move is back when the
+Rule 4 of the clock (:mod:`gamelib.search.time_rules`: a depth whose first root move is back when the
 normal deadline comes runs on to the hard limit, 4.79 s of the 5) measured with ``898e826 --only-five
 --five 3`` on the idle machine (load 0.2-0.7, 23 November 2026, 18:32 UTC), three rounds of fresh
 bots, before -> after: rule 8 opening 8, 9, 8 -> 8, 9, 9 (depth 9 finished in its run-on at 4.38

@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python benchmarks/time_rules.py [--games N] [--five N] [--match GAMES]
 
 The bot with ``clock="plain"`` (deepen until the deadline, throw an unfinished depth away: the bot
-before :mod:`gamelib.search.clock`) and with ``clock="engine"`` (keep a move the unfinished depth
+before :mod:`gamelib.search.time_rules`) and with ``clock="engine"`` (keep a move the unfinished depth
 proved better, do not start a depth predicted not to finish, a tenth of the search's budget, the
 limit less the bot's margin, kept for a fail low or a depth whose first move is back) play through
 the same positions: ``--games`` games of 28 rounds (rule 8), each from four seeded random moves
@@ -22,10 +22,10 @@ wall times from time.perf_counter on whatever else the machine is running:
    three predecessors took at least 2 ms): the median and the 90th percentile of the factor by
    which the prediction misses, for the two-back rule in times, time(d-1) * time(d-2) / time(d-3)
    (the clock's rule before 23 November 2026), in nodes, time(d-1) * nodes(d-2) / nodes(d-3)
-   (:func:`gamelib.search.clock.predict_seconds` now), and for the one-back effective branching
+   (:func:`gamelib.search.time_rules.predict_seconds` now), and for the one-back effective branching
    factor time(d-1)^2 / time(d-2). Measured on the idle machine, 23 November 2026, ``--games 2``:
    in times median 1.45x, 90th percentile 2.08x over 38 depths; in nodes without the clock's
-   :data:`~gamelib.search.clock.MIN_NODES` 1.40x and 1.95x over the same 38; one back 2.63x and
+   :data:`~gamelib.search.time_rules.MIN_NODES` 1.40x and 1.95x over the same 38; one back 2.63x and
    7.64x. Again with the clock's rule in nodes (a depth three back of fewer than 500 nodes gives
    no prediction): in times 1.40x and 2.48x over 36 depths, in nodes 1.32x and 2.17x over 29 of
    them, one back 2.58x and 8.16x.
@@ -44,7 +44,7 @@ Part 3 measured on 23 November 2026, ``--games 2 --five 30`` (446 moves: 104 at 
 without 5 s): largest share 0.977. With three 5 s matches and other benchmarks beside it (load
 average 4.5 to 5, more than two runnable processes a core): largest shares 1.011 at 0.05 s and
 1.030 at 0.5 s (2 moves of 446 over), 0.865 at 5 s (mean 0.362). The clock then learned to keep
-back the longest gap between its readings (:meth:`gamelib.search.clock.MoveClock.passed`); run
+back the longest gap between its readings (:meth:`gamelib.search.time_rules.MoveClock.passed`); run
 again under the same load: 1.035 at 0.2 s (0.207 s; 1 move of 446 over), 0.794 at 0.05 s, 0.935
 at 0.5 s, 0.946 at 1 s, 0.850 at 5 s (mean 0.365). Moves that go over by a few milliseconds then
 are stalls of the process itself, waiting for a core after the search has stopped; no deadline
@@ -77,7 +77,7 @@ from gamelib.games.user_input import whole_number  # noqa: E402
 from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: E402
 from gamelib.play.commands import option  # noqa: E402
 from gamelib.play.match_stats import score_interval  # noqa: E402
-from gamelib.search.clock import predict_seconds  # noqa: E402
+from gamelib.search.time_rules import predict_seconds  # noqa: E402
 
 GAME = AdjacencyGame()
 

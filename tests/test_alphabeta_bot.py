@@ -22,7 +22,7 @@ from gamelib.games.game import INF
 from gamelib.play.arena import play_game
 from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot, WeightedGame
 from gamelib.play.bots.random_bot import RandomBot
-from gamelib.search.clock import Partial, predict_seconds, shrinking
+from gamelib.search.time_rules import Partial, predict_seconds, shrinking
 from gamelib.search.deepening import Deepening
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax, negascout

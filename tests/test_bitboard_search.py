@@ -53,8 +53,8 @@ def traced_path(game: AdjacencyGame, events: tuple[object, ...]) -> list[int]:
         if isinstance(event, Enter):
             state = game.from_notation(event.node)
             occupied = state.x | state.o
-            del boards[event.depth:]
-            if event.depth:
+            del boards[event.ply:]
+            if event.ply:
                 path.append((occupied & ~boards[-1]).bit_length() - 1)
             boards.append(occupied)
     return path

@@ -161,7 +161,7 @@ def test_the_command_line_runs_expectiminimax(tmp_path: Path) -> None:
 def test_random_trees_gain_chance_layers() -> None:
     tree = random_tree(3, 4, seed=5, chance=True)
     for node in tree.nodes():
-        expected = [Player.MAX, Player.CHANCE, Player.MIN, Player.CHANCE, Player.MAX][tree.depth(node)]
+        expected = [Player.MAX, Player.CHANCE, Player.MIN, Player.CHANCE, Player.MAX][tree.ply(node)]
         assert tree.to_move(node) is expected
         if expected is Player.CHANCE:
             assert sum(tree.probabilities[node].values()) == 1

@@ -1,4 +1,4 @@
-"""Time management: the root's reports to the deadline, and the three rules of gamelib.search.clock.
+"""Time management: the root's reports to the deadline, and the three rules of gamelib.search.time_rules.
 
 Expected root reports are worked out by hand on small trees; "proven better" is checked against
 independent fixed-depth alpha-beta searches of the moves; the clock's arithmetic against numbers
@@ -19,7 +19,7 @@ from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
 from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import Player, Value
 from gamelib.games.trees import GameTree, tree_from_dict
-from gamelib.search.clock import PLAIN_RULES, MoveClock, TimeRules, predict_seconds
+from gamelib.search.time_rules import PLAIN_RULES, MoveClock, TimeRules, predict_seconds
 from gamelib.search.deepening import iterative_deepening
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, alphabeta, negascout

@@ -72,7 +72,7 @@ def test_the_depth_that_solves_the_game_is_never_skipped_on_a_prediction() -> No
     import time
 
     from gamelib.games.game import Player
-    from gamelib.search.clock import ENGINE_RULES, MoveClock
+    from gamelib.search.time_rules import ENGINE_RULES, MoveClock
 
     clock = MoveClock(1.0, None, ENGINE_RULES, Player.MAX, time.perf_counter())
     times = [0.01, 0.1, 0.2]  # predicts 0.2 * 10,000 / 1,000 = 2 s, more than the second left

@@ -11,8 +11,8 @@ from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.play.engine_protocol import EngineSession
-from gamelib.search.game_clock import MIN_MOVE_SECONDS, MOVE_RESERVE, move_budget, phase_weight
-from gamelib.search.timer import counted_time
+from gamelib.search.move_budget import MIN_MOVE_SECONDS, MOVE_RESERVE, move_budget, phase_weight
+from gamelib.search.clock import counted_time
 from tests.test_engine_protocol import TimedBot
 
 

@@ -1423,7 +1423,7 @@ def test_seven_hits_do_not_settle_and_one_narrows_by_my_own_search() -> None:
     assert mine[0][4:] == ((-1, 1), (-1, 1)) and mine[1][4:] == ((-1, 1), (0, 1))
     # gamelib's trace holds the same seven hits, each after its node's Enter event with the same window before.
     events = unsettled_trace().events
-    theirs = [(event.node, entered.depth, event.bound.value, event.value, (entered.alpha, entered.beta))
+    theirs = [(event.node, entered.ply, event.bound.value, event.value, (entered.alpha, entered.beta))
               for entered, event in zip(events, events[1:]) if isinstance(event, TableHit) and not event.cutoff
               and isinstance(entered, Enter)]
     assert theirs == [(board, plies, kind, value, before) for board, plies, kind, value, before, _ in mine]
@@ -1443,8 +1443,8 @@ def test_unsettled_hits_check_fails_with_the_old_words() -> None:
 
 def test_unsettled_hits_check_fails_when_the_root_s_bound_is_read_as_below_the_root() -> None:
     events = list(unsettled_trace().events)
-    assert isinstance(events[0], Enter) and events[0].depth == 0
-    events[0] = replace(events[0], depth=1)  # the words then say "narrows (-1, 1) to (0, 1)"; the search did not
+    assert isinstance(events[0], Enter) and events[0].ply == 0
+    events[0] = replace(events[0], ply=1)  # the words then say "narrows (-1, 1) to (0, 1)"; the search did not
     with pytest.raises(AssertionError, match="should say the window narrowed exactly when"):
         run_check(LESSON_4, "check:unsettled-hits", **unsettled_inputs(events))
 
@@ -1504,7 +1504,7 @@ def test_describe_says_narrows_the_window_only_when_the_search_went_on_in_a_narr
             words = describe(hit, entered)
             assert "narrows the window" not in describe(hit)  # without its Enter event: only what is always true
             assert describe(hit).endswith("does not settle it")
-            if not entered.depth:
+            if not entered.ply:
                 kinds["root"] += 1
                 assert searched_in == before and words.endswith(f"at the root only an exact entry is used, so the "
                                                                 f"window stays ({before[0]}, {before[1]})")

@@ -94,7 +94,7 @@ def test_negascout_researches_exactly_where_reinefeld_says(b: int, d: int, seed:
         assert negascout(tree, fail_soft=soft, pvs=pvs, tracer=tracer).value == minimax(tree).value
         for test in scout_tests(tracer.events):
             inside = test.a < test.t < test.beta
-            assert test.researched == (inside and d - tree.depth(test.node) > exact_plies), (soft, test)
+            assert test.researched == (inside and d - tree.ply(test.node) > exact_plies), (soft, test)
 
 
 @examples(200)

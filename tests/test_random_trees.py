@@ -13,7 +13,7 @@ def test_same_seed_same_tree_and_shape() -> None:
     assert tree == random_tree(3, 4, seed=11, low=-5, high=5) != random_tree(3, 4, seed=12, low=-5, high=5)
     leaves = [n for n in tree.nodes() if tree.is_terminal(n)]
     assert len(tree.nodes()) == (3**5 - 1) // 2 and len(leaves) == 3**4  # sum of 3^k, k = 0..4
-    assert all(-5 <= tree.evaluate(leaf) <= 5 and tree.depth(leaf) == 4 for leaf in leaves)
+    assert all(-5 <= tree.evaluate(leaf) <= 5 and tree.ply(leaf) == 4 for leaf in leaves)
     assert tree.nodes() == [str(i) for i in range(len(tree.nodes()))]
 
 

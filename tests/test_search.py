@@ -86,7 +86,7 @@ def test_trace_events_follow_broeders_first_cutoff() -> None:
     assert (first_cut.node, first_cut.value, first_cut.alpha, first_cut.skipped) == ("8", 3, 4, ("18",))
     assert visited_nodes(tracer.events)[:3] == ["0", "1", "3"]
     json_ready = tracer.to_json()
-    assert json_ready[0] == {"event": "enter", "node": "0", "depth": 0, "player": "max", "alpha": 0, "beta": 15}
+    assert json_ready[0] == {"event": "enter", "node": "0", "ply": 0, "player": "max", "alpha": 0, "beta": 15}
 
 
 def research_tree() -> GameTree:

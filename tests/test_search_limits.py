@@ -59,7 +59,7 @@ def test_iterative_deepening_stops_at_the_bound(deep: GameTree) -> None:
 
 def test_a_tree_built_directly_has_its_parents_and_height() -> None:
     tree = direct_chain(3)
-    assert tree.height == 3 and tree.result("1", "2") == "2" and tree.depth("3") == 3
+    assert tree.height == 3 and tree.result("1", "2") == "2" and tree.ply("3") == 3
 
 
 # MTD(f): whole numbers only, and never more than MAX_PASSES passes.

@@ -31,7 +31,7 @@ def test_a_valid_tree_loads_with_alternating_players() -> None:
     assert tree.nodes() == ["r", "a", "b", "c", "d"]
     assert [tree.to_move(n) for n in tree.nodes()] == [Player.MAX, Player.MIN, Player.MIN, Player.MAX, Player.MAX]
     assert tree.children_of("a") == ("c", "d") and tree.is_terminal("b")
-    assert tree.depth("d") == 2 and tree.value_range == (-math.inf, math.inf)
+    assert tree.ply("d") == 2 and tree.value_range == (-math.inf, math.inf)
 
 
 @pytest.mark.parametrize("changes, message", [

@@ -177,8 +177,9 @@ class GameTree:
         refuse a tree higher than :data:`MAX_TREE_DEPTH`."""
         return _height(self.root, self.children)[0]
 
-    def depth(self, node: str) -> int:
-        """The number of plies from the root to ``node``."""
+    def ply(self, node: str) -> int:
+        """The number of plies from the root to ``node`` (its ply; a search's ``depth`` counts the
+        plies it still searches)."""
         self._check_known(node)
         plies = 0
         while node != self.root:

@@ -2,7 +2,7 @@
 
 Each depth starts from the previous depth's value as a guess (MTD(f)'s first guess, or the centre
 of an aspiration window, after Marsland 1986) and from the table's best moves, tried first; under a
-time or node limit the engines' time rules of :mod:`gamelib.search.clock` decide when to stop.
+time or node limit the engines' time rules of :mod:`gamelib.search.time_rules` decide when to stop.
 
 >>> from gamelib.games.tictactoe import TicTacToe
 >>> found = iterative_deepening(TicTacToe(), max_depth=9)  # tic-tac-toe is a draw
@@ -19,11 +19,11 @@ from functools import partial
 from typing import Any
 
 from gamelib.games.game import Game, Value
-from gamelib.search.clock import ENGINE_RULES, FailLow, MoveClock, Partial, RunOn, Skip, TimeRules
+from gamelib.search.time_rules import ENGINE_RULES, FailLow, MoveClock, Partial, RunOn, Skip, TimeRules
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import MoveOrder, SearchError, SearchResult, SearchTimeout, root_state
-from gamelib.search.timer import now
+from gamelib.search.clock import now
 from gamelib.search.tracing import NULL_TRACER, Tracer
 from gamelib.search.ttable import TranspositionTable
 
@@ -39,7 +39,7 @@ class Deepening:
     windows, ``failed_windows`` has one (depth, alpha, beta, value) per aspiration search whose
     value fell outside its window (MAX's view), and ``failed_window_nodes`` the nodes those
     searches entered (not counted in ``iterations``). Under a time or node limit (see
-    :mod:`gamelib.search.clock`), ``times`` has the seconds each finished depth took, ``partial``
+    :mod:`gamelib.search.time_rules`), ``times`` has the seconds each finished depth took, ``partial``
     the move the unfinished depth proved better than the last finished depth's best (if any),
     ``skipped`` the depth not started because it was predicted not to finish, and ``fail_low`` the
     fail low that extended the deadline, ``run_on`` the depth that ran on past the normal deadline
@@ -88,8 +88,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     ``search`` is :func:`mtdf` (default), or any search taking ``table``, ``order`` and
     ``deadline`` (alpha-beta, NegaScout); those in :data:`GUESSING` get a first guess, the others a window. ``seconds`` of wall time bound the whole call, and
     ``nodes`` the nodes of all depths together (checked every 256 nodes). Under a limit,
-    ``rules`` (:class:`~gamelib.search.clock.TimeRules`, after the engines' time management; see
-    :mod:`gamelib.search.clock`) say how the time is spent: a depth predicted not to finish is not
+    ``rules`` (:class:`~gamelib.search.time_rules.TimeRules`, after the engines' time management; see
+    :mod:`gamelib.search.time_rules`) say how the time is spent: a depth predicted not to finish is not
     started (``skipped``); the normal deadline is ``(1 - rules.extension) * seconds``, moved to
     ``seconds`` when the previous best move fails low at the new depth (``fail_low``), or when
     the normal deadline comes after the depth's first move is back (``run_on``); a depth
@@ -97,8 +97,8 @@ def iterative_deepening(game: Game[Any, Any], state: Any = None, max_depth: int 
     (``partial``, and ``Deepening.move``), else it is thrown away. ``end``, if the game tells
     it, is the plies from ``state`` to the end of the game, each ply with one move fewer than the
     one before: the predictions shrink near the end, and depth ``end``, which solves the game, is
-    never skipped on a prediction (see :meth:`~gamelib.search.clock.MoveClock.skip`). With
-    :data:`~gamelib.search.clock.PLAIN_RULES`, every unfinished depth is thrown away and the
+    never skipped on a prediction (see :meth:`~gamelib.search.time_rules.MoveClock.skip`). With
+    :data:`~gamelib.search.time_rules.PLAIN_RULES`, every unfinished depth is thrown away and the
     deadline is ``seconds``. No depth after the first starts once the time is up, and the
     deepest finished depth gives ``result``. It stops early after a depth
     whose search met no depth limit (``result.complete``: it reached the end of the game

@@ -63,7 +63,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     trace event with its window, result and the bounds after it. ``table`` defaults to a new
     65,536-slot depth-preferred table. Raises SearchError for a negative depth, a first guess or
     a value that is not a whole number, or too many passes; SearchTimeout when ``deadline`` (a
-    :func:`~gamelib.search.timer.now` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
+    :func:`~gamelib.search.clock.now` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
     """
     _check_whole(first_guess, "the first guess", infinite=False)
     state = root_state(game, state, depth)

@@ -56,7 +56,7 @@ from gamelib.games.game import (
 )
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.heuristics import Heuristics
-from gamelib.search.timer import now
+from gamelib.search.clock import now
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
@@ -84,7 +84,7 @@ class Deadline(Protocol):
 
     The skeleton asks :meth:`passed` every 256 nodes and stops with SearchTimeout when it says
     so; it tells :meth:`root_move` what each root move was found worth, so an unfinished search
-    can still say which move it has proven best (:class:`gamelib.search.clock.MoveClock` keeps
+    can still say which move it has proven best (:class:`gamelib.search.time_rules.MoveClock` keeps
     that move, after the engines' rule for an interrupted iteration).
     """
 
@@ -563,7 +563,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     first and stored last, as seed 004's AlphaBetaWithMemory does (see
     :func:`alphabeta_with_memory`); the root takes a stored bound's move but not its bound, so a
     root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
-    move still goes first). ``deadline`` is a :func:`~gamelib.search.timer.now` time after which the search
+    move still goes first). ``deadline`` is a :func:`~gamelib.search.clock.now` time after which the search
     raises SearchTimeout, or a :class:`Deadline` that decides when to stop and hears what each root
     move was found worth. ``heuristics`` (a :class:`~gamelib.search.heuristics.Heuristics`) adds
     killer moves, the history heuristic and enhanced transposition cut-offs; off by default. The

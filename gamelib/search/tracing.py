@@ -132,14 +132,14 @@ def _conversions(cls: type) -> tuple[tuple[str, bool], ...]:
 
 @dataclass(frozen=True)
 class Enter(_Event):
-    """The search enters ``node``, ``depth`` plies below the root, with window (alpha, beta).
+    """The search enters ``node``, ``ply`` plies below the root, with window (alpha, beta).
 
     The window is from MAX's point of view; both are None for minimax, which has no window.
     """
 
     kind: ClassVar[str] = "enter"
     node: str
-    depth: int
+    ply: int
     player: Player
     alpha: Value | None
     beta: Value | None
@@ -423,7 +423,7 @@ class Tracer:
     Subclass it and override the hooks you need. Values and windows are from MAX's point of view.
     """
 
-    def enter(self, node: str, depth: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
+    def enter(self, node: str, ply: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
         """The search enters ``node``."""
 
     def leaf(self, node: str, value: Value) -> None:
@@ -460,7 +460,7 @@ class Tracer:
     def chance_sum(self, node: str, child: str, probability: float, child_value: Value, partial_sum: Value) -> None:
         """Expectiminimax adds a child's weighted value to a chance node's sum."""
 
-    def maxn_enter(self, node: str, depth: int, player: Player, mover: int | None) -> None:
+    def maxn_enter(self, node: str, ply: int, player: Player, mover: int | None) -> None:
         """Max^n enters ``node``, where player ``mover`` moves (None at a leaf)."""
 
     def maxn_leaf(self, node: str, payoffs: tuple[Value, ...]) -> None:
@@ -506,8 +506,8 @@ class RecordingTracer(Tracer):
         """The events as a list of JSON-ready dictionaries."""
         return [event.to_dict() for event in self._events]
 
-    def enter(self, node: str, depth: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
-        self._events.append(Enter(node, depth, player, alpha, beta))
+    def enter(self, node: str, ply: int, player: Player, alpha: Value | None, beta: Value | None) -> None:
+        self._events.append(Enter(node, ply, player, alpha, beta))
 
     def leaf(self, node: str, value: Value) -> None:
         self._events.append(Leaf(node, value))
@@ -543,8 +543,8 @@ class RecordingTracer(Tracer):
     def chance_sum(self, node: str, child: str, probability: float, child_value: Value, partial_sum: Value) -> None:
         self._events.append(ChanceSum(node, child, probability, child_value, partial_sum))
 
-    def maxn_enter(self, node: str, depth: int, player: Player, mover: int | None) -> None:
-        self._events.append(MaxnEnter(node, depth, player, None, None, mover))
+    def maxn_enter(self, node: str, ply: int, player: Player, mover: int | None) -> None:
+        self._events.append(MaxnEnter(node, ply, player, None, None, mover))
 
     def maxn_leaf(self, node: str, payoffs: tuple[Value, ...]) -> None:
         self._events.append(MaxnLeaf(node, payoffs))

@@ -87,8 +87,8 @@ def _attributes(attrs: Mapping[str, str]) -> str:
     return ", ".join(f"{key}={write(key, value)}" for key, value in attrs.items())
 
 
-def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT_STYLE) -> str:
-    """DOT text of ``tree`` as ``picture`` (a :class:`~gamelib.view.replay.Snapshot`) sees it.
+def snapshot_to_dot(tree: GameTree, snapshot: Snapshot, *, style: Style = DEFAULT_STYLE) -> str:
+    """DOT text of ``tree`` as ``snapshot`` (a :class:`~gamelib.view.replay.Snapshot`) sees it.
 
     Nodes are written breadth first (``id="node-<id>"``), then edges (``id="edge-<parent>-<child>"``)
     in the same order, every one with the same attributes at every step, so pictures of successive
@@ -97,7 +97,7 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
     step.
     """
     graph = style.graph(tree)
-    heading = style.heading(picture)
+    heading = style.heading(snapshot)
     if heading:
         graph = {**graph, "label": heading, "labelloc": "t"}
     size = f"{style.size(tree):.2f}"
@@ -108,7 +108,7 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
              f"  node [fixedsize=true, width={size}, height={size}, {_attributes(font)}];",
              f"  edge [dir=forward, {_attributes(font)}];"]
     for node in tree.nodes():
-        view = node_view(tree, picture, node)
+        view = node_view(tree, snapshot, node)
         badge = style.badge(view)
         attrs = {"id": f"node-{node}", "shape": style.shape(view),
                  "label": style.label(view) + (f"\n[{badge}]" if badge else ""),
@@ -116,7 +116,7 @@ def snapshot_to_dot(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT
                  **style.colours(view)}
         lines.append(f"  {_quote(node)} [{_attributes(attrs)}];")
     for parent, child in tree_edges(tree):
-        attrs = {"id": f"edge-{parent}-{child}", **style.edge(edge_view(picture, parent, child, tree))}
+        attrs = {"id": f"edge-{parent}-{child}", **style.edge(edge_view(snapshot, parent, child, tree))}
         lines.append(f"  {_quote(parent)} -> {_quote(child)} [{_attributes(attrs)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -169,9 +169,9 @@ def dot_to_svg(dot: str) -> str:
     return svg
 
 
-def snapshot_to_svg(tree: GameTree, picture: Snapshot, *, style: Style = DEFAULT_STYLE) -> str:
+def snapshot_to_svg(tree: GameTree, snapshot: Snapshot, *, style: Style = DEFAULT_STYLE) -> str:
     """SVG text of :func:`snapshot_to_dot`, laid out by Graphviz's ``dot`` (about 20 ms a picture)."""
-    return dot_to_svg(snapshot_to_dot(tree, picture, style=style))
+    return dot_to_svg(snapshot_to_dot(tree, snapshot, style=style))
 
 
 def to_svg(tree: GameTree, events: Sequence[Event] = (), step: int | None = None, *,

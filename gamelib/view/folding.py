@@ -39,14 +39,14 @@ def search_path(tree: GameTree, node: str | None) -> list[str]:
     return path[::-1]
 
 
-def folded_tree(tree: GameTree, picture: Snapshot) -> GameTree:
-    """``tree`` with only the nodes on the path to ``picture``'s current node unfolded: they keep
+def folded_tree(tree: GameTree, snapshot: Snapshot) -> GameTree:
+    """``tree`` with only the nodes on the path to ``snapshot``'s current node unfolded: they keep
     their children, every other inner node becomes a leaf of the result (its children hidden).
 
     The result has the same ids, players and values, so the snapshot of ``tree`` draws it; its
     name says it is folded. For a small tree it is worth drawing whole instead (see
     :mod:`gamelib.view.projector`)."""
-    open_nodes = search_path(tree, picture.current)
+    open_nodes = search_path(tree, snapshot.current)
     children = {node: tree.children[node] for node in open_nodes if tree.children.get(node)}
     return dataclasses.replace(tree, name=f"{tree.name} (folded)", children=children, parents={})
 

@@ -66,7 +66,7 @@ def iteration_ends(replay: MctsReplay) -> list[int]:
     return [step + 1 for step, event in enumerate(replay.events) if event.kind == "mcts_backup"]
 
 
-def caption(picture: MctsSnapshot, iterations: int) -> str:
+def caption(snapshot: MctsSnapshot, iterations: int) -> str:
     """One line of plain text: the step, the iteration (of ``iterations``) and the latest event in
     words (rewards for MAX, UCB1 scores for the side choosing).
 
@@ -75,30 +75,30 @@ def caption(picture: MctsSnapshot, iterations: int) -> str:
     >>> caption(replay.snapshot(0), 4)
     'step 0 of 14, iteration 0 of 4: before the first iteration, the tree is the root alone'
     """
-    done = " (finished)" if picture.finished else ""
-    words = "before the first iteration, the tree is the root alone" if picture.event is None \
-        else describe_mcts(picture.event, iteration=False)
-    return f"step {picture.step} of {picture.total}{done}, iteration {picture.iteration} of {iterations}: {words}"
+    done = " (finished)" if snapshot.finished else ""
+    words = "before the first iteration, the tree is the root alone" if snapshot.event is None \
+        else describe_mcts(snapshot.event, iteration=False)
+    return f"step {snapshot.step} of {snapshot.total}{done}, iteration {snapshot.iteration} of {iterations}: {words}"
 
 
-def root_table(picture: MctsSnapshot) -> list[tuple[str, int, float | None, float | None]]:
+def root_table(snapshot: MctsSnapshot) -> list[tuple[str, int, float | None, float | None]]:
     """(move, visits, mean reward for MAX or None, latest UCB1 score or None) of every root move in
     the tree so far, in the order they were added: what the panel's table shows."""
-    return [(child[-1], picture.visits[child], picture.mean.get(child), picture.ucb.get(child))
-            for child in picture.children(next(iter(picture.visits)))]
+    return [(child[-1], snapshot.visits[child], snapshot.mean.get(child), snapshot.ucb.get(child))
+            for child in snapshot.children(next(iter(snapshot.visits)))]
 
 
 def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
 
 
-def words_html(picture: MctsSnapshot, iterations: int, *, projector: bool = False) -> str:
+def words_html(snapshot: MctsSnapshot, iterations: int, *, projector: bool = False) -> str:
     """The panel beside the picture (under it, at 18 pixels, for a ``projector``), as HTML: the
     caption (:func:`caption`, which names the phase) and the root's moves, each said once."""
     rows = "".join(f"<tr><td>{escape(move)}</td><td>{visits}</td><td>{_number(mean)}</td><td>{_number(score)}</td></tr>"
-                   for move, visits, mean, score in root_table(picture))
+                   for move, visits, mean, score in root_table(snapshot))
     kind = "gamelib-words gamelib-caption" if projector else "gamelib-words"
-    return (f'<div class="{kind}"><div class="gamelib-event">{escape(caption(picture, iterations))}</div>'
+    return (f'<div class="{kind}"><div class="gamelib-event">{escape(caption(snapshot, iterations))}</div>'
             f'<table class="gamelib-counters"><tr><th>root move</th><th>n</th><th>q (MAX)</th>'
             f"<th>UCB1</th></tr>{rows}</table></div>")
 

@@ -43,17 +43,17 @@ from gamelib.view.replay import Status
 __all__ = ["MCTS_SIZES", "mcts_ply", "mcts_sizes", "mcts_svg", "show_mcts", "stats_depth"]
 
 
-def _paths(tree: GameTree, picture: MctsSnapshot) -> dict[str, Path]:
+def _paths(tree: GameTree, snapshot: MctsSnapshot) -> dict[str, Path]:
     """Each node id of ``tree`` in the search tree, with its path (an explicit tree's ids are unique)."""
-    return {path[-1]: path for path in picture.visits if path[-1] in tree.players}
+    return {path[-1]: path for path in snapshot.visits if path[-1] in tree.players}
 
 
-def _rollout_edges(tree: GameTree, picture: MctsSnapshot) -> set[tuple[str, str]]:
+def _rollout_edges(tree: GameTree, snapshot: MctsSnapshot) -> set[tuple[str, str]]:
     """The (parent, child) edges of the current iteration's rollout: its moves are child ids."""
-    if picture.rollout is None or not picture.rollout:
+    if snapshot.rollout is None or not snapshot.rollout:
         return set()
-    start = (picture.expanded or picture.selected)[-1]
-    line = [start, *picture.rollout]
+    start = (snapshot.expanded or snapshot.selected)[-1]
+    line = [start, *snapshot.rollout]
     return set(zip(line, line[1:]))
 
 
@@ -79,8 +79,8 @@ def mcts_sizes(sizes: Sizes = MCTS_SIZES) -> Sizes:
     return replace(sizes, ply=mcts_ply(sizes), bottom=max(sizes.bottom, stats_depth(sizes) + 6))
 
 
-def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, sizes: Sizes = MCTS_SIZES, heading: bool = True) -> str:
-    """SVG text of ``picture``, a snapshot of a search on ``tree`` (see the module docstring), with
+def mcts_svg(tree: GameTree, snapshot: MctsSnapshot, *, sizes: Sizes = MCTS_SIZES, heading: bool = True) -> str:
+    """SVG text of ``snapshot``, a snapshot of a search on ``tree`` (see the module docstring), with
     the lengths and font sizes of ``sizes`` (:class:`~gamelib.view.painter.Sizes`; the rows are
     moved apart as :func:`mcts_sizes` needs), headed by the latest event in words if ``heading``.
     Every text is drawn after every line, over a white halo, so no line crosses a label. Raises
@@ -88,18 +88,18 @@ def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, sizes: Sizes = MCTS_SIZES
     sizes = mcts_sizes(sizes)
     geometry = SvgPainter(tree, sizes=sizes).geometry
     radius, small = geometry.radius, sizes.window_font
-    paths = _paths(tree, picture)
-    selected = set(zip(picture.selected, picture.selected[1:]))
-    rollout = _rollout_edges(tree, picture)
+    paths = _paths(tree, snapshot)
+    selected = set(zip(snapshot.selected, snapshot.selected[1:]))
+    rollout = _rollout_edges(tree, snapshot)
     width, height = geometry.width, geometry.height + (sizes.heading_font + 4 if heading else 0)
     shift = sizes.heading_font + 4 if heading else 0
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-mcts" width="{width:.0f}" '
              f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}" '
-             f'data-step="{picture.step}" role="img">',
+             f'data-step="{snapshot.step}" role="img">',
              f"<title>{escape(tree.name)}: Monte Carlo tree search</title>",
              '<rect width="100%" height="100%" fill="#ffffff"/>']
     if heading:
-        words = "before the first iteration" if picture.event is None else describe_mcts(picture.event)
+        words = "before the first iteration" if snapshot.event is None else describe_mcts(snapshot.event)
         parts.append(svg_text(8, 4 + sizes.heading_font, words, size=sizes.heading_font, colour=INK, anchor="start",
                               weight="bold", cls="heading"))
     parts.append(f'<g transform="translate(0 {shift:g})">')
@@ -110,7 +110,7 @@ def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, sizes: Sizes = MCTS_SIZES
         if child in paths:
             classes.append("in-tree")
             colour, dash = INK, ""
-        if (parent, child) in selected or picture.expanded is not None and paths.get(child) == picture.expanded:
+        if (parent, child) in selected or snapshot.expanded is not None and paths.get(child) == snapshot.expanded:
             classes.append("selected" if (parent, child) in selected else "expanded")
             colour, width_px = CURRENT, 3
         elif (parent, child) in rollout:
@@ -120,12 +120,12 @@ def mcts_svg(tree: GameTree, picture: MctsSnapshot, *, sizes: Sizes = MCTS_SIZES
         parts.append(f'<g id="edge-{escape(parent)}-{escape(child)}" class="{" ".join(classes)}">'
                      f'<line x1="{x1:.1f}" y1="{top:.1f}" x2="{x2:.1f}" y2="{y2 - radius:.1f}" '
                      f'stroke="{colour}" stroke-width="{width_px}"{dash}/></g>')
-        score = picture.ucb.get(paths[child]) if child in paths else None
+        score = snapshot.ucb.get(paths[child]) if child in paths else None
         if score is not None:
             labels.append(_score_label(parent, child, (x1, top), (x2, y2 - radius), score, sizes.window_font))
-    parts.extend(_node(tree, picture, node, paths.get(node), geometry.centre[node], radius, sizes.label_font)
+    parts.extend(_node(tree, snapshot, node, paths.get(node), geometry.centre[node], radius, sizes.label_font)
                  for node in tree.nodes())
-    parts.extend(_stats(node, picture.visits[path], picture.mean.get(path), geometry.centre[node], radius, small)
+    parts.extend(_stats(node, snapshot.visits[path], snapshot.mean.get(path), geometry.centre[node], radius, small)
                  for node, path in paths.items())
     parts.extend(labels)
     parts.append("</g></svg>")
@@ -155,15 +155,15 @@ def _stats(node: str, visits: int, mean: float | None, centre: tuple[float, floa
             + svg_text(x, y + radius + size, words, size=size, colour=INK, cls="stats", halo=True) + "</g>")
 
 
-def _node(tree: GameTree, picture: MctsSnapshot, node: str, path: Path | None, centre: tuple[float, float],
+def _node(tree: GameTree, snapshot: MctsSnapshot, node: str, path: Path | None, centre: tuple[float, float],
           radius: float, size: float) -> str:
     """A node's group: its shape and its id (and a leaf's value) inside it."""
     x, y = centre
     player = tree.to_move(node).value
     classes = ["node", player, "in-tree" if path is not None else "outside"]
-    if path is not None and path == picture.expanded:
+    if path is not None and path == snapshot.expanded:
         classes.append("expanded")
-    elif path is not None and path == picture.selected[:len(path)]:
+    elif path is not None and path == snapshot.selected[:len(path)]:
         classes.append("selected")
     stroke = CURRENT if classes[-1] in ("expanded", "selected") else INK if path is not None else GREY
     paint = (f'fill="{FILL[Status.DONE] if path is not None else FILL[Status.UNSEEN]}" stroke="{stroke}" '

@@ -246,24 +246,24 @@ class SvgPainter:
         height = min(30.0, self.geometry.height - below - 2)
         return x - width / 2, below, width, height
 
-    def paint(self, picture: Snapshot, *, marks: Mapping[str, Ring] | None = None, title: str = "",
+    def paint(self, snapshot: Snapshot, *, marks: Mapping[str, Ring] | None = None, title: str = "",
               notes: Mapping[str, str] | None = None) -> str:
-        """SVG text of ``picture``; ``marks`` rings some nodes (see :class:`Ring`); ``title`` is the
+        """SVG text of ``snapshot``; ``marks`` rings some nodes (see :class:`Ring`); ``title`` is the
         picture's accessible name; ``notes`` adds words to some nodes' tooltips (the rule that
-        applies there). Raises KeyError if ``picture`` is of another tree."""
+        applies there). Raises KeyError if ``snapshot`` is of another tree."""
         self._notes = notes or {}
         geometry = self.geometry
         parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-tree" width="{geometry.width:.0f}" '
                  f'height="{geometry.height:.0f}" viewBox="0 0 {geometry.width:.0f} {geometry.height:.0f}" '
-                 f'font-family="{FONT}" data-step="{picture.step}" role="img">',
+                 f'font-family="{FONT}" data-step="{snapshot.step}" role="img">',
                  f"<title>{escape(title or self.tree.name)}</title>",
                  f'<rect width="100%" height="100%" fill="#ffffff"/>']
-        heading = self.style.heading(picture)
+        heading = self.style.heading(snapshot)
         if heading:
             parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333",
                                   anchor="start", weight="bold", cls="heading"))
-        parts.extend(self._edge(edge_view(picture, parent, child, self.tree)) for parent, child in self._edges)
-        parts.extend(self._node(node_view(self.tree, picture, node)) for node in self._nodes)
+        parts.extend(self._edge(edge_view(snapshot, parent, child, self.tree)) for parent, child in self._edges)
+        parts.extend(self._node(node_view(self.tree, snapshot, node)) for node in self._nodes)
         for node, mark in (marks or {}).items():
             parts.append(self._mark(node, mark))
         parts.append("</svg>")

@@ -168,7 +168,7 @@ def node_badge(view: NodeView) -> str:
     return "TT" if view.table_hit is not None else ""
 
 
-def picture_heading(picture: Snapshot) -> str:
+def picture_heading(snapshot: Snapshot) -> str:
     """A line above the tree: the MTD(f) pass and the bounds on the root's value so far, or the
     iterative-deepening depth; empty for a one-pass search. Bounds are from MAX's point of view.
 
@@ -179,11 +179,11 @@ def picture_heading(picture: Snapshot) -> str:
     ''
     """
     parts = []
-    if picture.iteration is not None:
-        parts.append(f"iteration: depth {picture.iteration}")
-    if picture.mtd_pass is not None:
-        low, high = picture.mtd_bounds or (-INF, INF)
-        parts.append(f"MTD(f) pass {picture.mtd_pass}: value in [{format_value(low)}, {format_value(high)}]")
+    if snapshot.iteration is not None:
+        parts.append(f"iteration: depth {snapshot.iteration}")
+    if snapshot.mtd_pass is not None:
+        low, high = snapshot.mtd_bounds or (-INF, INF)
+        parts.append(f"MTD(f) pass {snapshot.mtd_pass}: value in [{format_value(low)}, {format_value(high)}]")
     return " · ".join(parts)
 
 
@@ -266,27 +266,27 @@ DEFAULT_STYLE = Style()
 """The course's style: squares for MAX, circles for MIN, grey pruned subtrees, red cuts."""
 
 
-def node_view(tree: GameTree, picture: Snapshot, node: str) -> NodeView:
-    """What the style functions see of ``node`` in ``picture`` (a multi-player tree's mover and
+def node_view(tree: GameTree, snapshot: Snapshot, node: str) -> NodeView:
+    """What the style functions see of ``node`` in ``snapshot`` (a multi-player tree's mover and
     payoffs too: a leaf's own, or the vector max^n backed up)."""
     is_leaf = node not in tree.children
     multi = tree if isinstance(tree, MultiPlayerTree) else None
-    payoffs = picture.payoffs.get(node) or (multi.payoffs[node] if multi is not None and is_leaf else None)
+    payoffs = snapshot.payoffs.get(node) or (multi.payoffs[node] if multi is not None and is_leaf else None)
     return NodeView(node, tree.players[node], is_leaf, tree.values.get(node) if is_leaf else None,
-                    picture.status[node], node == picture.current, picture.window.get(node),
-                    picture.value.get(node), picture.bound.get(node), picture.visit.get(node),
-                    picture.table_hit.get(node), multi.movers[node] if multi is not None else None, payoffs)
+                    snapshot.status[node], node == snapshot.current, snapshot.window.get(node),
+                    snapshot.value.get(node), snapshot.bound.get(node), snapshot.visit.get(node),
+                    snapshot.table_hit.get(node), multi.movers[node] if multi is not None else None, payoffs)
 
 
-def edge_view(picture: Snapshot, parent: str, child: str, tree: GameTree | None = None) -> EdgeView:
-    """What the style functions see of the edge ``parent -> child`` in ``picture`` (with the
+def edge_view(snapshot: Snapshot, parent: str, child: str, tree: GameTree | None = None) -> EdgeView:
+    """What the style functions see of the edge ``parent -> child`` in ``snapshot`` (with the
     child's probability if ``tree`` is given and ``parent`` is one of its chance nodes)."""
-    best = picture.status[parent] is Status.DONE and picture.best_move.get(parent) == child
-    status = picture.status[child]
-    window = picture.window.get(child) if status in (Status.OPEN, Status.DONE) else None
+    best = snapshot.status[parent] is Status.DONE and snapshot.best_move.get(parent) == child
+    status = snapshot.status[child]
+    window = snapshot.window.get(child) if status in (Status.OPEN, Status.DONE) else None
     odds = None if tree is None else tree.probabilities.get(parent, {}).get(child)
-    return EdgeView(parent, child, status, (parent, child) in picture.cut_edges, best, window,
-                    picture.visit.get(child), status is Status.OPEN, "" if odds is None else str(odds))
+    return EdgeView(parent, child, status, (parent, child) in snapshot.cut_edges, best, window,
+                    snapshot.visit.get(child), status is Status.OPEN, "" if odds is None else str(odds))
 
 
 def tree_edges(tree: GameTree) -> list[tuple[str, str]]:

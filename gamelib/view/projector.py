@@ -152,23 +152,23 @@ def projector_style(style: Style) -> Style:
     return dataclasses.replace(style, label=short_label, edge=path_edge, badge=folded_badge)
 
 
-def caption_html(tree: GameTree, picture: Snapshot, heading: str = "") -> str:
+def caption_html(tree: GameTree, snapshot: Snapshot, heading: str = "") -> str:
     """The caption under a projector picture, as HTML at :data:`CAPTION_FONT`: the step and the
     counters on one line (re-searches and table hits only when there are some), the event in
     words, what the rule at the search's node adds to it (:func:`gamelib.view.rules_text.rule_at`,
     :attr:`~gamelib.view.rules_text.Rule.beyond_event`: each thing said once) and ``heading`` (the
     MTD(f) pass). Values from MAX's point of view."""
-    counts = [("entered", picture.nodes_entered), ("leaves", picture.leaves_evaluated), ("cutoffs", picture.cutoffs)]
-    counts += [(name, count) for name, count in (("re-searches", picture.researches),
-                                                  ("table hits", picture.table_hits)) if count]
-    done = " (finished)" if picture.finished else ""
+    counts = [("entered", snapshot.nodes_entered), ("leaves", snapshot.leaves_evaluated), ("cutoffs", snapshot.cutoffs)]
+    counts += [(name, count) for name, count in (("re-searches", snapshot.researches),
+                                                  ("table hits", snapshot.table_hits)) if count]
+    done = " (finished)" if snapshot.finished else ""
     counted = " · ".join(f"{name} <b>{count}</b>" for name, count in counts)
-    rule = rule_at(tree, picture)
+    rule = rule_at(tree, snapshot)
     rule_line = f'<div class="gamelib-rule">{escape(rule.beyond_event)}</div>' if rule is not None and \
         rule.beyond_event else ""
     extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
-    return (f'<div class="gamelib-words gamelib-caption"><div><b>step {picture.step} of {picture.total}</b>{done}'
-            f' · {counted}</div><div class="gamelib-event">{escape(describe(picture.event))}</div>{rule_line}'
+    return (f'<div class="gamelib-words gamelib-caption"><div><b>step {snapshot.step} of {snapshot.total}</b>{done}'
+            f' · {counted}</div><div class="gamelib-event">{escape(describe(snapshot.event))}</div>{rule_line}'
             f"{extra}</div>")
 
 
@@ -207,12 +207,12 @@ class ProjectorView(TraceView):
         self.folds = painter.geometry.width > self.width
         return painter
 
-    def _painter_for(self, picture: Snapshot) -> SvgPainter:
+    def _painter_for(self, snapshot: Snapshot) -> SvgPainter:
         """The whole tree's painter, or, for a tree wider than the column (unless ``unfolded``), a
         painter of the tree folded around the search's path (:func:`gamelib.view.folding.folded_tree`)."""
         painter = self.painter
         if self.folds and not self.unfolded:
-            folded = folded_tree(self.tree, picture)
+            folded = folded_tree(self.tree, snapshot)
             painter = SvgPainter(folded, self.style, sizes=picture_sizes(folded, self.width))
         self.picture.resize(painter.geometry.width, painter.geometry.height)
         return painter
@@ -239,5 +239,5 @@ class ProjectorView(TraceView):
         self.words.layout.flex, self.words.layout.min_width = "0 0 auto", "0"
         return [scroller, self.words]
 
-    def _words(self, picture: Snapshot) -> str:
-        return caption_html(self.tree, picture, self._pass_heading(picture))
+    def _words(self, snapshot: Snapshot) -> str:
+        return caption_html(self.tree, snapshot, self._pass_heading(snapshot))

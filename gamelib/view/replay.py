@@ -497,7 +497,7 @@ def _describe_hit(event: TableHit, entered: Event | None) -> str:
             or entered.beta is None):
         return said + "does not settle it"
     before = entered.alpha, entered.beta
-    if not entered.depth:
+    if not entered.ply:
         return said + (f"does not settle it: at the root only an exact entry is used, so the window stays "
                        f"{_window(*before)}")
     after = hit_window(event, before, root=False)

@@ -176,7 +176,7 @@ def _whole_search(event: MtdPass | Iteration) -> Rule:
                       f"best move {event.move} first")
 
 
-def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
+def star1_window_words(tree: GameTree, snapshot: Snapshot, node: str) -> str:
     """Why Star1 (Ballard 1983) searches ``node``, a child of a chance node, with the window it
     was entered with, in words: "" if ``node``'s parent is no chance node or the window is not
     Star1's (a search without windows, or a re-search with a full one).
@@ -192,16 +192,16 @@ def star1_window_words(tree: GameTree, picture: Snapshot, node: str) -> str:
     parent = tree.parents.get(node)
     if parent is None or tree.players[parent] is not Player.CHANCE:
         return ""
-    (low_in, high_in), (alpha, beta) = picture.window.get(node, (None, None)), picture.window.get(parent, (None, None))
+    (low_in, high_in), (alpha, beta) = snapshot.window.get(node, (None, None)), snapshot.window.get(parent, (None, None))
     if low_in is None or high_in is None or alpha is None or beta is None:
         return ""
     kids, odds = tree.children[parent], tree.probabilities[parent]
     before, after = kids[:kids.index(node)], kids[kids.index(node) + 1:]
-    if any(kid not in picture.value for kid in before):
+    if any(kid not in snapshot.value for kid in before):
         return ""
     low, high = tree.value_range
     p, rest = odds[node], sum((odds[kid] for kid in after), Fraction(0))
-    done = sum(float(odds[kid]) * picture.value[kid] for kid in before)
+    done = sum(float(odds[kid]) * snapshot.value[kid] for kid in before)
     expected = ((alpha - done - float(rest) * high) / float(p), (beta - done - float(rest) * low) / float(p))
     clamped = (max(expected[0], low), min(expected[1], high))
     if not (_same(clamped[0], low_in) and _same(clamped[1], high_in)):
@@ -243,10 +243,10 @@ def _maxn_rule(tree: GameTree, event: MaxnEnter | MaxnLeaf | MaxnBest | MaxnExit
     return Rule(node, text)
 
 
-def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
-    """The rule at the node of ``picture``'s latest event (see the module docstring); None at step 0.
+def rule_at(tree: GameTree, snapshot: Snapshot) -> Rule | None:
+    """The rule at the node of ``snapshot``'s latest event (see the module docstring); None at step 0.
 
-    Reads only ``picture`` (replayed from the recorded events) and ``tree.players``. Raises
+    Reads only ``snapshot`` (replayed from the recorded events) and ``tree.players``. Raises
     KeyError if the event names a node that is not in ``tree``.
 
     >>> from gamelib.games.trees import tree_from_dict
@@ -259,17 +259,17 @@ def rule_at(tree: GameTree, picture: Snapshot) -> Rule | None:
     >>> rule_at(tiny, Replay(tiny, tracer.events).snapshot(1)).text
     'MAX takes the largest child value (minimax never prunes)'
     """
-    event: Event | None = picture.event
+    event: Event | None = snapshot.event
     if event is None:
         return None
     if isinstance(event, (MtdPass, Iteration)):
         return _whole_search(event)
     node: str = event.node  # type: ignore[union-attr]
-    player, window = tree.players[node], picture.window.get(node)
+    player, window = tree.players[node], snapshot.window.get(node)
     if isinstance(event, (MaxnEnter, MaxnLeaf, MaxnBest, MaxnExit)):
         return _maxn_rule(tree, event)
     if isinstance(event, Enter):
-        star1 = star1_window_words(tree, picture, node)
+        star1 = star1_window_words(tree, snapshot, node)
         if tree.children.get(node):
             text = node_rule(player, window)
             return Rule(node, f"{star1}; {text}" if star1 else text)

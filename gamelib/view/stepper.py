@@ -40,13 +40,13 @@ LEGEND = ("yellow: being searched (the window passed down is on its edge) · blu
 """What the colours and marks of a picture mean, in one line."""
 
 
-def counters(picture: Snapshot) -> list[tuple[str, int]]:
+def counters(snapshot: Snapshot) -> list[tuple[str, int]]:
     """The running counters after ``picture.step`` events, in the order the widgets show them."""
-    return [("nodes entered", picture.nodes_entered), ("leaves evaluated", picture.leaves_evaluated),
-            ("cutoffs", picture.cutoffs), ("re-searches", picture.researches), ("table hits", picture.table_hits)]
+    return [("nodes entered", snapshot.nodes_entered), ("leaves evaluated", snapshot.leaves_evaluated),
+            ("cutoffs", snapshot.cutoffs), ("re-searches", snapshot.researches), ("table hits", snapshot.table_hits)]
 
 
-def caption(picture: Snapshot) -> str:
+def caption(snapshot: Snapshot) -> str:
     """One line of plain text: the step, the latest event in words, and the running counters.
 
     >>> from gamelib.games.trees import tree_from_dict
@@ -57,22 +57,22 @@ def caption(picture: Snapshot) -> str:
     >>> print(caption(Replay(tree, tracer.events).snapshot(3)))
     step 3 of 10: pos b is a leaf: value 1 · nodes entered 2, leaves evaluated 1, cutoffs 0, re-searches 0, table hits 0
     """
-    done = " (finished)" if picture.finished else ""
-    counted = ", ".join(f"{name} {count}" for name, count in counters(picture))
-    return f"step {picture.step} of {picture.total}{done}: {describe(picture.event)} · {counted}"
+    done = " (finished)" if snapshot.finished else ""
+    counted = ", ".join(f"{name} {count}" for name, count in counters(snapshot))
+    return f"step {snapshot.step} of {snapshot.total}{done}: {describe(snapshot.event)} · {counted}"
 
 
-def words_html(picture: Snapshot, heading: str = "", rule: str = "") -> str:
+def words_html(snapshot: Snapshot, heading: str = "", rule: str = "") -> str:
     """The panel beside a picture, as HTML: the step and the event in words, then what the rule at
     the search's node adds to them (``rule``: :attr:`gamelib.view.rules_text.Rule.beyond_event`),
     the pass (MTD(f)), and the counters on one line. Each thing is said once. Values from MAX's
     point of view."""
-    done = " (finished)" if picture.finished else ""
-    counted = " · ".join(f"{escape(name)} <b>{count}</b>" for name, count in counters(picture))
+    done = " (finished)" if snapshot.finished else ""
+    counted = " · ".join(f"{escape(name)} <b>{count}</b>" for name, count in counters(snapshot))
     extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
     rule_line = f'<div class="gamelib-rule">{escape(rule)}</div>' if rule else ""
-    return (f'<div class="gamelib-words"><div><b>step {picture.step} of {picture.total}</b>{done}</div>'
-            f'<div class="gamelib-event">{escape(describe(picture.event))}</div>{rule_line}{extra}'
+    return (f'<div class="gamelib-words"><div><b>step {snapshot.step} of {snapshot.total}</b>{done}</div>'
+            f'<div class="gamelib-event">{escape(describe(snapshot.event))}</div>{rule_line}{extra}'
             f'<div class="gamelib-counters">{counted}</div></div>')
 
 
@@ -116,11 +116,11 @@ class TraceView:
     def _title_html(self) -> str:
         return f'<b class="gamelib-title">{escape(self.title)}</b>'
 
-    def _words(self, picture: Snapshot) -> str:
-        """The HTML beside the picture of ``picture``: the event, what the rule adds, the counters
+    def _words(self, snapshot: Snapshot) -> str:
+        """The HTML beside the picture of ``snapshot``: the event, what the rule adds, the counters
         (the MTD(f) pass is the picture's heading, so it is not said again)."""
-        rule = rule_at(self.tree, picture)
-        return words_html(picture, rule=rule.beyond_event if rule is not None else "")
+        rule = rule_at(self.tree, snapshot)
+        return words_html(snapshot, rule=rule.beyond_event if rule is not None else "")
 
     def _new_picture(self) -> TreePicture:
         picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
@@ -160,12 +160,12 @@ class TraceView:
         self.picture.show(self._paint(picture))
         self.words.value = self._words(picture)
 
-    def _paint(self, picture: Snapshot) -> str:
-        """The SVG of ``picture`` (:func:`paint_step`)."""
-        return paint_step(self._painter_for(picture), self.tree, picture, self.title or self.tree.name)
+    def _paint(self, snapshot: Snapshot) -> str:
+        """The SVG of ``snapshot`` (:func:`paint_step`)."""
+        return paint_step(self._painter_for(snapshot), self.tree, snapshot, self.title or self.tree.name)
 
-    def _painter_for(self, picture: Snapshot) -> SvgPainter:
-        """The painter that draws ``picture`` (a folding view draws each step with its own)."""
+    def _painter_for(self, snapshot: Snapshot) -> SvgPainter:
+        """The painter that draws ``snapshot`` (a folding view draws each step with its own)."""
         return self.painter
 
     def static_html(self) -> str:
@@ -180,13 +180,13 @@ def static_views_html(views: Sequence[TraceView]) -> str:
     return "".join(view.static_html() for view in views)
 
 
-def paint_step(painter: SvgPainter, tree: GameTree, picture: Snapshot, title: str) -> str:
-    """The SVG text of step ``picture`` of a search on ``tree`` drawn by ``painter``, titled
+def paint_step(painter: SvgPainter, tree: GameTree, snapshot: Snapshot, title: str) -> str:
+    """The SVG text of step ``snapshot`` of a search on ``tree`` drawn by ``painter``, titled
     ``title, step N``, with the rule at the search's node in that node's tooltip: the picture a
     :class:`TraceView` shows, for the screen and for saved files alike."""
-    rule = rule_at(tree, picture)
+    rule = rule_at(tree, snapshot)
     notes = {rule.node: rule.text} if rule is not None and rule.node is not None else {}
-    return painter.paint(picture, title=f"{title}, step {picture.step}", notes=notes)
+    return painter.paint(snapshot, title=f"{title}, step {snapshot.step}", notes=notes)
 
 
 class StepControls:

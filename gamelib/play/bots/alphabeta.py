@@ -7,7 +7,7 @@ ply shallower. The code the seed prints (2.3.3) shows something else: once the t
 interrupted, its ``minimax`` returns whatever it has, so the move comes from a half-searched tree
 (the bot's ``fallback`` method is not printed). This bot instead deepens one ply at a time
 (:func:`gamelib.search.deepening.iterative_deepening`) under a hard deadline, with the engines' time
-rules (:mod:`gamelib.search.clock`): it answers with the deepest search that finished, or with a
+rules (:mod:`gamelib.search.time_rules`): it answers with the deepest search that finished, or with a
 move the unfinished depth proved better than that search's (once the previous best, searched first,
 has its new value); it does not start a depth predicted not to finish; and it keeps a tenth of its
 time for a fail low, or for the depth under way once its first move is back. Each depth starts with
@@ -45,11 +45,11 @@ from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import Game, Value
 from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.play.bots.endgame import solved_text
-from gamelib.search.clock import ENGINE_RULES, PLAIN_RULES, TimeRules
+from gamelib.search.time_rules import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.deepening import Deepening, iterative_deepening
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
-from gamelib.search.timer import now
+from gamelib.search.clock import now
 from gamelib.search.tracing import Bound
 from gamelib.search.ttable import TranspositionTable
 
@@ -73,7 +73,7 @@ EVALUATIONS = ("material", "weighted")
 
 CLOCKS: dict[str, TimeRules] = {"engine": ENGINE_RULES, "plain": PLAIN_RULES}
 """How the bot spends its time, by name: ``engine`` applies the four rules of
-:mod:`gamelib.search.clock` (keep a proven move of an unfinished depth, do not start a depth
+:mod:`gamelib.search.time_rules` (keep a proven move of an unfinished depth, do not start a depth
 predicted not to finish, extend on a fail low, finish a depth whose first move is back);
 ``plain`` deepens until the deadline and throws an unfinished depth away, as the bot did before
 (kept to measure the rules against)."""

@@ -9,7 +9,7 @@ after best play by both sides. The alpha-beta bot then stops deepening and says 
 How many plies left are solved within a move's time (``benchmarks/endgame_horizon.py``, the bot
 with an empty table on positions of games between alpha-beta bots, this 2-core machine shared
 with other work): 8 at 0.2 s, 10 at 1 s, 12 at 5 s (:data:`SOLVED_PLIES`). Two rules of the clock
-(:meth:`gamelib.search.clock.MoveClock.skip`) make that so: near the end the next depth's
+(:meth:`gamelib.search.time_rules.MoveClock.skip`) make that so: near the end the next depth's
 predicted time shrinks with the moves left, and the depth that reaches the end is always started.
 
 >>> solved_text(4), solved_text(0), solved_text(-2)

@@ -17,7 +17,7 @@ from typing import Any
 
 from gamelib.games.game import Game
 from gamelib.play.bots.base import Decision
-from gamelib.search.timer import now
+from gamelib.search.clock import now
 
 __all__ = ["RandomBot"]
 
