@@ -49,6 +49,8 @@ if TYPE_CHECKING:  # the names of _EXPORTS again, for type checkers (tests/test_
         Replay as Replay, Snapshot as Snapshot, Status as Status, describe as describe, snapshot as snapshot,
     )
     from gamelib.view.stepper import Stepper as Stepper, step_through as step_through
+    from gamelib.teach.code_check import check as check
+    from gamelib.teach.exercises import Verdict as Verdict
 
 _EXPORTS: dict[str, tuple[str, ...]] = {  # module: the names this package re-exports from it
     "gamelib.games.data": ("load_reference", "load_seed_tree"),
@@ -66,6 +68,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {  # module: the names this package re-ex
     "gamelib.view.picture": ("DEFAULT_STYLE", "Style"),
     "gamelib.view.replay": ("Replay", "Snapshot", "Status", "describe", "snapshot"),
     "gamelib.view.stepper": ("Stepper", "step_through"),
+    "gamelib.teach.code_check": ("check",),
+    "gamelib.teach.exercises": ("Verdict",),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

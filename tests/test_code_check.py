@@ -171,3 +171,17 @@ def test_changing_the_code_clears_the_verdict_and_drops_the_running_check() -> N
     assert "press Check" in checker.report.value  # at once, before the old check has ended
     wait_until_idle(checker)
     assert "press Check" in checker.report.value and checker.verdict is None
+
+
+def test_check_is_the_one_entry_point_for_a_function_or_its_text() -> None:
+    # text goes where check_code sends it, a function where check_function does: the same verdicts
+    from gamelib import check
+    from gamelib.teach.mistakes import minimax_always_max
+    text = inspect.getsource(solutions.lesson_01_minimax)
+    assert check("minimax", text).ok and check("minimax", solutions.lesson_01_minimax.my_minimax).ok
+    wrong = check("minimax", minimax_always_max)
+    # MAX's largest leaf of Broeders' tree is 15, its minimax value 4 (seed 003): wrong on the first tree
+    assert not wrong.ok and wrong.ran and wrong.tree_name == "Broeders' 31-node binary tree"
+    assert wrong.failure is not None and wrong.failure.reference_value == 4
+    broken = check("minimax", "def my_minimax(tree, node)\n")
+    assert not broken.ok and not broken.ran and "line 1" in broken.message

@@ -160,3 +160,16 @@ def test_grading_a_folder_from_the_command_line(tmp_path: Path, capsys: pytest.C
     notes.write_text("name,mark\nada,20\n", encoding="utf-8")
     assert main(["grade", "alphabeta", str(folder), "--out", str(notes), "--quiet"]) == 2
     assert "is not a grades CSV" in capsys.readouterr().err and notes.read_text(encoding="utf-8").startswith("name")
+
+
+def test_grade_is_the_one_entry_point_for_a_folder_or_a_file(tmp_path: Path) -> None:
+    from gamelib.teach.grading import grade
+    folder = tmp_path / "hand-in"
+    folder.mkdir()
+    (folder / "ada.py").write_text(inspect.getsource(solutions.lesson_02_alpha_beta), encoding="utf-8")
+    (folder / "bob.py").write_text(CRASH, encoding="utf-8")
+    grades = grade("alphabeta", folder, tmp_path / "grades.csv", progress=False)
+    assert [(each.student, each.outcome) for each in grades] == [("ada", "right"), ("bob", "error")]
+    assert (tmp_path / "grades.csv").is_file()
+    (one,) = grade("alphabeta", folder / "ada.py")
+    assert (one.student, one.outcome) == ("ada", "right")

@@ -22,13 +22,12 @@ from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree
 from gamelib.play.box.guard import bwrap_problem
 from gamelib.teach.code_check import (
-    SourceVerdict,
     check_code,
     function_name,
     source_as_exercise,
     starter_code,
 )
-from gamelib.teach.exercises import EXERCISES
+from gamelib.teach.exercises import EXERCISES, Verdict
 from gamelib.teach.mistakes import MISTAKES
 from gamelib.teach.quiz import PruningQuiz
 from gamelib.play.box.sandbox import Limits
@@ -63,7 +62,7 @@ class CodeChecker:
     def __init__(self, exercise: str = "alphabeta", limits: Limits = Limits()) -> None:
         widgets = ipywidgets()
         self.limits = limits
-        self.verdict: SourceVerdict | None = None
+        self.verdict: Verdict | None = None
         self._lock = threading.Lock()
         self._running: _Check | None = None
         self.exercise = widgets.Dropdown(options=list(EXERCISES), value=exercise, description="exercise")
@@ -147,7 +146,7 @@ class CodeChecker:
         try:
             running.verdict = check_code(running.exercise, running.source, self.limits, cancel=running.cancel)
         except Exception as error:  # noqa: BLE001 - a thread's error would otherwise leave "checking…" for good
-            running.verdict = SourceVerdict(running.exercise, None, checker_failed(error))
+            running.verdict = Verdict(running.exercise, message=checker_failed(error))
         finally:
             with self._lock:
                 self._running = None
@@ -168,7 +167,7 @@ class CodeChecker:
 
         display(self.widget)  # type: ignore[no-untyped-call]
 
-    def check(self) -> SourceVerdict:
+    def check(self) -> Verdict:
         """Check the code in the box, wait for the verdict, show it and return it (what the Check
         button does, without returning before the end)."""
         running = self._start()
@@ -218,7 +217,7 @@ class _Check:
     cancel: threading.Event = field(default_factory=threading.Event)
     stale: bool = False
     thread: threading.Thread | None = None
-    verdict: SourceVerdict | None = None
+    verdict: Verdict | None = None
 
 
 class CourseApp:

@@ -12,7 +12,7 @@ exercise's :class:`~gamelib.teach.exercises.Referee`), the run is ended at the f
 departs, and the MCTS exercise's rollouts are answered from here. No message from the box can say a
 tree passed. Anything that goes wrong before a verdict (a syntax error, an error while the code
 runs, no function of that name, an error inside the function while it is checked, an endless loop,
-a memory bomb, a flood of output, a crash) becomes a :class:`SourceVerdict` whose message, written
+a memory bomb, a flood of output, a crash) becomes a :class:`~gamelib.teach.exercises.Verdict` whose message, written
 here, says what, and where (the line of the student's code, or the tree it was on), never a
 traceback. ``boundary`` says whether the box was bubblewrap's (``"isolated"``) or the guard only.
 
@@ -28,7 +28,7 @@ exception.
 ...               "        return tree.evaluate(node)\\n"
 ...               "    return max(my_minimax(tree, child) for child in tree.children_of(node))\\n")
 >>> verdict = check_source("minimax", always_max)
->>> verdict.ok, verdict.report.tree_name  # Broeders' root is worth 4 (seed 003), not its largest leaf
+>>> verdict.ok, verdict.tree_name  # Broeders' root is worth 4 (seed 003), not its largest leaf
 (False, "Broeders' 31-node binary tree")
 >>> print(check_source("minimax", "def my_minimax(tree, node)\\n    return 0\\n").message)
 line 1: expected ':'
@@ -41,8 +41,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from html import escape
+from dataclasses import dataclass, replace
 from inspect import getsource
 from typing import Any
 
@@ -52,11 +51,11 @@ from gamelib.games.trees import GameTree
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN
 from gamelib.play.box.answers import FILENAME, Answers, message_problem
 from gamelib.teach.checker import CheckReport
-from gamelib.teach.exercises import EXERCISES, Exercise, ExerciseReport, UnknownExerciseError
+from gamelib.teach.exercises import EXERCISES, Exercise, UnknownExerciseError, Verdict
 from gamelib.play.box.sandbox import END, Limits, RunEnd, Runner, SandboxResult, SandboxUnavailableError, in_box
 from gamelib.play.box.stepped import STEPS, in_browser, in_kernel
 
-__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SHOWN_OUTPUT_CHARACTERS", "SourceVerdict", "check_code",
+__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SourceVerdict", "check", "check_code",
            "check_function", "check_in_kernel", "check_source", "function_name", "function_source", "source_as_exercise",
            "starter_code", "unreadable"]
 
@@ -88,61 +87,19 @@ def source_as_exercise(function: Callable[..., Value], exercise: str) -> str:
     return getsource(function).replace(function.__name__, function_name(exercise))
 
 
-@dataclass(frozen=True)
-class SourceVerdict:
-    """What became of the student's code: ``report`` the checker's verdict if the code ran, else
-    None and ``message`` what went wrong (with the line of the student's code). ``ok`` only if the
-    report says the function agrees with the reference on every tree. ``output`` is what the code
-    printed (stdout, then stderr), shown under the verdict in Jupyter. ``boundary`` is the box the
-    code ran in: ``"isolated"`` (bubblewrap's) or ``"guard only"``, or ``"not run: WHY"`` for code
-    refused before it started (too long) or with nowhere to run (no sandbox here, no user to run it
-    as)."""
-
-    exercise: str
-    report: ExerciseReport | None
-    message: str = ""
-    output: str = ""
-    boundary: str = GUARD_ONLY
-
-    @property
-    def ok(self) -> bool:
-        """True if the function agrees with the reference on all the exercise's trees."""
-        return self.report is not None and self.report.ok
-
-    def __str__(self) -> str:
-        return str(self.report) if self.report is not None else f"{self.exercise}: {self.message}"
-
-    def _repr_html_(self) -> str:
-        if self.report is not None:
-            verdict = self.report._repr_html_()
-        else:
-            verdict = f'<pre style="color:#b2182b; white-space:pre-wrap">{escape(self.message)}</pre>'
-        return verdict + _printed_html(self.output)
-
-
-SHOWN_OUTPUT_CHARACTERS = 5_000
-"""How much of what the code printed a verdict shows in Jupyter."""
-
-
-def _printed_html(output: str) -> str:
-    """What the student's code printed, folded under the verdict (the first
-    :data:`SHOWN_OUTPUT_CHARACTERS`), or nothing."""
-    if not output:
-        return ""
-    cut = output[:SHOWN_OUTPUT_CHARACTERS]
-    more = f"\n... ({len(output) - len(cut):,} more characters)" if len(output) > len(cut) else ""
-    return (f'<details class="gamelib-printed"><summary>what your code printed</summary>'
-            f'<pre style="white-space:pre-wrap">{escape(cut + more)}</pre></details>')
+SourceVerdict = Verdict
+"""The verdict on checked code: :class:`~gamelib.teach.exercises.Verdict` (this name kept while older
+notebooks use it)."""
 
 
 def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
-                 cancel: threading.Event | None = None) -> SourceVerdict:
+                 cancel: threading.Event | None = None) -> Verdict:
     """Check ``source`` (Python text defining the exercise's function; ``Player``, ``Value``, ``math``
     and ``Any`` are available without imports) on the exercise's trees, in a sandbox.
 
     The text runs in a child process (:func:`gamelib.play.box.sandbox.run_in_sandbox`) within
     ``limits`` (by default 5 s of wall-clock time, 512 MB of memory, 1 MB of output); setting
-    ``cancel`` from another thread stops it. Returns a SourceVerdict: the checker's report, or a
+    ``cancel`` from another thread stops it. Returns a :class:`~gamelib.teach.exercises.Verdict`: the checker's report, or a
     message for a syntax error, an error while the code runs, a missing function, an error raised
     by the function during the check (each with the line of ``source`` it came from), code that
     runs too long (naming the tree), runs out of memory, prints too much, is stopped, or ends the
@@ -153,7 +110,7 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     return _check(exercise, source, limits, in_box(_ENTRY, cancel))
 
 
-def check_in_kernel(exercise: str, source: str, limits: Limits = Limits(), *, steps: int = STEPS) -> SourceVerdict:
+def check_in_kernel(exercise: str, source: str, limits: Limits = Limits(), *, steps: int = STEPS) -> Verdict:
     """Check ``source`` as :func:`check_source` does, but in this process, under a budget of ``steps``
     steps instead of a wall-clock limit (:func:`gamelib.play.box.stepped.run_in_kernel`; of ``limits``
     only ``output_bytes`` applies): what :func:`check_code` does in a browser, which cannot start a
@@ -166,7 +123,7 @@ def check_in_kernel(exercise: str, source: str, limits: Limits = Limits(), *, st
 
 
 def check_code(exercise: str, source: str, limits: Limits = Limits(), *,
-               cancel: threading.Event | None = None) -> SourceVerdict:
+               cancel: threading.Event | None = None) -> Verdict:
     """Check ``source`` where this Python can: in the sandbox (:func:`check_source`), or, in a browser
     (Pyodide, ``sys.platform == "emscripten"``, where no process can be started), in the kernel
     under the step budget (:func:`check_in_kernel`, :data:`gamelib.play.box.stepped.STEPS` steps;
@@ -178,7 +135,7 @@ def check_code(exercise: str, source: str, limits: Limits = Limits(), *,
     return check_source(exercise, source, limits, cancel=cancel)
 
 
-def _check(exercise: str, source: str, limits: Limits, runner: Runner) -> SourceVerdict:
+def _check(exercise: str, source: str, limits: Limits, runner: Runner) -> Verdict:
     """The verdict on ``source``: refused, not run where ``runner`` cannot run, or the judge's
     verdict on what the run sent back."""
     refused = _refused(exercise, source)
@@ -192,7 +149,7 @@ def _check(exercise: str, source: str, limits: Limits, runner: Runner) -> Source
     return judge.verdict(result)
 
 
-def _refused(exercise: str, source: str) -> SourceVerdict | None:
+def _refused(exercise: str, source: str) -> Verdict | None:
     """The verdict on text the checker does not take (too long), or None; raises UnknownExerciseError
     for an unknown exercise."""
     _exercise(exercise)
@@ -202,31 +159,46 @@ def _refused(exercise: str, source: str) -> SourceVerdict | None:
                               f"{MAX_SOURCE_CHARACTERS:,}")
 
 
-def _not_run(exercise: str, why: str) -> SourceVerdict:
+def _not_run(exercise: str, why: str) -> Verdict:
     """The verdict on code that never ran, ``why`` its message and, after ``not run: ``, its boundary."""
-    return SourceVerdict(exercise, None, why, boundary=f"{NOT_RUN}: {why.removeprefix(NOT_RUN + ': ')}")
+    return Verdict(exercise, message=why, boundary=f"{NOT_RUN}: {why.removeprefix(NOT_RUN + ': ')}")
+
+
+def check(exercise: str, student: Callable[..., Any] | str, limits: Limits = Limits(), *,
+          cancel: threading.Event | None = None) -> Verdict:
+    r"""Check a student's work for ``exercise``, the one entry point for it: a function defined in a
+    notebook (as :func:`check_function` checks it) or the text of one (as :func:`check_code` does),
+    in the box, or in a browser in the kernel under a step budget. Returns the
+    :class:`~gamelib.teach.exercises.Verdict`. Raises UnknownExerciseError for an unknown exercise.
+
+    >>> check("minimax", "def my_minimax(tree, node):\n    return 0\n").tree_name
+    "Broeders' 31-node binary tree"
+    """
+    if isinstance(student, str):
+        return check_code(exercise, student, limits, cancel=cancel)
+    return check_function(exercise, student, limits, cancel=cancel)
 
 
 def check_function(exercise: str, function: Callable[..., Any], limits: Limits = Limits(), *,
-                   cancel: threading.Event | None = None) -> SourceVerdict:
+                   cancel: threading.Event | None = None) -> Verdict:
     """Check a function defined in a notebook as :func:`check_code` checks typed code: in the
     sandbox, so an endless loop or a memory bomb stops the child process, not the student's kernel;
     in a browser, in the kernel under the step budget (the student's own tab is all it can harm).
 
     The text sent is :func:`function_source` of ``function``: its source, the sources of the plain
     functions it calls from the same notebook or module, and, if it has another name than the
-    exercise asks for, a line naming it so. Returns a SourceVerdict, with a message if the source
+    exercise asks for, a line naming it so. Returns a Verdict, with a message if the source
     cannot be found (a function typed at a console, a lambda). Raises UnknownExerciseError for an
     unknown exercise.
 
     >>> from gamelib.teach.mistakes import minimax_always_max
-    >>> check_function("minimax", minimax_always_max).report.tree_name
+    >>> check_function("minimax", minimax_always_max).tree_name
     "Broeders' 31-node binary tree"
     """
     try:
         source = function_source(function, function_name(exercise))
     except (OSError, TypeError) as error:
-        return SourceVerdict(exercise, None, f"the checker cannot read the source of {function!r} ({error}): "
+        return Verdict(exercise, message=f"the checker cannot read the source of {function!r} ({error}): "
                                              "define it with def in a notebook cell or a file")
     return check_code(exercise, source, limits, cancel=cancel)
 
@@ -348,7 +320,7 @@ class _Judge:
             return END
         return None
 
-    def verdict(self, result: SandboxResult) -> SourceVerdict:
+    def verdict(self, result: SandboxResult) -> Verdict:
         """The verdict: the report on the trees judged if one departed or all passed, else what
         stopped the check, in words."""
         output = result.stdout + result.stderr
@@ -357,18 +329,18 @@ class _Judge:
             self.unreadable = unreadable(f"{result.unreadable or 'a line that is not JSON'}{more}")
         decided = self.reports and (not self.reports[-1].ok or len(self.reports) == len(self.trees))
         if decided and self.unreadable is None:
-            return SourceVerdict(self.exercise, self._report(), "", output, result.boundary)
+            return replace(self._report(), output=output, boundary=result.boundary)
         if self.unreadable is None:  # the messages the listener did not hear (after the end) are read too
             self.unreadable = next((unreadable(problem) for problem in map(message_problem, result.messages)
                                     if problem is not None), None)
         if self.unreadable is not None:
-            return SourceVerdict(self.exercise, None, self.unreadable, output, result.boundary)
+            return Verdict(self.exercise, message=self.unreadable, output=output, boundary=result.boundary)
         if self.problem is not None and result.outcome in (RunEnd.FINISHED, RunEnd.ENDED):
-            return SourceVerdict(self.exercise, None, self._problem_message(), output, result.boundary)
-        return SourceVerdict(self.exercise, None, self._stopped_message(result), output, result.boundary)
+            return Verdict(self.exercise, message=self._problem_message(), output=output, boundary=result.boundary)
+        return Verdict(self.exercise, message=self._stopped_message(result), output=output, boundary=result.boundary)
 
-    def _report(self) -> ExerciseReport:
-        return ExerciseReport(self.exercise, tuple(self.reports),
+    def _report(self) -> Verdict:
+        return Verdict(self.exercise, tuple(self.reports),
                               tuple(tree.name for tree in self.trees[:len(self.reports)]), len(self.trees))
 
     def _problem_message(self) -> str:

@@ -31,7 +31,8 @@ from gamelib.teach.checker import CheckReport, SearchReferee
 from gamelib.teach.maxn_checker import MaxnReferee
 from gamelib.teach.mcts_checker import MctsReferee
 
-__all__ = ["EXERCISES", "Exercise", "ExerciseReport", "Referee", "UnknownExerciseError", "check_exercise"]
+__all__ = ["EXERCISES", "IN_PROCESS", "SHOWN_OUTPUT_CHARACTERS", "Exercise", "ExerciseReport", "Referee",
+           "UnknownExerciseError", "Verdict", "check_exercise"]
 
 
 class UnknownExerciseError(ValueError):
@@ -171,46 +172,95 @@ EXERCISES["mcts"] = Exercise("mcts", "09_monte_carlo_tree_search.ipynb",
                              _mcts_trees, _rolled_out)
 
 
+IN_PROCESS = "in this process"
+"""The boundary of a check of a trusted function (a lesson's mistakes, the solutions) in this process."""
+
+SHOWN_OUTPUT_CHARACTERS = 5_000
+"""How much of what the student's code printed a verdict shows in Jupyter."""
+
+
 @dataclass(frozen=True)
-class ExerciseReport:
-    """The verdict on a student's function over an exercise's trees: ``reports`` has one
-    :class:`~gamelib.teach.checker.CheckReport` per tree checked, up to and including the first that
-    fails (``failure``, on tree ``tree_name``); ``ok`` if every tree passed. In Jupyter it shows the
-    verdict and, on failure, the tree drawn up to the departure."""
+class Verdict:
+    """The one verdict on a student's work for an exercise, however it was checked.
+
+    ``reports`` has one :class:`~gamelib.teach.checker.CheckReport` per tree checked, up to and
+    including the first that fails (``failure``, on tree ``tree_name``), out of ``total`` trees;
+    ``ok`` if every tree passed. Code that never got that far (a syntax error, an error while it
+    ran, a missing function, a time, memory or output limit, unreadable answers) has no reports and
+    ``message`` says what went wrong, with the line of the student's code. ``output`` is what the
+    code printed (stdout, then stderr), shown under the verdict in Jupyter. ``boundary`` is where
+    the code ran: ``"isolated"`` (bubblewrap's box), ``"guard only"``, ``"in the kernel"`` (a
+    browser, under a step budget), :data:`IN_PROCESS` (a trusted function), or ``"not run: WHY"``.
+    In Jupyter it shows the verdict and, on a departure, the tree drawn up to it."""
 
     exercise: str
-    reports: tuple[CheckReport, ...]
-    tree_names: tuple[str, ...]
-    total: int
+    reports: tuple[CheckReport, ...] = ()
+    tree_names: tuple[str, ...] = ()
+    total: int = 0
+    message: str = ""
+    output: str = ""
+    boundary: str = IN_PROCESS
 
     @property
     def ok(self) -> bool:
         """True if the student's function agrees with the reference on every tree."""
-        return len(self.reports) == self.total and all(report.ok for report in self.reports)
+        return bool(self.reports) and len(self.reports) == self.total and all(report.ok for report in self.reports)
+
+    @property
+    def ran(self) -> bool:
+        """True if the check judged the function on at least one tree (else ``message`` says why not)."""
+        return bool(self.reports)
+
+    @property
+    def report(self) -> Verdict | None:
+        """This verdict if the function was judged on its trees, else None (the name the lessons
+        and the app used for the per-tree part of a verdict)."""
+        return self if self.reports else None
 
     @property
     def failure(self) -> CheckReport | None:
         """The report of the first tree that failed, or None."""
-        return None if self.ok else self.reports[-1]
+        return None if self.ok or not self.reports else self.reports[-1]
 
     @property
     def tree_name(self) -> str | None:
         """The name of the first tree that failed, or None."""
-        return None if self.ok else self.tree_names[-1]
+        return None if self.ok or not self.reports else self.tree_names[-1]
 
     def __str__(self) -> str:
         if self.ok:
             return f"{self.exercise}: right on all {self.total} trees."
+        if not self.reports:
+            return f"{self.exercise}: {self.message}"
         return f"{self.exercise}, tree {len(self.reports)} of {self.total} ({self.tree_name}): {self.reports[-1]}"
 
     def _repr_html_(self) -> str:
         if self.ok:
-            return f'<p style="color:#1a9641"><b>{escape(str(self))}</b></p>'
-        heading = f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, {escape(self.tree_name or '')}</p>"
-        return heading + self.reports[-1]._repr_html_()
+            verdict = f'<p style="color:#1a9641"><b>{escape(str(self))}</b></p>'
+        elif self.reports:
+            verdict = (f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, "
+                       f"{escape(self.tree_name or '')}</p>" + self.reports[-1]._repr_html_())
+        else:
+            verdict = f'<pre style="color:#b2182b; white-space:pre-wrap">{escape(self.message)}</pre>'
+        return verdict + _printed_html(self.output)
 
 
-def check_exercise(name: str, student: Any) -> ExerciseReport:
+ExerciseReport = Verdict
+"""The verdict's earlier name for a check in this process (kept while older notebooks use it)."""
+
+
+def _printed_html(output: str) -> str:
+    """What the student's code printed, folded under the verdict (the first
+    :data:`SHOWN_OUTPUT_CHARACTERS`), or nothing."""
+    if not output:
+        return ""
+    cut = output[:SHOWN_OUTPUT_CHARACTERS]
+    more = f"\n... ({len(output) - len(cut):,} more characters)" if len(output) > len(cut) else ""
+    return (f'<details class="gamelib-printed"><summary>what your code printed</summary>'
+            f'<pre style="white-space:pre-wrap">{escape(cut + more)}</pre></details>')
+
+
+def check_exercise(name: str, student: Any) -> Verdict:
     """Check the student's function for exercise ``name`` (a key of :data:`EXERCISES`) on each of
     its trees in turn, stopping at the first tree where it departs from the reference. Raises
     UnknownExerciseError for an unknown name; whatever the student's function raises (say,
@@ -224,4 +274,4 @@ def check_exercise(name: str, student: Any) -> ExerciseReport:
         reports.append(exercise.check(student, tree))
         if not reports[-1].ok:
             break
-    return ExerciseReport(name, tuple(reports), tuple(tree.name for tree in trees[:len(reports)]), len(trees))
+    return Verdict(name, tuple(reports), tuple(tree.name for tree in trees[:len(reports)]), len(trees))

@@ -66,12 +66,12 @@ from typing import Any
 from gamelib.games.spreadsheet import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
-from gamelib.teach.code_check import SourceVerdict, check_source, function_name
-from gamelib.teach.exercises import EXERCISES, UnknownExerciseError
+from gamelib.teach.code_check import check_source, function_name
+from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict
 from gamelib.play.box.sandbox import Limits
 
 __all__ = ["CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
-           "Grade", "default_out", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
+           "Grade", "default_out", "grade", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
            "key_path", "notebook_source", "sign_row", "submission_source", "write_atomically"]
 
 MAX_FILE_BYTES = 16 * 2**20
@@ -256,19 +256,17 @@ def grade_source(exercise: str, student: str, source: str, limits: Limits = Limi
     return _grade(verdict, student, file, sha256, seconds, timed_out=seconds >= limits.seconds)
 
 
-def _grade(verdict: SourceVerdict, student: str, file: str, sha256: str, seconds: float, *,
+def _grade(verdict: Verdict, student: str, file: str, sha256: str, seconds: float, *,
            timed_out: bool) -> Grade:
-    trees = len(EXERCISES[verdict.exercise].trees())
-    report, box = verdict.report, verdict.boundary
-    if report is None:
+    trees, box = len(EXERCISES[verdict.exercise].trees()), verdict.boundary
+    if not verdict.ran:
         outcome = "timeout" if timed_out else "error"
         return Grade(student, verdict.exercise, file, sha256, 0, trees, outcome, "", verdict.message, seconds, box)
-    passed = sum(each.ok for each in report.reports)
-    if report.ok:
+    passed = sum(each.ok for each in verdict.reports)
+    if verdict.ok:
         return Grade(student, verdict.exercise, file, sha256, passed, trees, "right", "", "", seconds, box)
-    failure = report.reports[-1]
-    return Grade(student, verdict.exercise, file, sha256, passed, trees, "wrong", report.tree_name or "",
-                 str(failure), seconds, box)
+    return Grade(student, verdict.exercise, file, sha256, passed, trees, "wrong", verdict.tree_name or "",
+                 str(verdict.failure), seconds, box)
 
 
 def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None) -> Grade:
@@ -313,6 +311,18 @@ def gradescope_results(exercise: str, grade: Grade) -> dict[str, Any]:
     summary = (f"{exercise}: right on all {grade.trees} trees." if grade.ok
                else f"{exercise}: {grade.outcome} ({grade.passed} of {grade.trees} trees). {grade.verdict}")
     return {"score": grade.passed, "execution_time": round(grade.seconds, 2), "output": summary, "tests": tests}
+
+
+def grade(exercise: str, path: str | Path, out: str | Path | None = None, results: str | Path | None = None,
+          limits: Limits = Limits(), *, workers: int = 2, progress: bool = True) -> list[Grade]:
+    """Grade a class's hand-in for ``exercise``, the one entry point for it: a folder of submissions
+    (:func:`grade_folder`, its CSV written to ``out``, by default :func:`default_out` of the
+    folder, and Gradescope results to ``results``) or one file (:func:`grade_file`; ``out`` and
+    ``results`` do not apply). Returns the grades, sorted by student. Raises what those raise."""
+    if Path(path).is_dir():
+        return grade_folder(exercise, path, default_out(path) if out is None else out, results, limits,
+                            workers=workers, progress=progress)
+    return [grade_file(exercise, path, limits)]
 
 
 def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: str | Path | None = None,
