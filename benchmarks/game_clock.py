@@ -4,7 +4,7 @@ Run from the repository root:  .venv/bin/python benchmarks/game_clock.py [--game
 
 Two alpha-beta bots play one game (rule 8, 28 rounds) from a balanced opening
 (:func:`gamelib.play.openings.balanced_openings`), twice: with a whole-game clock of
-``--game-time`` seconds a side (:mod:`gamelib.search.move_budget`: more in the middle game), and
+``--game-time`` seconds a side (:mod:`gamelib.search.time_rules`: more in the middle game), and
 with the same time split evenly, ``--game-time`` / (the side's moves) a move. For every move it
 prints the plies left, the limit, the seconds taken, the depth completed and whether the bot
 solved the game; then per side the total time against the clock, the largest share of a limit

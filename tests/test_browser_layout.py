@@ -36,7 +36,7 @@ WIDGETS_NOTEBOOK = [
     "from gamelib.search.random_trees import classroom_tree\n"
     "from gamelib.search.mcts import mcts\n"
     "from gamelib.teach.quiz import PruningQuiz\n"
-    "from gamelib.teach.window_quiz import WindowQuiz\n"
+    "from gamelib.teach.quiz import WindowQuiz\n"
     "from gamelib.view.board_model import BoardModel\n"
     "from gamelib.view.board_widget import AdjacencyBoard\n"
     "from gamelib.view.explorer import explore\n"

@@ -11,7 +11,7 @@ from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
 from gamelib.play.bots.random_bot import RandomBot
 from gamelib.play.engine_protocol import EngineSession
-from gamelib.search.move_budget import MIN_MOVE_SECONDS, MOVE_RESERVE, move_budget, phase_weight
+from gamelib.search.time_rules import MIN_MOVE_SECONDS, MOVE_RESERVE, move_budget, phase_weight
 from gamelib.search.clock import counted_time
 from tests.test_engine_protocol import TimedBot
 

@@ -30,7 +30,7 @@ from gamelib.search.negamax import negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.teach.exercises import EXERCISES, check_exercise
 from gamelib.play.box.stepped import STEPS
-from gamelib.teach.window_quiz import grade_windows
+from gamelib.teach.quiz import grade_windows
 from solutions.lesson_01_minimax import PREDICTION
 from tests.lesson_cells import NOTEBOOKS, python_of, run_check, setup_namespace
 from tests.test_lesson_claims import cells

@@ -32,7 +32,7 @@ from gamelib.search.random_trees import random_multiplayer_tree
 from gamelib.search.tracing import MaxnBest, MaxnEnter, MaxnExit, MaxnLeaf, event_from_dict
 from gamelib.teach.code_check import check_source, source_as_exercise, starter_code
 from gamelib.teach.exercises import EXERCISES, check_exercise
-from gamelib.teach.maxn_checker import check_maxn
+from gamelib.teach.checker import check_maxn
 from gamelib.teach.mistakes import maxn_for_player_one, maxn_last_of_equal, maxn_paranoid
 from gamelib.view.explorer import Explorer
 from gamelib.view.painter import SvgPainter

@@ -23,7 +23,7 @@ from gamelib.search.tracing import MctsRollout, RecordingTracer
 from gamelib.teach.code_check import check_source, function_name, source_as_exercise, starter_code
 from gamelib.teach.exercises import EXERCISES, check_exercise
 from gamelib.teach.mistakes import MISTAKES
-from gamelib.teach.mcts_checker import EXERCISE_ITERATIONS, MctsCheckReport, check_mcts
+from gamelib.teach.checker import EXERCISE_ITERATIONS, MctsCheckReport, check_mcts
 import solutions.lesson_09_mcts
 from solutions.lesson_09_mcts import my_mcts
 

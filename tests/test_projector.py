@@ -35,8 +35,8 @@ from gamelib.search.tracing import (
     TableHit,
 )
 from gamelib.view.explorer import Explorer, explore
-from gamelib.view.folding import folded_tree, search_path
-from gamelib.view.keys import KEY_HINT, KEYS, key_action, press
+from gamelib.view.projector import folded_tree, search_path
+from gamelib.view.stage import KEY_HINT, KEYS, key_action, press
 from gamelib.view.painter import DEFAULT_SIZES, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView
 from gamelib.view.projector import (

@@ -11,7 +11,7 @@ import pytest
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
 from gamelib.teach.quiz import QuizError
-from gamelib.teach.window_quiz import WindowQuiz, grade_windows, read_bound
+from gamelib.teach.quiz import WindowQuiz, grade_windows, read_bound
 
 SVG = "{http://www.w3.org/2000/svg}"
 INF = math.inf

@@ -39,7 +39,7 @@ from gamelib.play.bots.base import Bot, Decision, make_bot
 from gamelib.play.box.limits import die_with_parent
 from gamelib.play.match_stats import MatchSummary, summarise
 from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
-from gamelib.search.move_budget import move_budget
+from gamelib.search.time_rules import move_budget
 from gamelib.search.clock import now
 from gamelib.search.tracing import to_jsonable
 
@@ -57,7 +57,7 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
     record's ``opening``; raises IllegalMoveError or NotationError for a bad one).
 
     With ``game_time``, each side has that many seconds for the whole game, and each move's limit is
-    its share of what is left on its clock (:func:`gamelib.search.move_budget.move_budget`: more in
+    its share of what is left on its clock (:func:`gamelib.search.time_rules.move_budget`: more in
     the middle game), never more than ``seconds``; the record keeps each move's limit (``limits``).
 
     Without ``grace``, raises IllegalMoveError, naming the bot, if a bot plays an illegal move, and
@@ -107,7 +107,7 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
 class _Clocks:
     """Each side's time in one game: a limit of ``seconds`` a move, or with ``game_time`` a
     whole-game clock of that many seconds a side, each move's limit its budget
-    (:func:`~gamelib.search.move_budget.move_budget`) capped at ``seconds``. ``start`` is the
+    (:func:`~gamelib.search.time_rules.move_budget`) capped at ``seconds``. ``start`` is the
     position the bots take over (after the opening): the plies the game has in all are counted
     from the initial position."""
 

@@ -74,7 +74,7 @@ _WORKERS = option(whole_number, 1, MAX_WORKERS, "a number of processes")
 
 MIN_GAME_SECONDS, MAX_GAME_SECONDS = 1.0, 86_400.0
 """The shortest and longest whole-game clock (``--game-time``), in seconds a side: a second (of
-which a 28-round game's reserve, :data:`gamelib.search.move_budget.MOVE_RESERVE` a move, takes
+which a 28-round game's reserve, :data:`gamelib.search.time_rules.MOVE_RESERVE` a move, takes
 0.28 s) to a day."""
 
 _GAME_TIME = option(decimal_number, MIN_GAME_SECONDS, MAX_GAME_SECONDS, "a number of seconds")

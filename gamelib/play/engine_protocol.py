@@ -60,7 +60,7 @@ from gamelib.games.adjacency import MAX_ROUNDS, RULES, AdjacencyGame, AdjacencyS
 from gamelib.games.user_input import shown, whole_number
 from gamelib.play.bots.base import Bot, Decision
 from gamelib.play.box.limits import kill_group
-from gamelib.search.move_budget import move_budget
+from gamelib.search.time_rules import move_budget
 
 __all__ = ["MAX_LINE_CHARS", "MAX_MOVE_SECONDS", "EngineError", "EngineSession", "ExternalBot", "ProtocolError",
            "answer_words", "info_line", "read_line", "read_move", "serve"]
@@ -107,7 +107,7 @@ class EngineSession:
 
     With ``game_time`` (seconds), the engine keeps a whole-game clock for the side it moves: each
     ``go`` gets the smaller of its MILLISECONDS and the move's budget from what is left on the clock
-    (:func:`gamelib.search.move_budget.move_budget`, over the plies of a 28-round game), and the
+    (:func:`gamelib.search.time_rules.move_budget`, over the plies of a 28-round game), and the
     move's time is taken off the clock. The clock is full again when a ``go`` comes with more plies
     left than the one before (a new game).
     """

@@ -27,9 +27,7 @@ from gamelib.games.multiplayer import MultiPlayerTree, as_players_tree
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import random_multiplayer_tree, random_tree
 from gamelib.play.box.answers import Answers, run_student
-from gamelib.teach.checker import CheckReport, SearchReferee
-from gamelib.teach.maxn_checker import MaxnReferee
-from gamelib.teach.mcts_checker import MctsReferee
+from gamelib.teach.checker import CheckReport, MaxnReferee, MctsReferee, SearchReferee
 
 __all__ = ["EXERCISES", "IN_PROCESS", "SHOWN_OUTPUT_CHARACTERS", "Exercise", "ExerciseReport", "Referee",
            "UnknownExerciseError", "Verdict", "check_exercise"]
@@ -131,7 +129,7 @@ EXERCISES: dict[str, Exercise] = {
 """The exercises by name."""
 
 
-# Lesson 8: max^n, checked node by node (gamelib.teach.maxn_checker).
+# Lesson 8: max^n, checked node by node (gamelib.teach.checker).
 
 def _maxn_trees() -> tuple[GameTree, ...]:
     """The lesson's three-player tree; two random three-player trees with payoffs 0 to 3, so that
@@ -158,7 +156,7 @@ EXERCISES["maxn"] = Exercise("maxn", "08_chance_and_many_players.ipynb",
                              "k - 1 is largest, the first of equal ones", _maxn_trees, _backed_up, _PLAYERS_API)
 
 
-# Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.mcts_checker).
+# Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.checker).
 
 def _mcts_trees() -> tuple[GameTree, ...]:
     return (load_seed_tree("broeders31"), random_tree(3, 3, seed=1),

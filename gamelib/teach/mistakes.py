@@ -148,7 +148,7 @@ MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
 """The mistakes by the exercise they are a wrong answer to (see :mod:`gamelib.teach.exercises`)."""
 
 
-# Lesson 8: max^n, the "maxn" exercise (gamelib.teach.maxn_checker): a payoff vector at every position.
+# Lesson 8: max^n, the "maxn" exercise (gamelib.teach.checker): a payoff vector at every position.
 
 def maxn_for_player_one(tree: Any, node: str) -> Any:
     """Max^n where every player picks the child best for player 1 (entry 0 at every node), as if
@@ -190,7 +190,7 @@ MISTAKES["maxn"] = {"maxn_for_player_one": maxn_for_player_one, "maxn_paranoid":
                     "maxn_last_of_equal": maxn_last_of_equal}
 
 
-# Lesson 9: Monte Carlo tree search (gamelib.teach.mcts_checker).
+# Lesson 9: Monte Carlo tree search (gamelib.teach.checker).
 
 def mcts_never_turns_rewards_for_min(tree: Any, root: str, iterations: int, c: float, rollout: Any) -> Any:
     """UCT, written recursively, whose UCB1 uses each child's mean reward *for MAX* at every node,

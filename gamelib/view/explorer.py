@@ -16,7 +16,7 @@ both searches are recorded again; "Random tree" draws a seeded random tree (bran
 seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
 (``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
 mistake is; the current tree's text is shown beside it to copy. The keys step too, with the
-pointer over the pictures (:mod:`gamelib.view.keys`). "Projector" (or ``projector=True``) draws
+pointer over the pictures (:mod:`gamelib.view.stage`). "Projector" (or ``projector=True``) draws
 for the back of a room (:mod:`gamelib.view.projector`): 18-pixel values, windows and captions,
 two searches in two columns, all on one 1280 x 720 screen.
 "Save" writes the picture shown (or every step's) as SVG or PNG next to the notebook

@@ -5,7 +5,7 @@ A size model first, with no widgets: :func:`picture_sizes` chooses a picture's l
 pixels, ids :data:`ID_FONT` (13), and the tree fits the column it is given (:func:`column_width`:
 the whole screen's width less the notebook's margins, halved for two searches side by side). A
 tree too wide for its column keeps these sizes: it is drawn folded around the search's path
-(:mod:`gamelib.view.folding`), and scrolls if even that is too wide (never text below
+(:func:`folded_tree`), and scrolls if even that is too wide (never text below
 :data:`MIN_FONT`). Then the pieces the explorer uses in projector mode: the style (windows on the
 search path only, "≤3" for "<= 3"), the caption under each picture (:func:`caption_html`, with the
 rule in words of :mod:`gamelib.view.rules_text`), the CSS (:data:`PROJECTOR_CSS`) and the view
@@ -16,6 +16,21 @@ rule in words of :mod:`gamelib.view.rules_text`), the CSS (:data:`PROJECTOR_CSS`
 >>> sizes = picture_sizes(tree, column_width(2))
 >>> sizes.label_font, sizes.window_font, picture_width(tree, sizes) <= column_width(2)
 (18.0, 18.0, True)
+
+Folded pictures of big trees: only the search's path is unfolded, every other subtree is one node.
+A tree too wide for its column at a legible size (the sliders' largest random tree, branching 4
+and depth 5, has 1,024 leaves) is drawn folded: the root, and the children of every node on the
+path from the root to the node the search is at. A subtree off that path shows as its top node
+alone, with its status and, once the search has left it, its value (so finished subtrees fold
+into their result). The folded tree is read from the replayed
+:class:`~gamelib.view.replay.Snapshot` only; nothing is searched.
+
+>>> from gamelib.search.random_trees import classroom_tree
+>>> from gamelib.view.replay import Replay
+>>> tree = classroom_tree(4, 5, 0)
+>>> folded = folded_tree(tree, Replay(tree, ()).snapshot(0))   # nothing searched: the root's children
+>>> len(folded.nodes()), len(tree.nodes())
+(5, 1365)
 """
 
 from __future__ import annotations
@@ -28,7 +43,6 @@ from typing import Any
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Event
-from gamelib.view.folding import folded_tree, is_folded
 from gamelib.view.painter import Sizes, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView, Style, layered_positions
 from gamelib.view.replay import Snapshot, describe
@@ -36,9 +50,9 @@ from gamelib.view.rules_text import rule_at
 from gamelib.view.stepper import TraceView
 from gamelib.view.ui import TreePicture, ipywidgets
 
-__all__ = ["CAPTION_FONT", "CHROME_WIDTH", "ID_FONT", "MIN_FONT", "PICTURE_HEIGHT", "PROJECTOR_CSS",
-           "ProjectorView", "SCREEN", "VALUE_FONT", "caption_html", "column_width", "picture_height", "picture_sizes",
-           "picture_width", "projector_style"]
+__all__ = ["CAPTION_FONT", "CHROME_WIDTH", "ID_FONT", "MIN_FONT", "PICTURE_HEIGHT", "PROJECTOR_CSS", "SCREEN",
+           "VALUE_FONT", "ProjectorView", "caption_html", "column_width", "folded_tree", "is_folded",
+           "picture_height", "picture_sizes", "picture_width", "projector_style", "search_path"]
 
 SCREEN = (1280, 720)
 """The projector's screen in CSS pixels: width, height."""
@@ -137,7 +151,7 @@ def _path_windows(looks: dict[str, str], view: EdgeView) -> dict[str, str]:
 def projector_style(style: Style) -> Style:
     """``style`` for a projector: bounds written "≤3" and "≥3", windows only on the edges of the
     search path (the open nodes), where at 18 pixels they do not run into each other, and a "+"
-    badge on a folded subtree (:mod:`gamelib.view.folding`)."""
+    badge on a folded subtree (:func:`folded_tree`)."""
     label, edge, badge = style.label, style.edge, style.badge
 
     def short_label(view: NodeView) -> str:
@@ -209,7 +223,7 @@ class ProjectorView(TraceView):
 
     def _painter_for(self, snapshot: Snapshot) -> SvgPainter:
         """The whole tree's painter, or, for a tree wider than the column (unless ``unfolded``), a
-        painter of the tree folded around the search's path (:func:`gamelib.view.folding.folded_tree`)."""
+        painter of the tree folded around the search's path (:func:`folded_tree`)."""
         painter = self.painter
         if self.folds and not self.unfolded:
             folded = folded_tree(self.tree, snapshot)
@@ -241,3 +255,34 @@ class ProjectorView(TraceView):
 
     def _words(self, snapshot: Snapshot) -> str:
         return caption_html(self.tree, snapshot, self._pass_heading(snapshot))
+
+
+def search_path(tree: GameTree, node: str | None) -> list[str]:
+    """The nodes from the root down to ``node`` (just the root for None). Raises KeyError for a
+    node that is not in ``tree``."""
+    if node is None:
+        return [tree.root]
+    if node not in tree.players:
+        raise KeyError(f"{node!r} is not a node of {tree.name!r}")
+    path = [node]
+    while path[-1] != tree.root:
+        path.append(tree.parents[path[-1]])
+    return path[::-1]
+
+
+def folded_tree(tree: GameTree, snapshot: Snapshot) -> GameTree:
+    """``tree`` with only the nodes on the path to ``snapshot``'s current node unfolded: they keep
+    their children, every other inner node becomes a leaf of the result (its children hidden).
+
+    The result has the same ids, players and values, so the snapshot of ``tree`` draws it; its
+    name says it is folded. For a small tree it is worth drawing whole instead (see
+    :mod:`gamelib.view.projector`)."""
+    open_nodes = search_path(tree, snapshot.current)
+    children = {node: tree.children[node] for node in open_nodes if tree.children.get(node)}
+    return dataclasses.replace(tree, name=f"{tree.name} (folded)", children=children, parents={})
+
+
+def is_folded(view: NodeView) -> bool:
+    """True for a node drawn as a folded subtree: a leaf of the folded tree that is not a leaf of
+    the game (it has no static value)."""
+    return view.is_leaf and view.static_value is None

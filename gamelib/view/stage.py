@@ -9,27 +9,35 @@ A :class:`Stage` is what the tree explorer (:mod:`gamelib.view.explorer`) and th
 - then one row: the stepper's buttons (|◀ Start, ◀ Back, Next ▶, End ▶|), play, the step slider,
   any extra buttons the explorer adds (the MCTS explorer's iteration jumps), and two toggles: the
   tools (folded by default: the tree or search settings, the play speed, Save) and Projector;
-- the keys (→ ← Home End space, :mod:`gamelib.view.keys`) with the pointer over the pictures or the
+- the keys (→ ← Home End space, :mod:`gamelib.view.stage`) with the pointer over the pictures or the
   row, said in one line under it;
 - Projector mode (:mod:`gamelib.view.projector`): the widget takes the ``gamelib-projector`` class
   (18-pixel captions), the tools fold, the legend goes, the pictures stand in one row; the explorer
   redraws its pictures for the mode when told (``on_projector``).
 
 ipywidgets is imported when a stage is built, never at ``import gamelib``.
+
+Keyboard stepping: → and ← step, Home and End jump, space plays and pauses. The keys are caught by `ipyevents <https://github.com/mwcraig/ipyevents>`_ (a widget library that
+sends the browser's key events to Python, in JupyterLab, the classic notebook and Voila) while the
+pointer is over the watched part of the explorer: ipyevents gives that part the focus when the
+pointer enters it and takes it back when the pointer leaves, so keys typed elsewhere in the page
+(a notebook cell, the tree's text box) are left alone. :data:`KEY_HINT` says so in one line.
+
+>>> key_action("ArrowRight"), key_action(" "), key_action("x")
+('next', 'play', None)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import Any, Protocol
 
-from gamelib.view.keys import KEY_HINT, watch_keys
 from gamelib.view.projector import PROJECTOR_CSS
 from gamelib.view.stepper import StepControls
 from gamelib.view.ui import ipywidgets, style_sheet
 
-__all__ = ["Stage"]
+__all__ = ["KEYS", "KEY_HINT", "KeyStepper", "Stage", "key_action", "watch_keys"]
 
 
 class Stage:
@@ -95,3 +103,55 @@ class Stage:
         self.legend.layout.display = "none" if on else None
         self.panels.layout.flex_flow = "row nowrap" if on else "row wrap"
 
+
+KEYS: Mapping[str, str] = {"ArrowRight": "next", "ArrowLeft": "back", "Home": "first", "End": "last", " ": "play"}
+"""The browser's key names (``KeyboardEvent.key``) and what each does."""
+
+KEY_HINT = ("Keys, with the pointer over the steps or pictures: → next step · ← back · Home first · End last · "
+            "space play/pause")
+"""The one-line hint shown above the pictures."""
+
+
+class KeyStepper(Protocol):
+    """What keys drive: :class:`gamelib.view.stepper.StepControls` has these."""
+
+    play: Any
+
+    def next(self) -> None: ...
+
+    def back(self) -> None: ...
+
+    def first(self) -> None: ...
+
+    def last(self) -> None: ...
+
+
+def key_action(key: str) -> str | None:
+    """The action of the key named ``key`` (``KeyboardEvent.key``): "next", "back", "first", "last"
+    or "play"; None for a key that does nothing."""
+    return KEYS.get(key)
+
+
+def press(controls: KeyStepper, key: str) -> None:
+    """Do what ``key`` does to ``controls``: step, jump, or start and stop playing (from the start
+    again when playing is started at the last step). Other keys do nothing."""
+    action = key_action(key)
+    if action == "play":
+        play = controls.play
+        if not play.playing and play.value >= play.max:
+            controls.first()
+        play.playing = not play.playing
+    elif action is not None:
+        getattr(controls, action)()
+
+
+def watch_keys(source: Any, controls: KeyStepper) -> Any:
+    """An ipyevents ``Event`` that sends the keys of :data:`KEYS`, pressed while the pointer is over
+    the widget ``source``, to ``controls`` (:func:`press`). Set its ``watched_events`` to ``[]`` to
+    stop listening (for example while number boxes in ``source`` are being typed in), and to
+    ``["keydown"]`` to listen again. Raises ImportError if ipyevents is not installed."""
+    from ipyevents import Event  # type: ignore[import-untyped]
+
+    listener = Event(source=source, watched_events=["keydown"], ignore_modifier_key_events=True)
+    listener.on_dom_event(lambda event: press(controls, str(event.get("key", ""))))
+    return listener

@@ -2,7 +2,7 @@
 
 This is the student's side of a check, and all of it: it runs where the student's code runs (in the
 sandbox's box, or in-process for a trusted function) and decides nothing. The trusted side
-(:mod:`gamelib.teach.checker`, :mod:`gamelib.teach.mcts_checker`) computes the reference and judges
+(:mod:`gamelib.teach.checker`, :mod:`gamelib.teach.checker`) computes the reference and judges
 the :class:`Answers`. It imports nothing of the course but :mod:`gamelib.games.game`, so the box
 needs no search, checker, exercise or solution to run it.
 

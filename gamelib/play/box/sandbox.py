@@ -294,7 +294,7 @@ def in_box(entry: str, cancel: threading.Event | None = None) -> Runner:
 
 def run_in_sandbox(entry: str, payload: Any, limits: Limits = Limits(), *,
                    cancel: threading.Event | None = None, listen: Listener | None = None) -> SandboxResult:
-    """Run ``entry`` (``"gamelib.teach.module:function"`` of the box's library, called as
+    """Run ``entry`` (``"gamelib.play.box.module:function"`` of the box's library, called as
     ``function(payload, channel)``) in a child process in the box with ``limits``, and return how
     it ended.
 
