@@ -202,3 +202,39 @@ def test_the_profile_hook_is_put_back(broeders: GameTree) -> None:
     with pytest.raises(NotImplementedError):
         check_minimax(fails, broeders)
     assert sys.getprofile() is before
+
+
+def test_the_picture_rings_the_position_the_words_name() -> None:
+    # MAX's rule at every node visits minimax's nodes in minimax's order, so the verdict is about a
+    # value: the first position, in the order the function returns, whose value is wrong. Found here
+    # from the tree itself: the first MIN node (children first) whose largest child differs from its
+    # smallest under the student's own values.
+    from gamelib import load_seed_tree
+    from gamelib.teach.mistakes import minimax_always_max
+    tree = load_seed_tree("broeders31")
+    student: dict[str, Value] = {}
+    order: list[str] = []
+
+    def postorder(node: str) -> None:
+        for child in tree.children_of(node):
+            postorder(child)
+        kids = [student[child] for child in tree.children_of(node)]
+        student[node] = tree.evaluate(node) if not kids else max(kids)
+        order.append(node)
+
+    truth: dict[str, Value] = {}
+
+    def minimax_of(node: str) -> Value:
+        kids = [minimax_of(child) for child in tree.children_of(node)]
+        truth[node] = tree.evaluate(node) if not kids else (max(kids) if tree.to_move(node) is Player.MAX else min(kids))
+        return truth[node]
+
+    minimax_of(tree.root)
+    postorder(tree.root)
+    first_wrong = next(node for node in order if student[node] != truth[node])
+    report = check_minimax(minimax_always_max, tree)
+    assert report.step is None and report.node == first_wrong != tree.root
+    assert f"wrong value for is {first_wrong}," in report.message
+    rings = {ring.get("data-node"): ring for ring in ET.fromstring(report.picture()).iter()
+             if "mark-student" in (ring.get("class") or "")}
+    assert set(rings) == {first_wrong, tree.root}

@@ -75,12 +75,23 @@ def test_a_missing_function_is_named_with_what_the_code_defines() -> None:
 
 
 def test_the_starter_code_runs_and_says_it_is_not_written() -> None:
+    # a starter not yet written is no error: said so in a neutral colour, with where it raises
     for exercise in EXERCISES:
         verdict = check_source(exercise, starter_code(exercise))
         first, second, where = verdict.message.splitlines()
-        assert first == f"{function_name(exercise)} raised an error while it was checked:"
-        assert second == "NotImplementedError"
+        assert first == f"{function_name(exercise)} is not written yet: write it above, then run this cell."
+        assert second == "(NotImplementedError"
         assert where.startswith(f"  line {starter_code(exercise).count(chr(10))}, in {function_name(exercise)}: raise")
+        assert verdict.unwritten and not verdict.ok and "#b2182b" not in verdict._repr_html_()
+
+
+def test_any_other_error_is_still_an_error_in_red() -> None:
+    verdict = check_source("minimax", "def my_minimax(tree, node):\n    raise ValueError('no')\n")
+    assert not verdict.unwritten and verdict.message.startswith("my_minimax raised an error while it was checked:")
+    assert "#b2182b" in verdict._repr_html_()
+    # NotImplementedError raised while the code is defined (not when the function is called) is an error too
+    early = check_source("minimax", "raise NotImplementedError\ndef my_minimax(tree, node):\n    return 0\n")
+    assert not early.unwritten and early.message.startswith("your code raised an error as it ran:")
 
 
 def test_an_error_inside_the_function_points_into_the_student_code() -> None:

@@ -118,7 +118,8 @@ class CheckReport:
     """The verdict on a student's search: ``ok``, and if not, the first departure in words.
 
     ``step`` is the 1-based position in the visit order where the student first departs (None if
-    the visits agree), ``node`` the node there, ``student_visits``/``reference_visits`` the two
+    the visits agree), ``node`` the node there (if the visits agree but a value is wrong, the first
+    node whose returned value is wrong, which the message names), ``student_visits``/``reference_visits`` the two
     visit orders, ``student_value``/``reference_value`` the root values for MAX. ``tree`` and
     ``reference_events`` (the reference's trace) let :meth:`picture` draw the tree up to the
     departure; in Jupyter the report shows as its message and that picture.
@@ -168,7 +169,9 @@ class CheckReport:
                 marks[self.reference_visits[index]] = Ring("#1a9641", "next", "reference")
             if index < len(self.student_visits):
                 marks[self.student_visits[index]] = Ring("#d62728", "you", "student")
-        elif not self.ok:
+        elif not self.ok:  # the visits agree: the root's value is wrong, and the words name the first wrong node
+            if self.node is not None and self.node != self.tree.root:
+                marks[self.node] = Ring("#d62728", "first wrong value", "student")
             marks[self.tree.root] = Ring("#d62728", f"you: {format_value(self.student_value)}", "student")
         snapshot = Replay(self.tree, self.reference_events).snapshot(self.picture_step())
         return SvgPainter(self.tree).paint(snapshot, marks=marks, title=self.message)
@@ -294,8 +297,8 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
         message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
                    f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}. "
                    f"{_value_hint(tree, events, algorithm, returned)}")
-        return CheckReport(False, message, None, None, tuple(entered), tuple(expected), value, reference_value,
-                           tree, tuple(events))
+        return CheckReport(False, message, None, _first_wrong(events, returned), tuple(entered), tuple(expected), value,
+                           reference_value, tree, tuple(events))
     message = (f"Your search agrees with {algorithm}: the same {len(entered)} nodes in the same order, "
                f"and the value {format_value(value)}.")
     return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value,
@@ -339,11 +342,18 @@ def _why_cut(tree: GameTree, node: str, events: Sequence[Event]) -> str:
     return f": at position {cut.node} the value reached {cut_reason(cut)}, so {skipped} is cut off"
 
 
+def _first_wrong(events: Sequence[Event], returned: _Returned) -> str | None:
+    """The first node, in the order the student's functions returned, whose value differs from the
+    reference search's exit value there; None if every one agrees."""
+    exits = {event.node: event.value for event in events if isinstance(event, Exit)}
+    return next((node for node, value in returned.for_max.items() if node in exits and not _same(value, exits[node])),
+                None)
+
+
 def _value_hint(tree: GameTree, events: Sequence[Event], algorithm: str, returned: _Returned) -> str:
     """Where a search that visits the right nodes first gets a value wrong, and what it should be."""
     exits = {event.node: event.value for event in events if isinstance(event, Exit)}
-    wrong = next((node for node, value in returned.for_max.items() if node in exits and not _same(value, exits[node])),
-                 None)
+    wrong = _first_wrong(events, returned)
     if wrong is None:
         side = tree.to_move(tree.root)
         if side is Player.CHANCE:

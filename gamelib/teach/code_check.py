@@ -336,12 +336,21 @@ class _Judge:
         if self.unreadable is not None:
             return Verdict(self.exercise, message=self.unreadable, output=output, boundary=result.boundary)
         if self.problem is not None and result.outcome in (RunEnd.FINISHED, RunEnd.ENDED):
-            return Verdict(self.exercise, message=self._problem_message(), output=output, boundary=result.boundary)
+            return Verdict(self.exercise, message=self._problem_message(), output=output, boundary=result.boundary,
+                           unwritten=self._unwritten())
         return Verdict(self.exercise, message=self._stopped_message(result), output=output, boundary=result.boundary)
 
     def _report(self) -> Verdict:
         return Verdict(self.exercise, tuple(self.reports),
                               tuple(tree.name for tree in self.trees[:len(self.reports)]), len(self.trees))
+
+    def _unwritten(self) -> bool:
+        """Whether the function raised NotImplementedError when it was called: the lesson's starter,
+        not yet written (or a part of it the student has not written yet)."""
+        assert self.problem is not None
+        data = self.problem["data"]
+        return (self.problem["kind"] not in ("missing", "syntax") and isinstance(data, dict)
+                and data.get("stage") == "call" and data.get("type") == "NotImplementedError")
 
     def _problem_message(self) -> str:
         """The message for a syntax error, an error while the code or its function ran, or a missing
@@ -363,6 +372,8 @@ class _Judge:
         said = said if str(data.get("message", "")) else str(data.get("type", "Exception"))[:100]
         frames = data.get("frames")
         where = _where(frames if isinstance(frames, list) else [], self.source)
+        if self._unwritten():
+            return f"{name} is not written yet: write it above, then run this cell.\n({said}\n{where})"
         if data.get("stage") == "call":
             return f"{name} raised an error while it was checked:\n{said}\n{where}"
         return f"your code raised an error as it ran:\n{said}\n{where}"

@@ -189,7 +189,9 @@ class Verdict:
     code printed (stdout, then stderr), shown under the verdict in Jupyter. ``boundary`` is where
     the code ran: ``"isolated"`` (bubblewrap's box), ``"guard only"``, ``"in the kernel"`` (a
     browser, under a step budget), :data:`IN_PROCESS` (a trusted function), or ``"not run: WHY"``.
-    In Jupyter it shows the verdict and, on a departure, the tree drawn up to it."""
+    ``unwritten`` says the function is still the lesson's starter (it raised NotImplementedError):
+    not an error, so Jupyter shows it in a neutral colour. In Jupyter it shows the verdict and, on a
+    departure, the tree drawn up to it."""
 
     exercise: str
     reports: tuple[CheckReport, ...] = ()
@@ -198,6 +200,7 @@ class Verdict:
     message: str = ""
     output: str = ""
     boundary: str = IN_PROCESS
+    unwritten: bool = False
 
     @property
     def ok(self) -> bool:
@@ -239,7 +242,8 @@ class Verdict:
             verdict = (f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, "
                        f"{escape(self.tree_name or '')}</p>" + self.reports[-1]._repr_html_())
         else:
-            verdict = f'<pre style="color:#b2182b; white-space:pre-wrap">{escape(self.message)}</pre>'
+            colour = "#4d4d4d" if self.unwritten else "#b2182b"  # a starter not yet written is no error
+            verdict = f'<pre style="color:{colour}; white-space:pre-wrap">{escape(self.message)}</pre>'
         return verdict + _printed_html(self.output)
 
 
