@@ -43,8 +43,10 @@ def test_the_mistakes_as_text_fail_where_the_seed_says() -> None:
     # 18 (pruned in AlphaBeta0's printout) is entered.
     where = {name: check_source("alphabeta", source_as_exercise(mistake, "alphabeta")).report
              for name, mistake in MISTAKES["alphabeta"].items()}
-    assert {name: report.failure.node for name, report in where.items() if report and report.failure} == {
+    failed = {name: report.failure.node for name, report in where.items() if report and report.failure}
+    assert {name: failed[name] for name in ("alphabeta_value_starts_at_minimum", "alphabeta_forgets_to_raise_alpha")} == {
         "alphabeta_value_starts_at_minimum": "26", "alphabeta_forgets_to_raise_alpha": "18"}
+    assert set(failed) == set(MISTAKES["alphabeta"])  # the others are caught too
     for exercise in ("minimax", "negamax"):
         for mistake in MISTAKES[exercise].values():
             verdict = check_source(exercise, source_as_exercise(mistake, exercise))
@@ -120,7 +122,8 @@ def test_the_app_tab_loads_examples_and_checks_the_box() -> None:
     checker = CodeChecker()
     assert checker.exercise.value == "alphabeta" and checker.code.value == starter_code("alphabeta")
     assert [label for label, _ in checker.examples.options] == [
-        "starter code", "alphabeta value starts at minimum", "alphabeta forgets to raise alpha"]
+        "starter code", "alphabeta value starts at minimum", "alphabeta forgets to raise alpha",
+        "alphabeta window not passed down", "alphabeta no cut at min"]
     checker.examples.value = "alphabeta_value_starts_at_minimum"
     verdict = checker.check()
     assert verdict.report is not None and verdict.report.failure is not None and verdict.report.failure.node == "26"
@@ -196,3 +199,21 @@ def test_check_is_the_one_entry_point_for_a_function_or_its_text() -> None:
     assert wrong.failure is not None and wrong.failure.reference_value == 4
     broken = check("minimax", "def my_minimax(tree, node)\n")
     assert not broken.ok and not broken.ran and "line 1" in broken.message
+
+
+def test_a_search_that_does_what_a_known_mistake_does_is_told_which() -> None:
+    # Checked in the box, judged here: the trusted side runs the course's own mistakes on the tree
+    # and names each whose visits and value the student's match, so mistakes that depart at the same
+    # node (18 on Broeders' tree) get different words.
+    from gamelib.teach.mistakes import HINTS
+    said = {}
+    for name, mistake in MISTAKES["alphabeta"].items():
+        verdict = check_source("alphabeta", source_as_exercise(mistake, "alphabeta"))
+        assert verdict.failure is not None and HINTS[name] in verdict.failure.message, name
+        said[name] = verdict.failure.message
+    assert said["alphabeta_no_cut_at_min"] != said["alphabeta_forgets_to_raise_alpha"]
+    assert HINTS["alphabeta_no_cut_at_min"] not in said["alphabeta_forgets_to_raise_alpha"]
+    # a wrong search like none of them gets no such words
+    odd = "def my_alphabeta(tree, node, alpha, beta):\n    return 0\n"
+    verdict = check_source("alphabeta", odd)
+    assert verdict.failure is not None and "It behaves like" not in verdict.failure.message

@@ -79,7 +79,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from numbers import Real
 from typing import Any
@@ -96,6 +96,7 @@ from gamelib.search.tracing import (
     Cutoff, Enter, Event, Exit, MaxnBest, MaxnExit, MctsExpand, MctsRollout, MctsSelect, RecordingTracer,
     visited_nodes,
 )
+from gamelib.teach.mistakes import HINTS, MISTAKES
 from gamelib.view.mcts_picture import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot
 from gamelib.view.painter import Ring, SvgPainter, SvgPicture
@@ -253,8 +254,10 @@ class SearchReferee:
         if self.algorithm == "negamax":
             for_max = {node: tree.to_move(node).sign * reply for node, reply in as_given.items()}
             value = tree.to_move(tree.root).sign * value if _is_number(value) else value
-        return _compare(tree, answers.visits, value, tracer.events, reference.value, self.algorithm,
-                        _Returned(for_max, as_given))
+        report = _compare(tree, answers.visits, value, tracer.events, reference.value, self.algorithm,
+                          _Returned(for_max, as_given))
+        return report if report.ok else _with_likely_mistake(report, _EXERCISE_OF[self.algorithm], tree, self.call,
+                                                             answers)
 
 
 def _is_number(value: Any) -> bool:
@@ -303,6 +306,38 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
                f"and the value {format_value(value)}.")
     return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value,
                        tree, tuple(events))
+
+
+_EXERCISE_OF = {"minimax": "minimax", "negamax": "negamax", "alpha-beta": "alphabeta",
+                "expectiminimax": "expectimax"}
+"""The exercise (a key of :data:`gamelib.teach.mistakes.MISTAKES`) each reference search checks."""
+
+
+def _with_likely_mistake(report: CheckReport, exercise: str, tree: Any, call: Mapping[str, Any],
+                         answers: Answers) -> CheckReport:
+    """``report`` with " It behaves like a search that ..." added to its message when ``answers``
+    are, on ``tree``, exactly what a known mistake of ``exercise`` does there (the same nodes
+    entered in the same order, the same value at the root): every such mistake, since two can
+    look alike on one tree; unchanged otherwise. The mistakes are the course's own functions
+    (:data:`gamelib.teach.mistakes.MISTAKES`), run here."""
+    alike = []
+    for name, mistake in MISTAKES.get(exercise, {}).items():
+        try:
+            theirs = run_student(mistake, tree, call)
+        except Exception:  # noqa: BLE001 - a mistake that cannot run on this tree is not this one
+            continue
+        if theirs.visits == answers.visits and _agree(theirs.value, answers.value):
+            alike.append(HINTS[name])
+    if not alike:
+        return report
+    return replace(report, message=f"{report.message} It behaves like a search that {'; or one that '.join(alike)}.")
+
+
+def _agree(mine: Any, theirs: Any) -> bool:
+    """Whether two answers are the same: numbers within :data:`TOLERANCE`, vectors entry by entry."""
+    if isinstance(mine, (tuple, list)) and isinstance(theirs, (tuple, list)):
+        return len(mine) == len(theirs) and all(_agree(a, b) for a, b in zip(mine, theirs))
+    return _same(mine, theirs)
 
 
 def first_departure(mine: Sequence[Any], theirs: Sequence[Any]) -> int | None:
@@ -418,7 +453,12 @@ class MaxnReferee:
     def judge(self, answers: Answers) -> CheckReport:
         """The verdict on ``answers``: the first departure from max^n's visit order, or the first
         node whose returned vector is wrong (a returned list counts as the tuple of its entries;
-        payoffs are given, never computed, so they are compared exactly), or agreement."""
+        payoffs are given, never computed, so they are compared exactly), or agreement; a wrong
+        search that does exactly what a known mistake does is told which."""
+        report = self._judge(answers)
+        return report if report.ok else _with_likely_mistake(report, "maxn", self.tree, self.call, answers)
+
+    def _judge(self, answers: Answers) -> CheckReport:
         tree, tracer = self.tree, RecordingTracer()
         reference = maxn(tree, tracer=tracer)
         events = tracer.events

@@ -12,7 +12,8 @@ from typing import Any
 
 from gamelib.games.game import Player, Value
 
-__all__ = ["MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_value_starts_at_minimum",
+__all__ = ["HINTS", "MISTAKES", "alphabeta_forgets_to_raise_alpha", "alphabeta_no_cut_at_min",
+           "alphabeta_value_starts_at_minimum", "alphabeta_window_not_passed_down",
            "expectimax_forgets_min", "expectimax_max_at_chance", "expectimax_plain_average", "maxn_for_player_one",
            "maxn_last_of_equal", "maxn_paranoid", "mcts_never_turns_rewards_for_min",
            "minimax_always_max", "negamax_without_negation"]
@@ -90,6 +91,50 @@ def alphabeta_forgets_to_raise_alpha(tree: Any, node: str, alpha: Value, beta: V
     return value
 
 
+def alphabeta_window_not_passed_down(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+    """Alpha-beta that searches every child with the tree's whole value range instead of the
+    node's window (alpha, beta): a node still cuts on a bound its own children found, but no bound
+    from higher up reaches the node below, so the cutoffs that need a grandparent's bound never
+    happen. Returns the value for MAX; the window is MAX's (alpha, beta)."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    lowest, highest = tree.value_range
+    maximising = tree.to_move(node) is Player.MAX
+    value = alpha if maximising else beta
+    for child in tree.children_of(node):
+        reply = alphabeta_window_not_passed_down(tree, child, lowest, highest)  # the mistake: (alpha, beta)
+        if maximising:
+            value = alpha = max(value, reply)
+            if value >= beta:
+                break
+        else:
+            value = beta = min(value, reply)
+            if value <= alpha:
+                break
+    return value
+
+
+def alphabeta_no_cut_at_min(tree: Any, node: str, alpha: Value, beta: Value) -> Value:
+    """Alpha-beta that cuts only at MAX nodes: a MIN node searches all its children even once its
+    value has fallen to alpha or below, although MAX has a move at least as good elsewhere and will
+    not come here. Returns the value for MAX; the window is MAX's (alpha, beta)."""
+    if tree.is_terminal(node):
+        value: Value = tree.evaluate(node)
+        return value
+    if tree.to_move(node) is Player.MAX:
+        value = alpha
+        for child in tree.children_of(node):
+            value = alpha = max(value, alphabeta_no_cut_at_min(tree, child, alpha, beta))
+            if value >= beta:
+                break
+        return value
+    value = beta
+    for child in tree.children_of(node):
+        value = beta = min(value, alphabeta_no_cut_at_min(tree, child, alpha, beta))  # the mistake: no cut
+    return value
+
+
 # Lesson 8: expectiminimax, the "expectimax" exercise (a MAX, MIN or chance node at every position).
 
 def expectimax_plain_average(tree: Any, node: str) -> Value:
@@ -140,7 +185,9 @@ MISTAKES: dict[str, dict[str, Callable[..., Value]]] = {
     "minimax": {"minimax_always_max": minimax_always_max},
     "negamax": {"negamax_without_negation": negamax_without_negation},
     "alphabeta": {"alphabeta_value_starts_at_minimum": alphabeta_value_starts_at_minimum,
-                  "alphabeta_forgets_to_raise_alpha": alphabeta_forgets_to_raise_alpha},
+                  "alphabeta_forgets_to_raise_alpha": alphabeta_forgets_to_raise_alpha,
+                  "alphabeta_window_not_passed_down": alphabeta_window_not_passed_down,
+                  "alphabeta_no_cut_at_min": alphabeta_no_cut_at_min},
     "expectimax": {"expectimax_plain_average": expectimax_plain_average,
                    "expectimax_max_at_chance": expectimax_max_at_chance,
                    "expectimax_forgets_min": expectimax_forgets_min},
@@ -221,3 +268,29 @@ def mcts_never_turns_rewards_for_min(tree: Any, root: str, iterations: int, c: f
 
 
 MISTAKES["mcts"] = {"mcts_never_turns_rewards_for_min": mcts_never_turns_rewards_for_min}
+
+HINTS: dict[str, str] = {
+    "minimax_always_max": "takes the largest child value at MIN's nodes too: MIN takes the smallest",
+    "negamax_without_negation": ("returns its children's values as they are: in negamax a child's value is for the "
+                                 "other side, so the parent takes the largest of their negations"),
+    "alphabeta_value_starts_at_minimum": ("starts a node's value at the end of the value range instead of at alpha "
+                                          "(MAX) or beta (MIN), so that alpha = value can lower a bound found higher up "
+                                          "(Broeders' warning, seed 003)"),
+    "alphabeta_forgets_to_raise_alpha": ("never raises alpha (or lowers beta) as better values come back, so the "
+                                         "children search with the window their parent got and the cutoffs that need "
+                                         "a sibling's bound never happen"),
+    "alphabeta_window_not_passed_down": ("searches the children with the whole value range instead of the node's "
+                                         "(alpha, beta), so a bound found higher up never reaches the nodes below and "
+                                         "the deep cutoffs are lost"),
+    "alphabeta_no_cut_at_min": ("never cuts at MIN's nodes: a MIN node stops as soon as its value is at most alpha, "
+                                "since MAX has a move at least as good elsewhere"),
+    "expectimax_plain_average": "averages a chance node's children plainly, ignoring the outcomes' probabilities",
+    "expectimax_max_at_chance": "takes the largest child value at a chance node: no one chooses there, a die does",
+    "expectimax_forgets_min": "treats MIN's nodes as MAX's: MIN takes the smallest child value",
+    "maxn_for_player_one": "picks, for every player, the child best for player 1: each player takes its own entry",
+    "maxn_paranoid": "lets every other player minimise player 1's payoff (paranoid), not maximise its own entry",
+    "maxn_last_of_equal": "keeps the last of equal best children: max^n keeps the first",
+    "mcts_never_turns_rewards_for_min": "scores MIN's moves by MAX's mean reward: at MIN's nodes UCB1 uses 1 minus it",
+}
+"""What each mistake does, in the words the checker adds when a student's search behaves exactly as
+that mistake does on a tree ("it behaves like a search that ...")."""
