@@ -181,12 +181,23 @@ def test_a_tournament_goes_on_past_every_fault(submissions: Path, tmp_path: Path
 def test_old_match_files_still_load() -> None:
     # Lesson 7's six files and lesson 9's four MCTS files (1 s and 5 s, both rules): 40 games each,
     # every one played to its end.
-    files = sorted((ROOT / "gamelib" / "data" / "tournaments").glob("*.jsonl"))
+    folder = ROOT / "gamelib" / "data" / "tournaments"
+    files = sorted(path for path in folder.glob("*.jsonl") if not path.name.startswith("class_tournament"))
     assert len(files) == 10
     for path in files:
         records = read_records(path)
         assert len(records) == 40, path.name
         assert {(r.reason, r.forfeit, r.detail) for r in records} == {("played", None, "")}, path.name
+    # Lesson 10's class tournament: five entries, two games a pairing; slow loses every game it is in
+    # by timeout and crashy by crash (the first faulty side to move loses when both are in), the six
+    # games between the three working entries are played out.
+    games = read_records(folder / "class_tournament_lesson10.jsonl")
+    assert len(games) == 20 and sorted(game.index for game in games) == list(range(20))
+    faulty = {"slow": "timeout", "crashy": "crash"}
+    for game in games:
+        sides = [name for name in (game.x, game.o) if name in faulty]
+        assert game.reason == ("played" if not sides else faulty[game.x if game.x in faulty else game.o]), game.index
+    assert sum(game.reason == "played" for game in games) == 6
 
 
 def test_swiss_rounds_pair_equal_scores_without_rematches() -> None:
