@@ -31,7 +31,7 @@ from gamelib.games.spreadsheet import formula_like, spreadsheet_row, spreadsheet
 from gamelib.play.box.guard import GUARD_ONLY, ISOLATED, bwrap_problem
 from gamelib.play.standings import standings, standings_csv
 from gamelib.play.box import sandbox
-from gamelib.teach import code_check, grading
+from gamelib.teach import grading
 from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS
 from gamelib.teach.grading import (CSV_FIELDS, GRADE_FIELDS, NOT_RUN, grade_folder, grading_key, key_path, sign_row,
                                    write_atomically)

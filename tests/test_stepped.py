@@ -20,7 +20,6 @@ import solutions.lesson_02_alpha_beta
 import solutions.lesson_08_chance
 import solutions.lesson_09_mcts
 from gamelib.play.box import stepped
-from gamelib.teach import code_check
 from gamelib.teach.app import CodeChecker, boundary_status
 from gamelib.teach.code_check import (
     check_code,

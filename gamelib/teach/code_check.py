@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from inspect import getsource
 from typing import Any
 
 from gamelib.games.game import Value
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
-from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN
+from gamelib.play.box.guard import NOT_RUN
 from gamelib.play.box.answers import FILENAME, Answers, message_problem
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, UnknownExerciseError, Verdict
