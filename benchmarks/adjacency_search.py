@@ -10,7 +10,7 @@ machine is running:
    move order a1..h8, window (-64, 64)) beside easyAI's Negamax on the same game through
    ``benchmarks/easyai_adapter.py`` (same order, depth and window, no table): both must enter the
    same nodes and find the same move. gamelib's plain alpha-beta on the plain game runs its bitboard
-   inner loop (``gamelib.games.adjacency.native_alphabeta``), while easyAI goes through the adapter's calls to the
+   inner loop (``gamelib.games.adjacency.native``), while easyAI goes through the adapter's calls to the
    engine, so this compares the two as a user meets them. easyAI
    runs twice: with the adapter's ``unmake_move`` (its fast path) and, at the smallest depth,
    without it (its default: a deep copy of the game for every move).
@@ -54,10 +54,10 @@ from minimal_tree import falling, minimal_tree  # noqa: E402
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
 from gamelib.games.adjacency.lookahead import LookaheadGame  # noqa: E402
+from gamelib.games.game import Value  # noqa: E402
 from gamelib.play.arena import play_game  # noqa: E402
 from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot  # noqa: E402
 from gamelib.play.bots.hillclimb import HillClimbBot  # noqa: E402
-from gamelib.games.game import Value  # noqa: E402
 from gamelib.search.negamax import alphabeta  # noqa: E402
 from gamelib.search.ttable import TranspositionTable  # noqa: E402
 

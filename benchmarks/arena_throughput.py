@@ -21,8 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gamelib.games.adjacency import AdjacencyGame  # noqa: E402
 from gamelib.play.arena import run_match  # noqa: E402
-from gamelib.play.bots.base import Bot  # noqa: E402
-from gamelib.play.bots.random_bot import RandomBot  # noqa: E402
+from gamelib.play.bots.base import (
+    Bot,  # noqa: E402
+    RandomBot,  # noqa: E402
+)
 from gamelib.play.engine_protocol import ExternalBot  # noqa: E402
 
 

@@ -6,7 +6,7 @@ Run from the repository root:  .venv/bin/python benchmarks/bot_search_speed.py [
 ``COMMIT`` (default ``8d5fc8a``, main before the lazy depth-3 bounds of
 ``gamelib.games.adjacency_lookahead`` (now ``gamelib.games.adjacency.lookahead``) and the loop's own
 table lookups; ``e2a74ee`` is main before the bot's bitboard loop, now
-``gamelib.games.adjacency.native_negascout``) is exported with ``git archive`` to a
+``gamelib.games.adjacency.native``) is exported with ``git archive`` to a
 temporary directory and its ``gamelib`` imported beside the working tree's (each set of modules kept apart in
 ``sys.modules``), so both run in this process, interleaved, on the same load. It prints:
 
@@ -113,7 +113,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gamelib.games.user_input import whole_number
+from gamelib.games.user_text import whole_number
 from gamelib.play.commands import option
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python benchmarks/endgame_horizon.py [--games 6]
 
 Positions: ``--games`` games between alpha-beta bots at fixed depth 3 (rule 8, 28 rounds), each
-from a balanced random opening (:func:`gamelib.play.openings.balanced_openings`, seed 0), the
+from a balanced random opening (:func:`gamelib.play.arena.balanced_openings`, seed 0), the
 position with n plies left of each game, for n = 6, 7, ... For each limit of 0.2, 1 and 5 s a
 move, a fresh bot (NegaScout, material, an empty table, as at the first move that reaches the
 end) plays each position at that limit; the script prints how many it solved (its Decision says
@@ -18,9 +18,8 @@ import argparse
 import time
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
-from gamelib.play.arena import play_game
+from gamelib.play.arena import balanced_openings, play_game
 from gamelib.play.bots.alphabeta import AlphaBetaBot
-from gamelib.play.openings import balanced_openings
 
 LIMITS = (0.2, 1.0, 5.0)
 

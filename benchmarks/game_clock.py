@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python benchmarks/game_clock.py [--game-time 30] [--opening-seed 0] [--games 1]
 
 Two alpha-beta bots play one game (rule 8, 28 rounds) from a balanced opening
-(:func:`gamelib.play.openings.balanced_openings`), twice: with a whole-game clock of
+(:func:`gamelib.play.arena.balanced_openings`), twice: with a whole-game clock of
 ``--game-time`` seconds a side (:mod:`gamelib.search.time_rules`: more in the middle game), and
 with the same time split evenly, ``--game-time`` / (the side's moves) a move. For every move it
 prints the plies left, the limit, the seconds taken, the depth completed and whether the bot
@@ -34,11 +34,10 @@ import math
 import statistics
 
 from gamelib.games.adjacency import AdjacencyGame
-from gamelib.games.user_input import decimal_number, whole_number
-from gamelib.play.arena import play_game
+from gamelib.games.user_text import decimal_number, whole_number
+from gamelib.play.arena import balanced_openings, play_game
 from gamelib.play.bots.alphabeta import AlphaBetaBot
 from gamelib.play.commands import MAX_GAME_SECONDS, MAX_SEED, MIN_GAME_SECONDS, option
-from gamelib.play.openings import balanced_openings
 from gamelib.play.records import GameRecord
 
 MAX_BENCHMARK_GAMES = 100

@@ -25,10 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
 from gamelib.play.arena import play_game  # noqa: E402
-from gamelib.play.bots.base import Bot  # noqa: E402
+from gamelib.play.bots.base import (
+    Bot,  # noqa: E402
+    RandomBot,  # noqa: E402
+)
 from gamelib.play.bots.genetic import GeneticBot  # noqa: E402
 from gamelib.play.bots.hillclimb import HillClimbBot  # noqa: E402
-from gamelib.play.bots.random_bot import RandomBot  # noqa: E402
 
 
 def random_positions(game: AdjacencyGame, count: int, seed: int = 0) -> list[AdjacencyState]:

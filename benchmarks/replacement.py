@@ -7,7 +7,7 @@ lesson 4 does, with a table of each replacement strategy and size (``gamelib.sea
 to depth 3 with every strategy at 16, 64 and 256 slots, and to depth 5 with the four strategies
 that differ within one search (always, depth, two-tier, subtree; aging counts exactly as depth
 there) at 256 and 4,096 slots. The positions are lesson 4's (X c3, O f6, X d4, O e5, X c5, O f4)
-and seven more of six random moves each (``gamelib.play.openings.random_line`` seeded by
+and seven more of six random moves each (``gamelib.play.arena.random_line`` seeded by
 "replacement/K"). It records the nodes each search entered over all its depths (deterministic:
 the same on every machine), its value, the value of alpha-beta without a table, and the CPU
 seconds (which vary), and writes them with their provenance (date, commit, machine, load, command)
@@ -27,13 +27,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
-from gamelib.play.openings import random_line  # noqa: E402
+from gamelib.play.arena import random_line  # noqa: E402
 from gamelib.search.deepening import iterative_deepening  # noqa: E402
 from gamelib.search.negamax import alphabeta  # noqa: E402
 from gamelib.search.ttable import Replacement, TranspositionTable  # noqa: E402
-
-from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 
 DATA = ROOT / "gamelib" / "data" / "benchmarks" / "replacement.json"
 LESSON_LINE = ("c3", "f6", "d4", "e5", "c5", "f4")

@@ -7,7 +7,7 @@ to ``gamelib/data/benchmarks/search_enhancements.json``, which lesson 6 reads:
 
 1. **Node rates.** The course's plain alpha-beta (``gamelib.search.negamax.alphabeta`` on the plain
    ``AdjacencyGame``: no table, moves a1..h8, window (-64, 64); it runs the bitboard loop of
-   ``gamelib.games.adjacency.native_alphabeta``) against :func:`yardstick`, a minimal pure-Python bitboard negamax
+   ``gamelib.games.adjacency.native``) against :func:`yardstick`, a minimal pure-Python bitboard negamax
    of the kind a student would write in 40 lines (kept here as a yardstick only; the course never
    uses it), and against the traced skeleton run without a tracer (the same game as a subclass,
    which the bitboard loop does not take). Same positions and depths, in one process,
@@ -17,7 +17,7 @@ to ``gamelib/data/benchmarks/search_enhancements.json``, which lesson 6 reads:
 2. **Depth in 5 s.** The alpha-beta bot's completed depth in 5 s from the opening and from
    :data:`MIDGAME`, under rule 8 and rule 4 (the midgame's marks read as a rule-4 position).
    ``benchmarks/bot_search_speed.py`` prints the same beside a commit from before the bot's
-   bitboard loop (``gamelib.games.adjacency.native_negascout``), with both versions' node rates.
+   bitboard loop (``gamelib.games.adjacency.native``), with both versions' node rates.
 3. **Leaves against the minimal tree.** At depth 8 in the midgame: NegaScout with iterative
    deepening on the lookahead game (depth-1 nodes valued by the lookahead count as one
    evaluation), the static evaluations made at depth 8 (all evaluations of deepening to 8 less those
@@ -64,16 +64,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.minimal_tree import falling, minimal_tree  # noqa: E402
+from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 from gamelib.games.adjacency import FULL, AdjacencyGame, AdjacencyState  # noqa: E402
 from gamelib.games.adjacency.lookahead import LookaheadGame  # noqa: E402
 from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: E402
-from gamelib.search.heuristics import Heuristics  # noqa: E402
 from gamelib.search.deepening import iterative_deepening  # noqa: E402
+from gamelib.search.heuristics import Heuristics  # noqa: E402
 from gamelib.search.negamax import alphabeta, negascout  # noqa: E402
 from gamelib.search.ttable import TranspositionTable  # noqa: E402
-
-from benchmarks.minimal_tree import falling, minimal_tree  # noqa: E402
-from benchmarks.provenance import provenance, quick_argument  # noqa: E402
 
 MIDGAME = "4OOOO/4OOXO/4OXOO/3XXXXX/3XOOOX/XOX2O2/XOO5/XXX5 X 32 r8"
 """The midgame position of ``benchmarks/adjacency_search.py`` (X to move, 32 empty squares)."""

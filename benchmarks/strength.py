@@ -8,10 +8,10 @@ Run from the repository root:
 The new version (``--new``: ``.`` for this working tree, or a git commit) plays the base version
 (``--base``, a git commit exported with ``git archive`` into the temporary directory), both as
 engines over the line protocol (``cmd:``), ``--games`` games at ``--time`` seconds a move in
-pairs from balanced random openings (:mod:`gamelib.play.openings`), each opening once with each
+pairs from balanced random openings (:mod:`gamelib.play.arena`), each opening once with each
 version as X. After every game it prints the score, the Elo difference with its 95% interval
 (pentanomial, over finished pairs), the GSPRT's log-likelihood ratio of H0: Elo = elo0 against
-H1: Elo = elo1 (:mod:`gamelib.play.sprt`) and the new version's gain in final marks per opening
+H1: Elo = elo1 (:mod:`gamelib.play.ratings`) and the new version's gain in final marks per opening
 pair with its 95% interval; it stops as soon as the test decides (on the points). Games are
 appended to ``--out`` as they end: run the same command again to resume. See
 :mod:`gamelib.play.strength`.
@@ -50,12 +50,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from gamelib.games.user_input import decimal_number, whole_number
+from gamelib.games.user_text import decimal_number, whole_number
 from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: F401  (fails early if this gamelib is broken)
 from gamelib.play.commands import MAX_GAMES, MAX_SEED, MAX_WORKERS, option
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS
+from gamelib.play.ratings import Sprt
 from gamelib.play.records import MatchFileError
-from gamelib.play.sprt import Sprt
 from gamelib.play.strength import (
     BASE_COMMIT,
     engine_spec,

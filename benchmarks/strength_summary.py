@@ -26,8 +26,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gamelib.play.ratings import Sprt
 from gamelib.play.records import GameRecord, read_records
-from gamelib.play.sprt import Sprt
 from gamelib.play.strength import pair_margins, report
 
 FROZEN = re.compile(r"gamelib-frozen-([0-9a-f]{7,40})")

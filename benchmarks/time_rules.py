@@ -73,7 +73,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState  # noqa: E402
-from gamelib.games.user_input import whole_number  # noqa: E402
+from gamelib.games.user_text import whole_number  # noqa: E402
 from gamelib.play.bots.alphabeta import AlphaBetaBot  # noqa: E402
 from gamelib.play.commands import option  # noqa: E402
 from gamelib.play.match_stats import score_interval  # noqa: E402

@@ -25,7 +25,7 @@ from gamelib.play.entries import Entry, course_entry  # noqa: E402
 from gamelib.play.tournament import run_tournament  # noqa: E402
 
 FILE_BOT = """
-from gamelib.play.bots.random_bot import RandomBot as Bot
+from gamelib.play.bots.base import RandomBot as Bot
 """
 
 

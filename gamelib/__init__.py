@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the names of _EXPORTS again, for type checkers (tests/test_
         GameTree as GameTree, TreeFormatError as TreeFormatError, from_cs188 as from_cs188, load_tree as load_tree,
         tree_from_dict as tree_from_dict,
     )
-    from gamelib.search.clock import counted_time as counted_time
+    from gamelib.search.time_rules import counted_time as counted_time
     from gamelib.search.deepening import iterative_deepening as iterative_deepening
     from gamelib.search.expectimax import expectimax as expectimax, expectiminimax as expectiminimax
     from gamelib.search.maxn import maxn as maxn
@@ -71,7 +71,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {  # module: the names this package re-ex
     "gamelib.games.game": ("INF", "Game", "IllegalMoveError", "Player", "Value", "format_value"),
     "gamelib.games.pig": ("Pig",),
     "gamelib.games.trees": ("GameTree", "TreeFormatError", "from_cs188", "load_tree", "tree_from_dict"),
-    "gamelib.search.clock": ("counted_time",),
+    "gamelib.search.time_rules": ("counted_time",),
     "gamelib.search.deepening": ("iterative_deepening",),
     "gamelib.search.expectimax": ("expectimax", "expectiminimax"),
     "gamelib.search.maxn": ("maxn",),

@@ -24,13 +24,22 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from gamelib.games.data import load_seed_tree, seed_tree_names
-from gamelib.games.tree_text import TreeTextError
 from gamelib.games.multiplayer import load_any_tree
+from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import MAX_TREE_DEPTH, GameTree, TreeFormatError
-from gamelib.games.user_input import decimal_number, whole_number
+from gamelib.games.user_text import decimal_number, whole_number
 from gamelib.play.bots.base import pause_collector, resume_collector
-from gamelib.play.commands import (MAX_SEED, add_game_commands, option, run_engine, run_match_command, run_play,
-                                   run_tournament_command)
+from gamelib.play.box.guard import ISOLATED, bwrap_problem
+from gamelib.play.box.sandbox import Limits
+from gamelib.play.commands import (
+    MAX_SEED,
+    add_game_commands,
+    option,
+    run_engine,
+    run_match_command,
+    run_play,
+    run_tournament_command,
+)
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.expectimax import expectimax
 from gamelib.search.maxn import MaxnResult
@@ -47,12 +56,26 @@ from gamelib.search.tracing import (
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
-from gamelib.play.box.guard import ISOLATED, bwrap_problem
-from gamelib.teach.grading import (MAX_GRADING_WORKERS, NOT_RUN, OUTCOMES, Grade, default_out, grade_file,
-                                   grade_folder, gradescope_results)
-from gamelib.play.box.sandbox import Limits
-from gamelib.teach.worksheet import (BRANCHING, DEPTH, MAX_TREES, WORKSHEET_SEARCHES, Difficulty, WorksheetError,
-                                     make_worksheet, write_worksheet)
+from gamelib.teach.grading import (
+    MAX_GRADING_WORKERS,
+    NOT_RUN,
+    OUTCOMES,
+    Grade,
+    default_out,
+    grade_file,
+    grade_folder,
+    gradescope_results,
+)
+from gamelib.teach.worksheet import (
+    BRANCHING,
+    DEPTH,
+    MAX_TREES,
+    WORKSHEET_SEARCHES,
+    Difficulty,
+    WorksheetError,
+    make_worksheet,
+    write_worksheet,
+)
 from gamelib.view.leaderboard import write_leaderboard
 from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 from gamelib.view.replay import describe, payoff_text

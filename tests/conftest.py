@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from gamelib import Event, GameTree, load_reference, load_seed_tree
-from gamelib.search.clock import using_clock
+from gamelib.search.time_rules import using_clock
 from gamelib.search.tracing import (
     BestMove,
     ChanceSum,
@@ -25,7 +25,6 @@ from gamelib.search.tracing import (
     Research,
     TableHit,
 )
-
 
 SetClock = Callable[[Callable[[], float]], None]
 
@@ -52,7 +51,7 @@ def reachable_tmp_path(request: pytest.FixtureRequest) -> None:
 
 @pytest.fixture
 def set_clock() -> Iterator[SetClock]:
-    """``set_clock(read)`` makes the clock every search and bot reads (gamelib.search.clock.now)
+    """``set_clock(read)`` makes the clock every search and bot reads (gamelib.search.time_rules.now)
     return ``read()`` until the test ends: time moves only when the test says."""
     with ExitStack() as stack:
         yield lambda read: stack.enter_context(using_clock(read))

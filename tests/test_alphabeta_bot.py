@@ -21,12 +21,12 @@ from gamelib.games.adjacency.lookahead import LookaheadGame, gain_counts
 from gamelib.games.game import INF
 from gamelib.play.arena import play_game
 from gamelib.play.bots.alphabeta import SEARCHES, AlphaBetaBot, WeightedGame
-from gamelib.play.bots.random_bot import RandomBot
-from gamelib.search.time_rules import Partial, predict_seconds, shrinking
+from gamelib.play.bots.base import RandomBot
 from gamelib.search.deepening import Deepening
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta, minimax, negascout
 from gamelib.search.random_trees import random_tree
+from gamelib.search.time_rules import Partial, predict_seconds, shrinking
 from gamelib.search.tracing import Bound, RecordingTracer
 from gamelib.search.ttable import TranspositionTable
 from tests.budget import examples

@@ -14,8 +14,7 @@ import pytest
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square
 from gamelib.games.game import IllegalMoveError
 from gamelib.play.arena import build_bot, game_seed, match_tasks, play_game, run_match
-from gamelib.play.bots.base import Decision
-from gamelib.play.bots.random_bot import RandomBot
+from gamelib.play.bots.base import Decision, RandomBot
 from gamelib.play.match_stats import score_interval, summarise, summarise_file, wilson_interval
 from gamelib.play.records import GameRecord, MatchFileError, Turn, read_records
 

@@ -1,4 +1,4 @@
-"""The alpha-beta bot's bitboard NegaScout loop (gamelib.games.adjacency.native_negascout) against the skeleton.
+"""The alpha-beta bot's bitboard NegaScout loop (gamelib.games.adjacency.native) against the skeleton.
 
 The traced skeleton (``negascout`` with a recording tracer, which never takes the loop) is the
 reference: on thousands of seeded random positions, depths, windows and tables the loop must
@@ -18,16 +18,14 @@ import pytest
 
 from gamelib.games.adjacency import AdjacencyState
 from gamelib.games.adjacency.lookahead import LookaheadGame
+from gamelib.games.adjacency.native import bitboard_negascout
 from gamelib.games.game import Value
-from gamelib.games.adjacency.native_negascout import bitboard_negascout
 from gamelib.search.deepening import iterative_deepening
 from gamelib.search.negamax import SearchResult, SearchTimeout, negascout
-from gamelib.search.tracing import Bound, RecordingTracer
+from gamelib.search.tracing import Bound, RecordingTracer, Research
 from gamelib.search.ttable import TranspositionTable
-from gamelib.search.tracing import Research
-from tests.test_bitboard_search import SEEDS, cases
+from tests.test_bitboard_search import SEEDS, cases, traced_path, watched
 from tests.test_bitboard_search import random_cases as plain_cases
-from tests.test_bitboard_search import traced_path, watched
 
 
 class SkeletonLookahead(LookaheadGame):

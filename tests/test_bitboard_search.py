@@ -1,4 +1,4 @@
-"""The bitboard inner loop (gamelib.games.adjacency.native_alphabeta) against the traced skeleton it stands in for.
+"""The bitboard inner loop (gamelib.games.adjacency.native) against the traced skeleton it stands in for.
 
 The traced skeleton (``alphabeta`` with a recording tracer, which never takes the bitboard loop) is
 the reference: on thousands of seeded random positions, depths and windows the loop must enter
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
-from gamelib.games.adjacency.native_alphabeta import bitboard_alphabeta
+from gamelib.games.adjacency.native import bitboard_alphabeta
 from gamelib.search.negamax import SearchResult, alphabeta
 from gamelib.search.tracing import Enter, Leaf, RecordingTracer
 

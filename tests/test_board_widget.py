@@ -4,7 +4,6 @@ after simulated clicks (the handlers are called directly, no browser)."""
 from __future__ import annotations
 
 import re
-
 import threading
 from typing import Any
 
@@ -14,8 +13,7 @@ from gamelib.games.adjacency import AdjacencyState, Mark, NotationError, Square,
 from gamelib.games.game import Game, IllegalMoveError
 from gamelib.play.bots.base import Decision
 from gamelib.play.bots.genetic import GeneticBot
-from gamelib.view.board_model import BoardModel, TurnError, board_html
-from gamelib.view.board_widget import AdjacencyBoard
+from gamelib.view.board import AdjacencyBoard, BoardModel, TurnError, board_html
 
 
 class LowestSquareBot:

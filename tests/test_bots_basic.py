@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, parse_square, square_name
 from gamelib.play.bots import make_bot
+from gamelib.play.bots.base import RandomBot
 from gamelib.play.bots.human import HumanPlayer
-from gamelib.play.bots.random_bot import RandomBot
 from tests.budget import examples
 
 GAME = AdjacencyGame(rounds=6)

@@ -7,10 +7,9 @@ import random
 import pytest
 
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState
-from gamelib.play.bots.alphabeta import AlphaBetaBot
-from gamelib.play.bots.endgame import solved_text
+from gamelib.play.arena import random_line
+from gamelib.play.bots.alphabeta import AlphaBetaBot, solved_text
 from gamelib.play.engine_protocol import EngineSession
-from gamelib.play.openings import random_line
 
 
 def brute_force(game: AdjacencyGame, state: AdjacencyState) -> int:

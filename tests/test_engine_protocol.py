@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
-from gamelib.play.bots.base import Decision
-from gamelib.play.bots.random_bot import RandomBot
+from gamelib.play.bots.base import Decision, RandomBot
 from gamelib.play.engine_protocol import EngineError, EngineSession, ExternalBot, serve
 from tests.budget import examples
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.view.figures import FIGURES, figure_svg, main
+from gamelib.view.export import FIGURES, figure_svg, main
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -17,7 +17,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_regenerating_gives_the_committed_file(name: str) -> None:
     committed = (NOTEBOOKS / "figures" / name).read_text(encoding="utf-8")
-    assert figure_svg(FIGURES[name]) == committed, f"run .venv/bin/python -m gamelib.view.figures and commit {name}"
+    assert figure_svg(FIGURES[name]) == committed, f"run .venv/bin/python -m gamelib.view.export and commit {name}"
 
 
 def test_every_figure_is_embedded_and_every_embedded_figure_exists() -> None:
@@ -38,4 +38,4 @@ def test_check_mode(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pyt
     assert main(["--check"]) == 0
     monkeypatch.chdir(tmp_path)  # no figures here: all missing
     assert main(["--check"]) == 1
-    assert "run python -m gamelib.view.figures" in capsys.readouterr().out
+    assert "run python -m gamelib.view.export" in capsys.readouterr().out

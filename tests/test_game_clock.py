@@ -9,10 +9,9 @@ import pytest
 from gamelib.cli import main
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
-from gamelib.play.bots.random_bot import RandomBot
+from gamelib.play.bots.base import RandomBot
 from gamelib.play.engine_protocol import EngineSession
-from gamelib.search.time_rules import MIN_MOVE_SECONDS, MOVE_RESERVE, move_budget, phase_weight
-from gamelib.search.clock import counted_time
+from gamelib.search.time_rules import MIN_MOVE_SECONDS, MOVE_RESERVE, counted_time, move_budget, phase_weight
 from tests.test_engine_protocol import TimedBot
 
 

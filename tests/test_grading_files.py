@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from gamelib.cli import main
-from gamelib.games.spreadsheet import spreadsheet_safe
-from gamelib.teach.grading import default_out, grade_folder
+from gamelib.games.user_text import spreadsheet_safe
 from gamelib.play.box.sandbox import Limits
+from gamelib.teach.grading import default_out, grade_folder
 from tests.hostile import RIGHT, SECRET
 
 LIMITS = Limits(seconds=5)

@@ -32,18 +32,28 @@ import pytest
 import solutions.lesson_01_minimax
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import play_game
-from gamelib.play.bots.random_bot import RandomBot
+from gamelib.play.bots.base import RandomBot
+from gamelib.play.box import sandbox
 from gamelib.play.box.guard import GUARD_ONLY, ISOLATED, bwrap_problem
+from gamelib.play.box.sandbox import Limits
 from gamelib.play.engine_protocol import EngineError
 from gamelib.play.entries import Entry, EntryLimits, start_entry
 from gamelib.play.tournament import TournamentGame, play_tournament_game
-from gamelib.play.box import sandbox
 from gamelib.teach.app import CodeChecker
 from gamelib.teach.code_check import SourceVerdict, check_source
 from gamelib.teach.grading import grade_folder
-from gamelib.play.box.sandbox import Limits
-from tests.hostile import (EVERYWHERE, ISOLATED_ONLY, MALFORMED_MOVES, MARKER, RIGHT, SECRET, WRONG, entry,
-                           malformed, submission)
+from tests.hostile import (
+    EVERYWHERE,
+    ISOLATED_ONLY,
+    MALFORMED_MOVES,
+    MARKER,
+    RIGHT,
+    SECRET,
+    WRONG,
+    entry,
+    malformed,
+    submission,
+)
 from tests.processes import alive_children, settled, sleeping
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,15 +27,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gamelib.cli import main
-from gamelib.games.spreadsheet import formula_like, spreadsheet_row, spreadsheet_safe, spreadsheet_text
-from gamelib.play.box.guard import GUARD_ONLY, ISOLATED, bwrap_problem
-from gamelib.play.standings import standings, standings_csv
+from gamelib.games.user_text import formula_like, spreadsheet_row, spreadsheet_safe, spreadsheet_text
 from gamelib.play.box import sandbox
+from gamelib.play.box.guard import GUARD_ONLY, ISOLATED, bwrap_problem
+from gamelib.play.box.sandbox import Limits, SandboxUnavailableError
+from gamelib.play.match_stats import standings, standings_csv
 from gamelib.teach import grading
 from gamelib.teach.code_check import MAX_SOURCE_CHARACTERS
-from gamelib.teach.grading import (CSV_FIELDS, GRADE_FIELDS, NOT_RUN, grade_folder, grading_key, key_path, sign_row,
-                                   write_atomically)
-from gamelib.play.box.sandbox import Limits, SandboxUnavailableError
+from gamelib.teach.grading import (
+    CSV_FIELDS,
+    GRADE_FIELDS,
+    NOT_RUN,
+    grade_folder,
+    grading_key,
+    key_path,
+    sign_row,
+    write_atomically,
+)
 from tests.budget import examples
 from tests.hostile import SECRET, WRONG
 

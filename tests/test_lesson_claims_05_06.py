@@ -35,10 +35,9 @@ from gamelib.play.arena import play_game
 from gamelib.play.bots import make_bot
 from gamelib.play.bots.alphabeta import WeightedGame, searched_game
 from gamelib.play.bots.genetic import Evolution, GeneticBot
-from gamelib.search.time_rules import PLAIN_RULES
 from gamelib.search.deepening import iterative_deepening
 from gamelib.search.negamax import alphabeta, negascout
-from gamelib.search.clock import counted_time, now
+from gamelib.search.time_rules import PLAIN_RULES, counted_time, now
 from gamelib.search.tracing import BestMove, FailHigh
 from gamelib.search.ttable import TranspositionTable
 from tests.lesson_cells import run_check

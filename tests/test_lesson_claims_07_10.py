@@ -26,10 +26,9 @@ from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from gamelib.games.data import DATA_DIR, read_json
 from gamelib.play.arena import run_match
-from gamelib.play.match_stats import MatchSummary, summarise, wilson_interval
+from gamelib.play.match_stats import MatchSummary, Standing, standings, summarise, wilson_interval
 from gamelib.play.ratings import fit_ratings
 from gamelib.play.records import GameRecord, read_records
-from gamelib.play.standings import Standing, standings
 from tests.lesson_cells import python_of, setup_namespace, tagged_cell
 from tests.test_lesson_claims import cells
 

@@ -30,7 +30,7 @@ from gamelib.search.tracing import (
     RecordingTracer,
     event_from_dict,
 )
-from gamelib.view.mcts_picture import mcts_svg, show_mcts
+from gamelib.view.mcts_explorer import mcts_svg, show_mcts
 from gamelib.view.mcts_replay import MctsReplay, MctsReplayError, Phase, describe_mcts
 from gamelib.view.replay import Replay, ReplayError, describe
 

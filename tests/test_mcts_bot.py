@@ -17,12 +17,11 @@ import pytest
 
 from gamelib.cli import main
 from gamelib.games.adjacency import AdjacencyGame, Mark
+from gamelib.games.trees import tree_from_dict
 from gamelib.play.arena import build_bot, play_game
 from gamelib.play.bots.alphabeta import MARGIN_SECONDS, MARGIN_SHARE
-from gamelib.play.bots.base import BOT_NAMES, make_bot
+from gamelib.play.bots.base import BOT_NAMES, RandomBot, make_bot
 from gamelib.play.bots.mcts import MctsBot, adjacency_playout
-from gamelib.play.bots.random_bot import RandomBot
-from gamelib.games.trees import tree_from_dict
 from gamelib.search.negamax import SearchError
 from tests.conftest import SetClock
 

@@ -15,8 +15,8 @@ import pytest
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree, tree_from_dict
 from gamelib.search.mcts import mcts
-from gamelib.view.mcts_explorer import MctsExplorer, caption, explore_mcts, iteration_ends, record_mcts, root_table
 from gamelib.search.random_trees import random_tree
+from gamelib.view.mcts_explorer import MctsExplorer, caption, explore_mcts, iteration_ends, record_mcts, root_table
 from gamelib.view.mcts_replay import MctsReplay, MctsReplayError, Phase, root_choices, settled_at
 from gamelib.view.replay import ReplayError
 
@@ -171,7 +171,7 @@ def test_settled_at_is_the_start_of_the_last_run() -> None:
 
 
 def test_the_lesson_figures_of_mcts_are_steps_of_seeded_traces() -> None:
-    from gamelib.view.figures import FIGURES, Figure, figure_svg
+    from gamelib.view.export import FIGURES, Figure, figure_svg
 
     svg = figure_svg(FIGURES["09_mcts_iteration_3.svg"])
     replay = MctsReplay(record_mcts(load_seed_tree("broeders31"), iterations=12, seed=1))
@@ -184,8 +184,8 @@ def test_the_lesson_figures_of_mcts_are_steps_of_seeded_traces() -> None:
 # The frame it shares with the tree explorer: keys, the row of controls, Projector mode.
 
 def test_the_mcts_explorer_has_the_explorers_keys_controls_and_projector_mode() -> None:
-    from gamelib.view.stage import press
     from gamelib.view.projector import VALUE_FONT
+    from gamelib.view.stage import press
 
     explorer = explore_mcts(load_seed_tree("broeders31"), iterations=12, seed=1, step=30)
     assert explorer.keys.source is explorer.stage and explorer.keys.watched_events == ["keydown"]

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from gamelib.play.match_stats import standings
 from gamelib.play.ratings import ELO_SCALE, expected_score, fit_ratings
-from gamelib.play.standings import standings
 
 TRUE = [-300.0, -150.0, -50.0, 50.0, 150.0, 300.0]
 """Known strengths, Elo points, averaging 0 (the fitted ratings' origin)."""

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from gamelib.games.adjacency import AdjacencyGame
-from gamelib.play.openings import balanced_openings, random_line
+from gamelib.play.arena import balanced_openings, random_line
+from gamelib.play.ratings import Sprt, elo, elo_interval, expected_score, llr
 from gamelib.play.records import GameRecord, append_record
-from gamelib.play.ratings import expected_score
-from gamelib.play.sprt import Sprt, elo, elo_interval, llr
 from gamelib.play.strength import (
     BASE_COMMIT,
     engine_spec,

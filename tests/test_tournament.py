@@ -18,11 +18,11 @@ from typing import Any
 import psutil
 import pytest
 
+from gamelib.play import engine_protocol
 from gamelib.play.box.guard import bwrap_problem
 from gamelib.play.entries import Entry, EntryError, EntryLimits, course_entry, load_entries
+from gamelib.play.match_stats import head_to_head, standings_csv
 from gamelib.play.records import GameRecord, read_records
-from gamelib.play.standings import head_to_head, standings_csv
-from gamelib.play import engine_protocol
 from gamelib.play.tournament import GAMES_FILE, TournamentGame, play_tournament_game, run_tournament, swiss_round
 from gamelib.view.leaderboard import leaderboard_html
 

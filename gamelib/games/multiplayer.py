@@ -48,7 +48,7 @@ from gamelib.games.trees import (
     read_tree_file,
     tree_from_dict,
 )
-from gamelib.games.user_input import shown
+from gamelib.games.user_text import shown
 
 __all__ = ["MAX_PLAYERS", "MultiPlayerTree", "any_tree_from_dict", "as_players_tree", "load_any_tree", "multiplayer_tree_from_dict",
            "paranoid_tree"]

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.games.game import Value
-from gamelib.games.user_input import shown
+from gamelib.games.user_text import shown
 
 __all__ = ["TreeTextError", "parse_tree_text", "write_tree_text"]
 

@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 from gamelib.games.cs188 import Cs188FormatError, cs188_to_dict
 from gamelib.games.game import IllegalMoveError, Player, Value
 from gamelib.games.tree_text import parse_tree_text, write_tree_text
-from gamelib.games.user_input import shown
+from gamelib.games.user_text import shown
 
 __all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "finite_number",
            "from_cs188", "load_tree", "read_shape", "read_text", "read_tree_file", "tree_from_dict"]

@@ -1,4 +1,4 @@
-"""The arena: bots play Adjacency games (seed 002) against each other, in parallel, resumably.
+"""The arena: bots play Adjacency games (seed 002) against each other, in parallel, resumably, from balanced openings.
 
 :func:`play_game` plays one game between two bots and returns its :class:`~gamelib.play.records.GameRecord`.
 :func:`run_match` plays a match of N games between bots A and B: colours alternate (A is X in the
@@ -13,10 +13,25 @@ A bot is named by a spec: a name of :data:`gamelib.play.bots.BOT_NAMES` (``rando
 or ``cmd:`` and a command line of a program speaking the engine line protocol
 (``cmd:python -m gamelib engine --bot random``; see ``docs/engine_protocol.md``).
 
->>> from gamelib.play.bots.random_bot import RandomBot
+>>> from gamelib.play.bots.base import RandomBot
 >>> record = play_game(AdjacencyGame(rounds=4), RandomBot(seed=1), RandomBot(seed=2), seconds=1.0, seed=5)
 >>> len(record.moves), sum(record.counts), record.result in ("X", "O", "draw")
 (8, 16, True)
+
+Varied, balanced opening positions for matches between bots: a seeded set, the same every run.
+
+Two deterministic bots that play each other from the initial position play the same game again and
+again: a match of 200 games would hold two games, each counted a hundred times. Engine testers
+(fishtest's and OpenBench's opening books, e.g. "UHO" and "8moves") start each game pair from a
+different opening position instead, each played once with each bot as the first player, so the
+games differ and an unbalanced opening favours both bots once. :func:`balanced_openings` makes
+such a book for the Adjacency game: ``plies`` random moves from the start (seeded), kept if a short
+search finds the position about as balanced as the start itself (:func:`balance`) and it is not a
+position kept already (by its Zobrist key, so transpositions count once).
+
+>>> openings = balanced_openings(3, seed=1, depths=(3, 4))
+>>> openings == balanced_openings(3, seed=1, depths=(3, 4)), len(openings), [len(moves) for moves in openings]
+(True, 3, [6, 6, 6])
 """
 
 from __future__ import annotations
@@ -32,19 +47,90 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, square_name
+from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import IllegalMoveError, Value
 from gamelib.play.bots.base import Bot, Decision, make_bot
 from gamelib.play.box.limits import die_with_parent
 from gamelib.play.match_stats import MatchSummary, summarise
 from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
-from gamelib.search.time_rules import move_budget
-from gamelib.search.clock import now
+from gamelib.search.negamax import negascout
+from gamelib.search.time_rules import move_budget, now
 from gamelib.search.tracing import to_jsonable
 
-__all__ = ["GameTask", "MoveTimeout", "build_bot", "completed", "fault_reason", "game_seed", "match_tasks",
-           "play_game", "play_task", "pool_executor", "run_match"]
+__all__ = ["BALANCE_DEPTHS", "GameTask", "MAX_IMBALANCE", "MoveTimeout", "OPENING_PLIES", "balance",
+           "balanced_openings", "build_bot", "completed", "fault_reason", "game_seed", "match_tasks",
+           "play_game", "play_task", "pool_executor", "random_line", "run_match"]
+
+
+OPENING_PLIES = 6
+"""Random moves an opening makes: three for each side, so X is to move when the bots take over."""
+
+BALANCE_DEPTHS = (5, 6)
+"""The two depths whose values :func:`balance` averages. Seed 002's game has a strong odd-even
+effect (from the start, depth 5 is worth +5 for X and depth 6 -2: the side that moves last before
+the horizon gains), so one depth says more about its parity than about the position; an odd and
+an even depth together cancel it. Both take about 0.04 s after six plies."""
+
+MAX_IMBALANCE = 2.0
+"""How far (in marks) an opening's :func:`balance` may lie from the initial position's for the
+opening to count as balanced."""
+
+
+def random_line(game: AdjacencyGame, rng: random.Random, plies: int) -> tuple[str, ...]:
+    """``plies`` moves from ``game``'s start, each chosen uniformly among the legal moves with
+    ``rng``, as square names. Raises ValueError if ``plies`` is negative or longer than the game."""
+    if not 0 <= plies <= game.initial_state().plies_left:
+        raise ValueError(f"an opening of {plies} plies: give 0 to {game.initial_state().plies_left}")
+    state, line = game.initial_state(), list[str]()
+    for _ in range(plies):
+        move = rng.choice(game.legal_moves(state))
+        line.append(square_name(move))
+        state = game.result(state, move)
+    return tuple(line)
+
+
+def balance(game: AdjacencyGame, state: AdjacencyState, depths: Sequence[int] = BALANCE_DEPTHS) -> float:
+    """The mean of ``state``'s minimax values at each of ``depths`` plies, in marks, from X's
+    (MAX's) point of view, by NegaScout with the material evaluation: positive when X is ahead.
+
+    >>> game = AdjacencyGame()
+    >>> balance(game, game.initial_state())  # (+5 at depth 5, -2 at depth 6) / 2
+    1.5
+    """
+    searched = LookaheadGame.like(game)
+    return sum(negascout(searched, state, depth).value for depth in depths) / len(depths)
+
+
+def balanced_openings(count: int, seed: int = 0, *, plies: int = OPENING_PLIES, rule: int = 8, rounds: int = 28,
+                      depths: Sequence[int] = BALANCE_DEPTHS,
+                      max_imbalance: float = MAX_IMBALANCE) -> list[tuple[str, ...]]:
+    """``count`` distinct openings of ``plies`` random moves each (square names), the same for the
+    same arguments on every run and machine: lines drawn by :func:`random_line` with a
+    ``random.Random`` seeded by the text "openings/SEED", kept when their :func:`balance` at
+    ``depths`` lies within ``max_imbalance`` marks of the initial position's and their position
+    was not kept before. Raises ValueError if ``count`` < 1, or if fewer than ``count`` openings
+    pass in 100 * ``count`` draws (loosen ``max_imbalance``).
+    """
+    if count < 1:
+        raise ValueError(f"{count} openings: give at least 1")
+    game = AdjacencyGame(rounds=rounds, rule=rule)
+    rng, reference = random.Random(f"openings/{seed}"), balance(game, game.initial_state(), depths)
+    kept: list[tuple[str, ...]] = []
+    seen: set[int] = set()
+    for _ in range(100 * count):
+        line = random_line(game, rng, plies)
+        state = game.play(game.initial_state(), line)
+        if state.key in seen or game.is_terminal(state):
+            continue
+        seen.add(state.key)
+        if abs(balance(game, state, depths) - reference) <= max_imbalance:
+            kept.append(line)
+            if len(kept) == count:
+                return kept
+    raise ValueError(f"only {len(kept)} of {count} openings of {plies} plies lie within {max_imbalance} marks of "
+                     "the start's balance: allow a larger imbalance or fewer plies")
+
 
 def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed: int, *,
               index: int = 0, on_move: Callable[[Turn], None] | None = None,
@@ -68,7 +154,7 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
     carries its own reason).
 
     >>> import time
-    >>> from gamelib.play.bots.random_bot import RandomBot
+    >>> from gamelib.play.bots.base import RandomBot
     >>> class Sleepy(RandomBot):
     ...     def choose(self, game, state, seconds):
     ...         time.sleep(0.03)

@@ -21,15 +21,15 @@ from typing import Any, TextIO, TypeVar
 
 from gamelib.games.adjacency import MAX_ROUNDS, MIN_ROUNDS, RULES, AdjacencyGame, square_name
 from gamelib.games.game import format_value
-from gamelib.games.user_input import decimal_number, whole_number
+from gamelib.games.user_text import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
 from gamelib.play.box.guard import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
+from gamelib.play.match_stats import standings_csv, standings_text
 from gamelib.play.records import Turn
 from gamelib.play.serve_file import own_channel
-from gamelib.play.standings import standings_csv, standings_text
 from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
 
 __all__ = ["MAX_GAME_SECONDS", "MAX_GAMES", "MAX_MEMORY_MB", "MAX_SEED", "MAX_WORKERS", "MIN_GAME_SECONDS",
@@ -54,7 +54,7 @@ Number = TypeVar("Number", int, float)
 def option(parse: Callable[[str, Number, Number, str], Number], low: Number, high: Number,
            what: str) -> Callable[[str], Number]:
     """An argparse ``type`` reading ``what`` (a number from ``low`` to ``high``) with ``parse``
-    (:func:`~gamelib.games.user_input.whole_number` or ``decimal_number``); its error becomes
+    (:func:`~gamelib.games.user_text.whole_number` or ``decimal_number``); its error becomes
     argparse's, which names the option: "argument --depth: '٣' is not a number of plies: give a
     whole number from 0 to 200 in ASCII digits"."""
     def read(text: str) -> Number:

@@ -28,7 +28,7 @@ words split at spaces and tabs only; any other line (bytes that are not UTF-8 in
 :class:`EngineError` with the reason ``"protocol"``, which a tournament records as a loss, never an
 error of its own.
 
->>> from gamelib.play.bots.random_bot import RandomBot
+>>> from gamelib.play.bots.base import RandomBot
 >>> session = EngineSession(RandomBot(seed=1))
 >>> session.handle("play c3")
 'ok'
@@ -57,7 +57,7 @@ from types import TracebackType
 from typing import IO, Any, TextIO
 
 from gamelib.games.adjacency import MAX_ROUNDS, RULES, AdjacencyGame, AdjacencyState, parse_square, square_name
-from gamelib.games.user_input import shown, whole_number
+from gamelib.games.user_text import shown, whole_number
 from gamelib.play.bots.base import Bot, Decision
 from gamelib.play.box.limits import kill_group
 from gamelib.search.time_rules import move_budget
@@ -244,7 +244,7 @@ def serve(bot: Bot, input: TextIO, output: TextIO, game_time: float | None = Non
     :class:`EngineSession`).
 
     >>> import io
-    >>> from gamelib.play.bots.random_bot import RandomBot
+    >>> from gamelib.play.bots.base import RandomBot
     >>> out = io.StringIO()
     >>> serve(RandomBot(), io.StringIO("rule 4\\nfly\\nquit\\nboard\\n"), out)
     >>> out.getvalue().splitlines()

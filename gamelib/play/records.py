@@ -70,7 +70,7 @@ class GameRecord:
     error's message). Files written before these fields existed read as games played to the end.
 
     ``opening`` are the square names of the moves played from the start before the bots took over
-    (``moves`` follow them; :func:`gamelib.play.openings.balanced_openings`); ``game_time`` is each
+    (``moves`` follow them; :func:`gamelib.play.arena.balanced_openings`); ``game_time`` is each
     side's whole-game clock in seconds (None: ``time_limit`` a move) and then ``limits[i]`` is the
     limit move i was given from its side's clock (:mod:`gamelib.search.time_rules`).
     """

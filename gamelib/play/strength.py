@@ -6,9 +6,9 @@ over the line protocol (``docs/engine_protocol.md``), each from its own copy of 
 earlier version is a git commit exported with ``git archive`` into a private folder of this user's
 cache (:func:`export_commit`, :func:`private_cache`; no second copy of the code is kept in the
 repository). The
-games come in pairs from varied balanced openings (:mod:`gamelib.play.openings`), each opening
+games come in pairs from varied balanced openings (:mod:`gamelib.play.arena`), each opening
 played once with each version as X; after every game the match's score, its Elo difference with
-a 95% interval, a GSPRT's log-likelihood ratio (:mod:`gamelib.play.sprt`) and the gain in final
+a 95% interval, a GSPRT's log-likelihood ratio (:mod:`gamelib.play.ratings`) and the gain in final
 marks per pair (:func:`margin_gain`) are printed, and the match stops as soon as the test
 decides. Games are appended to a match file as they end, so a stopped match resumes where it
 stopped.
@@ -34,10 +34,9 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from gamelib.play.arena import completed, match_tasks, play_task, pool_executor
-from gamelib.play.openings import balanced_openings
+from gamelib.play.arena import balanced_openings, completed, match_tasks, play_task, pool_executor
+from gamelib.play.ratings import Sprt, elo_interval
 from gamelib.play.records import GameRecord, append_record, resume_records
-from gamelib.play.sprt import Sprt, elo_interval
 
 MARGIN_LEVEL = 0.95
 """The confidence level of :class:`MarginGain`'s interval."""
@@ -252,7 +251,7 @@ def run_strength(a: str, b: str, games: int = 200, *, seconds: float = 0.2, sprt
                  show: Callable[[str], object] = print) -> StrengthReport:
     """Play a strength match of up to ``games`` games (rounded up to whole pairs) between engine
     specs ``a`` (the new version) and ``b`` at ``seconds`` a move, from ``games / 2``
-    :func:`~gamelib.play.openings.balanced_openings` seeded ``seed``, and return where it stands
+    :func:`~gamelib.play.arena.balanced_openings` seeded ``seed``, and return where it stands
     when it ends: all games played, or the ``sprt`` decided (no game starts after that; the
     ``workers - 1`` games at most still under way are played out but not counted). Each finished
     game is appended to the match file ``out`` (rerun to resume: the games in it count, the rest

@@ -2,7 +2,7 @@
 
 :func:`run_tournament` plays the games of a schedule between :class:`~gamelib.play.entries.Entry`
 contestants and returns a :class:`TournamentResult` (the records and the standings with ratings,
-:mod:`gamelib.play.standings`). Schedules: :func:`round_robin` (each pairing plays ``games`` games,
+:mod:`gamelib.play.match_stats`). Schedules: :func:`round_robin` (each pairing plays ``games`` games,
 colours alternating) or a Swiss system (:func:`swiss_round`, for large classes: in each round,
 entries with equal scores meet, no pairing twice if it can be helped). Each game is a
 :class:`TournamentGame`, played by :func:`play_tournament_game` in a worker: an entry's fault
@@ -29,14 +29,13 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-
 from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import completed, game_seed, play_game, pool_executor, progress_bar
 from gamelib.play.bots.base import Bot, Decision
 from gamelib.play.box.guard import process_cap
 from gamelib.play.entries import Entry, EntryLimits, start_entry
+from gamelib.play.match_stats import Standing, standings
 from gamelib.play.records import SETTINGS, GameRecord, MatchFileError, append_record, check_settings, recover_records
-from gamelib.play.standings import Standing, standings
 
 __all__ = ["GAMES_FILE", "SCHEDULES", "TournamentGame", "TournamentResult", "play_tournament_game", "round_robin",
            "run_tournament", "swiss_round"]
@@ -160,7 +159,7 @@ def _started(stack: ExitStack, entry: Entry, seed: int, limits: EntryLimits, cpu
 @dataclass(frozen=True)
 class TournamentResult:
     """A finished (or resumed and finished) tournament: its ``entries``, its game ``records``
-    by index, and the ``table`` of standings, best first (:func:`gamelib.play.standings.standings`)."""
+    by index, and the ``table`` of standings, best first (:func:`gamelib.play.match_stats.standings`)."""
 
     entries: tuple[Entry, ...]
     records: tuple[GameRecord, ...]

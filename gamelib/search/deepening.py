@@ -19,11 +19,10 @@ from functools import partial
 from typing import Any
 
 from gamelib.games.game import Game, Value
-from gamelib.search.time_rules import ENGINE_RULES, FailLow, MoveClock, Partial, RunOn, Skip, TimeRules
 from gamelib.search.heuristics import Heuristics
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import MoveOrder, SearchError, SearchResult, SearchTimeout, root_state
-from gamelib.search.clock import now
+from gamelib.search.time_rules import ENGINE_RULES, FailLow, MoveClock, Partial, RunOn, Skip, TimeRules, now
 from gamelib.search.tracing import NULL_TRACER, Tracer
 from gamelib.search.ttable import TranspositionTable
 

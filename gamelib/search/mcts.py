@@ -49,7 +49,7 @@ from typing import Any, Literal
 from gamelib.games.game import Game, HasChance, HasRoot, Player, Value
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import SearchError
-from gamelib.search.clock import now
+from gamelib.search.time_rules import now
 from gamelib.search.tracing import NULL_TRACER, Tracer
 
 __all__ = ["DEFAULT_C", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS", "MctsResult", "Playout", "Reward",

@@ -27,10 +27,10 @@ from gamelib.search.heuristics import Heuristics
 from gamelib.search.negamax import (
     Deadline,
     MoveOrder,
+    SearchContext,
     SearchError,
     SearchResult,
     alphabeta_loop,
-    SearchContext,
     max_view_window,
     root_state,
 )
@@ -63,7 +63,7 @@ def mtdf(game: Game[Any, Any], state: Any = None, depth: int | None = None, *, f
     trace event with its window, result and the bounds after it. ``table`` defaults to a new
     65,536-slot depth-preferred table. Raises SearchError for a negative depth, a first guess or
     a value that is not a whole number, or too many passes; SearchTimeout when ``deadline`` (a
-    :func:`~gamelib.search.clock.now` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
+    :func:`~gamelib.search.time_rules.now` time, or a :class:`~gamelib.search.negamax.Deadline`) passes.
     """
     _check_whole(first_guess, "the first guess", infinite=False)
     state = root_state(game, state, depth)

@@ -39,8 +39,8 @@ A game may also offer a fast path, a loop of its own that is the skeleton's algo
 of options: :class:`~gamelib.games.game.NativeAlphaBeta` (plain alpha-beta) and
 :class:`~gamelib.games.game.NativeNegaScout` (fail-hard NegaScout with a table, the alpha-beta
 bot's search). An untraced search with just those options asks the game for it; the Adjacency
-game's loops (:mod:`gamelib.games.adjacency.native_alphabeta`,
-:mod:`gamelib.games.adjacency.native_negascout`) are tested to enter the same nodes in the same order.
+game's loops (:mod:`gamelib.games.adjacency.native`,
+:mod:`gamelib.games.adjacency.native`) are tested to enter the same nodes in the same order.
 A traced search always runs the skeleton.
 """
 
@@ -51,12 +51,25 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gamelib.games.game import (
-    CLOCK_MASK, INF, Game, HasChance, HasChild, HasFrontier, HasHeight, HasKey, HasMoveGroups, HasRoot,
-    NativeAlphaBeta, NativeNegaScout, NativeResult, Player, Value,
+    CLOCK_MASK,
+    INF,
+    Game,
+    HasChance,
+    HasChild,
+    HasFrontier,
+    HasHeight,
+    HasKey,
+    HasMoveGroups,
+    HasRoot,
+    NativeAlphaBeta,
+    NativeNegaScout,
+    NativeResult,
+    Player,
+    Value,
 )
 from gamelib.games.trees import MAX_TREE_DEPTH
 from gamelib.search.heuristics import Heuristics
-from gamelib.search.clock import now
+from gamelib.search.time_rules import now
 from gamelib.search.tracing import NULL_TRACER, Bound, Tracer
 from gamelib.search.ttable import Record, TranspositionTable, TTEntry
 
@@ -563,7 +576,7 @@ def alphabeta(game: Game[Any, Any], state: Any = None, depth: int | None = None,
     first and stored last, as seed 004's AlphaBetaWithMemory does (see
     :func:`alphabeta_with_memory`); the root takes a stored bound's move but not its bound, so a
     root with moves always returns one of its best moves when its window is the value range. ``order(game, state, moves)`` reorders moves (the table's best
-    move still goes first). ``deadline`` is a :func:`~gamelib.search.clock.now` time after which the search
+    move still goes first). ``deadline`` is a :func:`~gamelib.search.time_rules.now` time after which the search
     raises SearchTimeout, or a :class:`Deadline` that decides when to stop and hears what each root
     move was found worth. ``heuristics`` (a :class:`~gamelib.search.heuristics.Heuristics`) adds
     killer moves, the history heuristic and enhanced transposition cut-offs; off by default. The

@@ -1,4 +1,6 @@
-"""Time management for iterative deepening: the rules engines use, on the course's search core.
+"""Time for a search: the clock it reads, and the rules engines use to spend it in iterative deepening.
+
+Time management for iterative deepening: the rules engines use, on the course's search core.
 
 Iterative deepening under a deadline (:func:`gamelib.search.deepening.iterative_deepening`) used to
 throw an unfinished depth away. With the previous depth's best move searched first, that is too
@@ -75,22 +77,99 @@ moves are left (``plies_left``), so no estimate is needed.
 1.505
 >>> round(move_budget(60.0, 28, 56), 3)  # halfway, 14 moves left: more than 60/14 = 4.286 s
 6.931
+
+The clock every search and bot reads: the machine's wall time, or a clock that counts its readings.
+
+A search under a deadline reads :func:`now` (the core every 256 nodes, Monte Carlo tree search
+every iteration, the genetic bot once a generation and once a crossover, iterative deepening before and after each
+depth). By default that is ``time.perf_counter()``, and what the search does in a given time
+depends on the machine and on what else it runs. Inside :func:`counted_time` the clock moves on
+by a fixed ``step`` at every reading instead, so time is a count of the search's own work and the
+same call makes the same moves on every machine, loaded or idle: the way a lesson or a test can
+check what a timed bot does (Stockfish's ``nodestime`` option plays the same trick, turning nodes
+into milliseconds for reproducible engine tests). The clock in force is a context variable: a
+thread started inside the block, such as a board widget's bot, keeps wall time.
+
+>>> with counted_time(step=0.5) as clock:
+...     first = now()
+...     (now() - first, clock.readings)
+(0.5, 2)
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from gamelib.games.game import Player, Value
-from gamelib.search.clock import now
 from gamelib.search.tracing import Bound
 
-__all__ = ["ENDGAME_PLIES", "ENDGAME_WEIGHT", "ENGINE_RULES", "MIDGAME_WEIGHT", "MIN_MOVE_SECONDS", "MIN_NODES",
-           "MOVE_RESERVE", "PLAIN_RULES", "FailLow", "MoveClock", "Partial", "RunOn", "Skip", "TimeRules",
-           "move_budget", "phase_weight", "predict_seconds", "shrinking"]
+__all__ = ["CountingClock", "ENDGAME_PLIES", "ENDGAME_WEIGHT", "ENGINE_RULES", "FailLow", "MAX_STEP",
+           "MIDGAME_WEIGHT", "MIN_MOVE_SECONDS", "MIN_NODES", "MOVE_RESERVE", "MoveClock", "PLAIN_RULES",
+           "Partial", "RunOn", "Skip", "TimeRules", "counted_time", "move_budget", "now", "phase_weight",
+           "predict_seconds", "shrinking", "using_clock"]
+
+
+_clock: ContextVar[Callable[[], float]] = ContextVar("gamelib_clock", default=time.perf_counter)
+
+MAX_STEP = 3600.0
+"""The largest step :func:`counted_time` takes, in seconds a reading."""
+
+
+def now() -> float:
+    """The time in seconds on the clock in force: ``time.perf_counter()`` (wall time, for
+    differences only), or the clock of the innermost :func:`using_clock` or :func:`counted_time`."""
+    return _clock.get()()
+
+
+@contextmanager
+def using_clock(read: Callable[[], float]) -> Iterator[None]:
+    """Within the block (in this thread or task), :func:`now` returns ``read()``: for tests that
+    need a clock of their own, such as one that jumps past a deadline."""
+    token = _clock.set(read)
+    try:
+        yield
+    finally:
+        _clock.reset(token)
+
+
+class CountingClock:
+    """A clock that moves on ``step`` seconds at every reading, from ``start``; ``readings``
+    counts them."""
+
+    def __init__(self, step: float, start: float = 1000.0) -> None:
+        if not (math.isfinite(step) and 0 < step <= MAX_STEP):
+            raise ValueError(f"step {step!r}: give the seconds a reading moves the clock on, more than 0 and at "
+                             f"most {MAX_STEP:g}")
+        self.step, self.start, self.readings = step, start, 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return self.start + self.readings * self.step
+
+    def __repr__(self) -> str:
+        return f"CountingClock(step={self.step!r}, readings={self.readings})"
+
+
+@contextmanager
+def counted_time(step: float = 0.001) -> Iterator[CountingClock]:
+    """Within the block, time moves on ``step`` seconds (default a millisecond) at every reading
+    of the clock, and not otherwise: a search's progress, not the machine, decides when its time
+    is up. The search core reads the clock once every 256 nodes, so with the default step a bot
+    given one second searches about 256,000 nodes, on any machine. Keep the step near the real time
+    between readings: every reading costs a step, the ones a bot cannot see too (the arena reads
+    the clock before and after each move), and a step far above the real pace turns them into a
+    cost real readings never have. Raises ValueError for a step that is not a positive number of
+    seconds up to :data:`MAX_STEP`."""
+    clock = CountingClock(step)
+    with using_clock(clock):
+        yield clock
+
 
 MIN_NODES = 500
 """Finished depths of fewer nodes than this (about 2 ms of the bot's search) are not used to
@@ -214,7 +293,7 @@ class RunOn:
 class MoveClock:
     """The deadline of one move's iterative deepening, applying ``rules`` (see the module).
 
-    ``seconds`` of wall time from ``start`` (a :func:`~gamelib.search.clock.now` time) is the hard limit
+    ``seconds`` of wall time from ``start`` (a :func:`~gamelib.search.time_rules.now` time) is the hard limit
     (None: no time limit); ``nodes`` stops the search once all its depths together entered more
     than that many nodes (None: no limit; checked every 256 nodes, as engines' "go nodes").
     ``player`` is the side to move at the root. Implements
@@ -336,7 +415,7 @@ MIDGAME_WEIGHT = 1.0
 
 ENDGAME_PLIES = 10
 """Plies left from which a move counts as endgame: the alpha-beta bot solved every position with
-10 plies left within 1 s (at most 0.27 s), :data:`gamelib.play.bots.endgame.SOLVED_PLIES`."""
+10 plies left within 1 s (at most 0.27 s), :data:`gamelib.play.bots.alphabeta.SOLVED_PLIES`."""
 
 ENDGAME_WEIGHT = 0.1
 """The weight of an endgame move, against 1 for the first move of the game."""

@@ -1,4 +1,6 @@
-"""Layer 5, teach: checking a student's search against the reference (``checker``), exercises
-and their tree sets, typed code checked (``code_check``), plausible mistakes, the pruning quiz,
-and the Voila app that puts them together. Imports any layer below.
+"""Layer 5, teach: checking a student's search against the reference (``checker``, its referees),
+the exercises, their tree sets and their one verdict (``exercises``), typed code checked in the box
+(``code_check``), plausible mistakes (``mistakes``), quizzes (``quiz``), grading a class's
+hand-ins (``grading``), printed worksheets (``worksheet``), and the Voila app that puts them
+together with its server side (``app``). Imports any layer below.
 """

@@ -93,11 +93,20 @@ from gamelib.search.maxn import maxn
 from gamelib.search.mcts import DEFAULT_C, MctsResult, mcts
 from gamelib.search.negamax import alphabeta, minimax
 from gamelib.search.tracing import (
-    Cutoff, Enter, Event, Exit, MaxnBest, MaxnExit, MctsExpand, MctsRollout, MctsSelect, RecordingTracer,
+    Cutoff,
+    Enter,
+    Event,
+    Exit,
+    MaxnBest,
+    MaxnExit,
+    MctsExpand,
+    MctsRollout,
+    MctsSelect,
+    RecordingTracer,
     visited_nodes,
 )
 from gamelib.teach.mistakes import HINTS, MISTAKES
-from gamelib.view.mcts_picture import mcts_svg
+from gamelib.view.mcts_explorer import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot
 from gamelib.view.painter import Ring, SvgPainter, SvgPicture
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned, payoff_text
@@ -536,7 +545,7 @@ class MctsCheckReport(CheckReport):
     """A :class:`~gamelib.teach.checker.CheckReport` for the MCTS exercise: ``student_visits`` and
     ``reference_visits`` are the positions rolled out from, one an iteration; ``step`` the first
     iteration where they differ; ``student_value`` and ``reference_value`` the root moves returned.
-    Its picture is the reference search in that iteration (:func:`~gamelib.view.mcts_picture.mcts_svg`):
+    Its picture is the reference search in that iteration (:func:`~gamelib.view.mcts_explorer.mcts_svg`):
     UCT's selected path and new node in orange, its rollout in green."""
 
     def picture_step(self) -> int:

@@ -17,7 +17,7 @@ Files are read safely: a symlink, a hard link (a regular file with more than one
 be a file outside the folder), a FIFO, a socket, a device, a folder or any other file that is not a
 regular file of its own gets a row saying why it was not graded, and is never read (a submission is
 opened without following links, so nothing outside the folder is read). A cell a spreadsheet could
-read as a formula (:func:`gamelib.games.spreadsheet.spreadsheet_safe`: ``=``, ``+``, ``-`` or
+read as a formula (:func:`gamelib.games.user_text.spreadsheet_safe`: ``=``, ``+``, ``-`` or
 ``@``, ASCII or fullwidth, after any blanks or line breaks, or a tab or a carriage return at the
 start) is written with a ``'`` before it, and read back without it.
 
@@ -63,12 +63,12 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gamelib.games.spreadsheet import spreadsheet_safe, spreadsheet_text
+from gamelib.games.user_text import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
+from gamelib.play.box.sandbox import Limits
 from gamelib.teach.code_check import check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict
-from gamelib.play.box.sandbox import Limits
 
 __all__ = ["CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
            "Grade", "default_out", "grade", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
@@ -148,7 +148,7 @@ class Grade:
 
     def row(self) -> dict[str, str]:
         """The CSV row without its signature (:data:`GRADE_FIELDS`), every cell
-        :func:`~gamelib.games.spreadsheet.spreadsheet_safe`."""
+        :func:`~gamelib.games.user_text.spreadsheet_safe`."""
         data = {**asdict(self), "score": f"{self.score:.4g}", "ok": str(self.ok).lower(),
                 "seconds": f"{self.seconds:.2f}"}
         return {name: spreadsheet_safe(str(data[name])) for name in GRADE_FIELDS}

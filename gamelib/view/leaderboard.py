@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamelib.play.standings import Standing, head_to_head, move_times
+from gamelib.play.match_stats import Standing, head_to_head, move_times
 
 __all__ = ["leaderboard_html", "write_leaderboard"]
 

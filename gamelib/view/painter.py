@@ -5,7 +5,7 @@ over their children, one row per ply: :func:`gamelib.view.picture.layered_positi
 SVG text for any :class:`~gamelib.view.replay.Snapshot`, with the colours, labels and edge looks of a
 :class:`~gamelib.view.picture.Style` (the same small functions as the DOT pictures). No Graphviz is
 needed, every step has the same geometry, and the text depends only on its arguments, so pictures
-can be committed and compared byte for byte (``gamelib.view.figures``).
+can be committed and compared byte for byte (``gamelib.view.export``).
 
 Every node is a group ``<g id="node-<id>" class="node max|min <status> ...">`` and every edge a
 group ``<g id="edge-<parent>-<child>" class="edge ...">``; the classes name what the picture shows

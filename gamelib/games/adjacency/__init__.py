@@ -4,8 +4,7 @@
 - :mod:`~gamelib.games.adjacency.rules`: the game (:class:`AdjacencyGame`) and its positions;
 - :mod:`~gamelib.games.adjacency.evaluation`: weighted evaluations for the bots;
 - :mod:`~gamelib.games.adjacency.lookahead`: the game with frontier values and move groups;
-- :mod:`~gamelib.games.adjacency.native_alphabeta` and
-  :mod:`~gamelib.games.adjacency.native_negascout`: the game's fast paths, the same searches as the
+- :mod:`~gamelib.games.adjacency.native`: the game's fast paths, the same searches as the
   traced skeleton on bitboards, offered to the search core through
   :class:`gamelib.games.game.NativeAlphaBeta` and :class:`gamelib.games.game.NativeNegaScout`.
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 
 from gamelib.games.adjacency.board import BYTE_SQUARES, FULL, Square, square_name
-from gamelib.games.adjacency.native_negascout import bitboard_negascout
+from gamelib.games.adjacency.native import bitboard_negascout
 from gamelib.games.adjacency.rules import AdjacencyGame, AdjacencyState, Mark
 from gamelib.games.game import INF, NativeResult, NativeTable, RootReply, Value
 
@@ -170,7 +170,7 @@ class LookaheadGame(AdjacencyGame):
                          root_reply: RootReply | None) -> NativeResult | None:
         """Fail-hard NegaScout (PVS with ``pvs``) with ``table`` of ``state`` to ``depth`` plies in the
         side-to-move window (alpha, beta) by the bitboard loop
-        :func:`~gamelib.games.adjacency.native_negascout.bitboard_negascout` (the game's
+        :func:`~gamelib.games.adjacency.native.bitboard_negascout` (the game's
         :class:`~gamelib.games.game.NativeNegaScout` fast path; value for the side to move), or None
         for a subclass (which may change the evaluation, the frontier values or the groups) or a
         table whose lookups and stores are not the plain ones."""
@@ -197,7 +197,7 @@ class LookaheadGame(AdjacencyGame):
     def frontier(self, mine: int, theirs: int, plies_left: int) -> int | None:
         """:meth:`frontier_value` of the position where the side to move has the marks ``mine``, the
         other side ``theirs`` (bitboards), with ``plies_left`` in the game: the form a bitboard search
-        (:mod:`gamelib.games.adjacency.native_negascout`) calls without making a state."""
+        (:mod:`gamelib.games.adjacency.native`) calls without making a state."""
         if plies_left < 2:
             return None
         empty = FULL ^ (mine | theirs)
@@ -231,7 +231,7 @@ class LookaheadGame(AdjacencyGame):
         """:meth:`move_groups` of the position where the side to move has the marks ``mine``, the
         other side ``theirs`` (bitboards), with ``plies`` left in the game, each group's moves as a
         bitboard (a move's square is its bit; square order is lowest bit first): the form a
-        bitboard search (:mod:`gamelib.games.adjacency.native_negascout`) calls without making a state."""
+        bitboard search (:mod:`gamelib.games.adjacency.native`) calls without making a state."""
         empty = FULL ^ (mine | theirs)
         if depth in _BOUNDED and plies > depth and empty.bit_count() > depth:
             bounded = self._two_ply if depth == 2 else self._three_ply if depth == 3 else self._four_ply

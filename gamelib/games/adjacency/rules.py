@@ -33,10 +33,23 @@ from dataclasses import dataclass
 from enum import Enum
 
 from gamelib.games.adjacency.board import (
-    BYTE_SQUARES, FILES, FLIP_KEYS, FULL, MASKS, MAX_ROUNDS, MIN_ROUNDS, PLACE_KEYS, RULES, SIDE_KEY, ZOBRIST, NotationError,
-    Square, parse_square, square_name,
+    BYTE_SQUARES,
+    FILES,
+    FLIP_KEYS,
+    FULL,
+    MASKS,
+    MAX_ROUNDS,
+    MIN_ROUNDS,
+    PLACE_KEYS,
+    RULES,
+    SIDE_KEY,
+    ZOBRIST,
+    NotationError,
+    Square,
+    parse_square,
+    square_name,
 )
-from gamelib.games.adjacency.native_alphabeta import bitboard_alphabeta
+from gamelib.games.adjacency.native import bitboard_alphabeta
 from gamelib.games.game import IllegalMoveError, NativeResult, Player, Value
 
 __all__ = ["AdjacencyGame", "AdjacencyState", "Mark", "Outcome"]
@@ -268,7 +281,7 @@ class AdjacencyGame:
 
     def native_alphabeta(self, state: AdjacencyState, depth: int, alpha: Value, beta: Value) -> NativeResult | None:
         """Plain alpha-beta of ``state`` to ``depth`` plies in the side-to-move window (alpha,
-        beta) by the bitboard loop :func:`~gamelib.games.adjacency.native_alphabeta.bitboard_alphabeta`
+        beta) by the bitboard loop :func:`~gamelib.games.adjacency.native.bitboard_alphabeta`
         (the game's :class:`~gamelib.games.game.NativeAlphaBeta` fast path; value for the side to
         move), or None for a subclass, which may change the evaluation or the moves' order. The
         search is complete when the depth reaches the end of the game on every line: each ply fills

@@ -1,4 +1,4 @@
-"""The alpha-beta bot of seed 002, on the course's search core, with a clock it always beats.
+"""The alpha-beta bot of seed 002, on the course's search core, with a clock it always beats; its solved endgames.
 
 Seed 002's ``BotAlphaBetaPrune`` searches a fixed depth (8 at first). The seed's prose (2.2.1;
 2.3.3's text repeats the fallback to a smaller depth) says that when 4.5 of its 5 seconds pass
@@ -17,7 +17,7 @@ the game's rules change). The Decision's note says why the search stopped.
 Searches run on :class:`~gamelib.games.adjacency.lookahead.LookaheadGame` for the Adjacency game, so
 depth-1 nodes get their value without generating children and nodes of depth 2 to 4 skip moves
 whose bound cannot matter; a fixed-depth search still returns the exact depth-d minimax value.
-Untraced, that search runs the bitboard loop of :mod:`gamelib.games.adjacency.native_negascout` (the search
+Untraced, that search runs the bitboard loop of :mod:`gamelib.games.adjacency.native` (the search
 core's NegaScout with a table, node for node, 1.6-1.9x faster: ``benchmarks/bot_search_speed.py``).
 Moves are tried table move first, then highest gain first, then in square order, and the first of
 several equal moves wins, as in the seed's bot (its ``alpha < maxval`` keeps the first best): there
@@ -31,6 +31,23 @@ is no random tie-break, and the seed only names the bot.
 ('g6', 5, 3)
 >>> alphabeta(game, game.root, 3).value  # plain alpha-beta, every move generated
 5
+
+The endgame: when the bot searches to the end of the game, it knows the result exactly.
+
+Near the end of an Adjacency game few plies are left, and iterative deepening reaches them all: a
+search that met no depth limit anywhere (``SearchResult.complete``) has the exact minimax value of
+the game, and with the material evaluation that value is the final margin, X's marks minus O's
+after best play by both sides. The alpha-beta bot then stops deepening and says so in its Decision
+("solved: X wins by 4 marks"), as chess engines announce a forced mate or a tablebase result.
+
+How many plies left are solved within a move's time (``benchmarks/endgame_horizon.py``, the bot
+with an empty table on positions of games between alpha-beta bots, this 2-core machine shared
+with other work): 8 at 0.2 s, 10 at 1 s, 12 at 5 s (:data:`SOLVED_PLIES`). Two rules of the clock
+(:meth:`gamelib.search.time_rules.MoveClock.skip`) make that so: near the end the next depth's
+predicted time shrinks with the moves left, and the depth that reaches the end is always started.
+
+>>> solved_text(4), solved_text(0), solved_text(-2)
+('solved: X wins by 4 marks', 'solved: a draw', 'solved: O wins by 2 marks')
 """
 
 from __future__ import annotations
@@ -44,17 +61,34 @@ from gamelib.games.adjacency.evaluation import DEFAULT_WEIGHTS, Weights, value_b
 from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import Game, Value
 from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
-from gamelib.play.bots.endgame import solved_text
-from gamelib.search.time_rules import ENGINE_RULES, PLAIN_RULES, TimeRules
 from gamelib.search.deepening import Deepening, iterative_deepening
 from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta_with_memory, negascout
-from gamelib.search.clock import now
+from gamelib.search.time_rules import ENGINE_RULES, PLAIN_RULES, TimeRules, now
 from gamelib.search.tracing import Bound
 from gamelib.search.ttable import TranspositionTable
 
-__all__ = ["CLOCKS", "EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES", "AlphaBetaBot", "WeightedGame",
-           "searched_game"]
+__all__ = ["AlphaBetaBot", "CLOCKS", "EVALUATIONS", "MARGIN_SECONDS", "MARGIN_SHARE", "SEARCHES",
+           "SOLVED_PLIES", "WeightedGame", "searched_game", "solved_text"]
+
+
+SOLVED_PLIES = {0.2: 8, 1.0: 10, 5.0: 12}
+"""Seconds a move -> the most plies left at which the alpha-beta bot (NegaScout, material, an
+empty table) solved every one of the six positions of ``benchmarks/endgame_horizon.py``; one ply
+more it solved 5, 4 and 1 of the six (at 0.2, 1 and 5 s), two plies more none. Solving took at
+most 0.095 s with 8 plies left, 0.27 s with 10 and 4.6 s with 12: each ply more costs 2.5 to 4
+times as much. Measured before the speed work of issue 15, on a loaded machine."""
+
+
+def solved_text(value: Value) -> str:
+    """The exact result of a solved position whose value is ``value`` (X's marks minus O's at the
+    end of best play, MAX's view), in words: "solved: X wins by N marks", "O wins by N marks" or
+    "a draw" (seed 002: equal marks draw)."""
+    if value == 0:
+        return "solved: a draw"
+    margin = abs(value)
+    return f"solved: {'X' if value > 0 else 'O'} wins by {margin:g} mark{'s' * (margin != 1)}"
+
 
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
     "negascout": negascout,

@@ -1,23 +1,36 @@
-"""What every bot offers: ``choose(game, state, seconds) -> Decision``, and bots by name.
+"""What every bot offers: ``choose(game, state, seconds) -> Decision``, bots by name, and the random bot.
 
 A bot is a player for any :class:`~gamelib.games.game.Game`. The arena, the command line, the engine
 protocol and the notebook board all pick bots by name through :func:`make_bot`, so the names are
 the same everywhere: ``alphabeta``, ``hillclimb``, ``genetic``, ``random``, ``mcts``, ``human``.
+
+The random bot: a uniformly random legal move, from its own seeded generator.
+
+The baseline every other bot must beat, and a fast, reproducible opponent for the arena's tests.
+
+>>> from gamelib.games.trees import tree_from_dict
+>>> tree = tree_from_dict({"name": "fork", "source": "made up", "root": "0", "to_move": "max",
+...                        "children": {"0": ["1", "2", "3"]}, "values": {"1": 1, "2": 2, "3": 3}})
+>>> bot = RandomBot(seed=7)
+>>> bot.choose(tree, tree.root, 1.0).move in tree.legal_moves(tree.root)
+True
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
+import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gamelib.games.adjacency import AdjacencyGame, square_name
 from gamelib.games.game import Game, Value
 from gamelib.search.negamax import SearchError
+from gamelib.search.time_rules import now
 
-__all__ = ["BOT_NAMES", "Bot", "Decision", "check_request", "make_bot", "move_text", "pause_collector",
-           "resume_collector"]
+__all__ = ["BOT_NAMES", "Bot", "Decision", "RandomBot", "check_request", "make_bot", "move_text",
+           "pause_collector", "resume_collector"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +65,7 @@ _FACTORIES: dict[str, str] = {
     "alphabeta": "gamelib.play.bots.alphabeta:AlphaBetaBot",
     "hillclimb": "gamelib.play.bots.hillclimb:HillClimbBot",
     "genetic": "gamelib.play.bots.genetic:GeneticBot",
-    "random": "gamelib.play.bots.random_bot:RandomBot",
+    "random": "gamelib.play.bots.base:RandomBot",
     "mcts": "gamelib.play.bots.mcts:MctsBot",
     "human": "gamelib.play.bots.human:HumanPlayer",
 }
@@ -110,3 +123,32 @@ def check_request(game: Game[Any, Any], state: Any, seconds: float) -> None:
         raise SearchError(f"seconds is {seconds}: give a positive time limit")
     if game.is_terminal(state) or not game.legal_moves(state):
         raise SearchError(f"no legal move in {game.node_id(state)}: the game is over")
+
+
+class RandomBot:
+    """Plays a legal move drawn uniformly at random by ``random.Random(seed)``.
+
+    The same seed and the same positions give the same moves. Works for any
+    :class:`~gamelib.games.game.Game`; it does not search, so its decisions carry no value or depth.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def choose(self, game: Game[Any, Any], state: Any, seconds: float) -> Decision:
+        """A random legal move in ``state``; ``seconds`` (the time limit) is not needed.
+
+        Raises ValueError if ``state`` has no legal move (it is terminal).
+        """
+        start = now()
+        moves = list(game.legal_moves(state))
+        if not moves:
+            raise ValueError(f"no legal move in {game.node_id(state)}: the game is over")
+        move = self._rng.choice(moves)
+        return Decision(move=move, seconds=now() - start, note=f"random of {len(moves)}")
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed})"

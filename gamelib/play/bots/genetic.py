@@ -41,7 +41,7 @@ from gamelib.games.game import Game, format_value
 from gamelib.play.bots.base import Decision, check_request, move_text, pause_collector, resume_collector
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.search.negamax import SearchError
-from gamelib.search.clock import now
+from gamelib.search.time_rules import now
 
 __all__ = ["ANSWER_SECONDS", "TIME_SHARE", "Chromosome", "Evolution", "GeneticBot"]
 
@@ -109,7 +109,7 @@ class Evolution:
 
     :meth:`GeneticBot.choose` makes one per move; build one yourself to watch a search, e.g.
     ``run = Evolution(bot, game, state, deadline=math.inf); run.evolve(10); run.tree.value()``.
-    ``deadline`` is a :func:`~gamelib.search.clock.now` reading after which no new generation or
+    ``deadline`` is a :func:`~gamelib.search.time_rules.now` reading after which no new generation or
     crossover starts (nor, while seeding, a new chromosome after the first).
     ``population`` is the current population, fittest first after each generation.
     """

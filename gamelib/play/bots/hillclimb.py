@@ -32,7 +32,7 @@ from typing import Any
 from gamelib.games.game import Game, Value
 from gamelib.play.bots.base import Decision
 from gamelib.search.negamax import SearchError
-from gamelib.search.clock import now
+from gamelib.search.time_rules import now
 
 __all__ = ["HillClimbBot"]
 

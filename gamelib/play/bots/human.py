@@ -25,7 +25,7 @@ from typing import TextIO
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Square, parse_square, square_name
 from gamelib.games.game import IllegalMoveError
 from gamelib.play.bots.base import Decision
-from gamelib.search.clock import now
+from gamelib.search.time_rules import now
 
 __all__ = ["HumanPlayer"]
 

@@ -36,7 +36,7 @@ from gamelib.play.bots.alphabeta import MARGIN_SECONDS, MARGIN_SHARE
 from gamelib.play.bots.base import Decision, move_text, pause_collector, resume_collector
 from gamelib.search.mcts import DEFAULT_C, MAX_SECONDS, MctsResult, Playout, check_options, mcts
 from gamelib.search.negamax import SearchError
-from gamelib.search.clock import now
+from gamelib.search.time_rules import now
 
 __all__ = ["MctsBot", "adjacency_playout"]
 
