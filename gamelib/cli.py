@@ -76,8 +76,8 @@ from gamelib.teach.worksheet import (
     make_worksheet,
     write_worksheet,
 )
+from gamelib.view.export import alphabeta0_text, minmax_table, root_line
 from gamelib.view.leaderboard import write_leaderboard
-from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
 from gamelib.view.replay import describe, payoff_text
 
 __all__ = ["command_line", "main"]

@@ -184,8 +184,7 @@ def test_the_lesson_figures_of_mcts_are_steps_of_seeded_traces() -> None:
 # The frame it shares with the tree explorer: keys, the row of controls, Projector mode.
 
 def test_the_mcts_explorer_has_the_explorers_keys_controls_and_projector_mode() -> None:
-    from gamelib.view.projector import VALUE_FONT
-    from gamelib.view.stage import press
+    from gamelib.view.stage import VALUE_FONT, press
 
     explorer = explore_mcts(load_seed_tree("broeders31"), iterations=12, seed=1, step=30)
     assert explorer.keys.source is explorer.stage and explorer.keys.watched_events == ["keydown"]

@@ -35,27 +35,31 @@ from gamelib.search.tracing import (
     TableHit,
 )
 from gamelib.view.explorer import Explorer, explore
-from gamelib.view.projector import folded_tree, search_path
-from gamelib.view.stage import KEY_HINT, KEYS, key_action, press
 from gamelib.view.painter import DEFAULT_SIZES, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView
-from gamelib.view.projector import (
+from gamelib.view.replay import Replay, Snapshot, Status
+from gamelib.view.rules_text import node_rule, rule_at
+from gamelib.view.stage import (
     CHROME_WIDTH,
     COLUMN_GAP,
     ID_FONT,
+    KEY_HINT,
+    KEYS,
     MIN_FONT,
     PICTURE_HEIGHT,
     SCREEN,
     ProjectorView,
     caption_html,
     column_width,
+    folded_tree,
+    key_action,
     picture_height,
     picture_sizes,
     picture_width,
+    press,
     projector_style,
+    search_path,
 )
-from gamelib.view.replay import Replay, Snapshot, Status
-from gamelib.view.rules_text import node_rule, rule_at
 from gamelib.view.stepper import StepControls
 from tests.test_chance_trees import dice
 

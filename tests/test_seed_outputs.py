@@ -8,7 +8,7 @@ import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta, load_reference, load_seed_tree, minimax, pruned_nodes
 from gamelib.search.tracing import Exit, visited_nodes
-from gamelib.view.printouts import alphabeta0_text, minmax_table, root_line
+from gamelib.view.export import alphabeta0_text, minmax_table, root_line
 from tests.conftest import words
 
 

@@ -24,9 +24,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
-from gamelib.games.cs188 import Cs188FormatError, cs188_to_dict
 from gamelib.games.game import IllegalMoveError, Player, Value
-from gamelib.games.tree_text import parse_tree_text, write_tree_text
+from gamelib.games.tree_text import Cs188FormatError, cs188_to_dict, parse_tree_text, write_tree_text
 from gamelib.games.user_text import shown
 
 __all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "finite_number",
@@ -277,7 +276,7 @@ def read_tree_file(path: str | Path, build: Callable[[Any], GameTree]) -> GameTr
 
 def from_cs188(text: str, name: str = "CS188 GraphGameTreeTest") -> GameTree:
     r'''The tree of a Berkeley CS188 ``GraphGameTreeTest`` file's ``text`` (see
-    :mod:`gamelib.games.cs188`): one MAX (agent 0) against ``num_agents - 1`` MIN agents, cut at
+    :mod:`gamelib.games.tree_text`): one MAX (agent 0) against ``num_agents - 1`` MIN agents, cut at
     ``depth * num_agents`` plies, as CS188 counts depth (every agent moving once is one depth).
     Raises TreeFormatError starting "line N:" for a bad file.
 

@@ -53,8 +53,8 @@ from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import BestMove, Cutoff, Enter, Event, Exit, RecordingTracer, pruned_nodes
 from gamelib.view.painter import Ring, SvgPainter, figure_html
 from gamelib.view.picture import DEFAULT_STYLE
-from gamelib.view.projector import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
+from gamelib.view.stage import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
 from gamelib.view.stepper import record
 from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
@@ -160,7 +160,7 @@ class PruningQuiz(StaticForm):
     position not chosen is ringed orange ("missed"), and the reasons are listed under it. Nothing of the answer shows before Check;
     changing a choice after it hides the answer again. New tree draws the classroom tree of the
     seed, branching and depth boxes. ``projector`` (or :meth:`set_projector`) draws the tree for
-    a room, at 18 pixels (:func:`gamelib.view.projector.picture_sizes`). Values are from MAX's
+    a room, at 18 pixels (:func:`gamelib.view.stage.picture_sizes`). Values are from MAX's
     point of view.
     """
 

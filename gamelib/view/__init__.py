@@ -1,12 +1,12 @@
 """Layer 4, view: what people see. Replays of recorded traces (``replay``; ``mcts_replay`` for
 Monte Carlo tree search), the picture's view model (``picture``), its SVG ``painter`` and ``dot``
 writer, the ``stepper`` and the explorers (``explorer`` and ``mcts_explorer``, framed by ``stage``,
-with ``projector`` mode and the rule in words, ``rules_text``), widget parts (``ui``), the lessons'
-figures and saved steps (``export``), plots (``charts``), printouts in the seeds' formats
-(``printouts``), lessons as HTML pages (``lesson_html``), a tournament's ``leaderboard`` and the
-Adjacency ``board``. Visualisers replay traces; they never run or re-implement a search
-themselves. Imports only the layers below (games, search, play). ``save_steps`` (from ``export``)
-saves every step of a search as SVG or PNG files, for slides and handouts.
+with Projector mode, and the rule in words, ``rules_text``), widget parts (``ui``), the lessons'
+figures, saved steps and printouts in the seeds' formats (``export``), plots (``charts``), lessons
+as HTML pages (``lesson_html``), a tournament's ``leaderboard`` and the Adjacency ``board``.
+Visualisers replay traces; they never run or re-implement a search themselves. Imports only the
+layers below (games, search, play). ``save_steps`` (from ``export``) saves every step of a search
+as SVG or PNG files, for slides and handouts.
 """
 
 from gamelib.view.export import save_steps

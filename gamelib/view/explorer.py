@@ -17,7 +17,7 @@ seed), so a class can share one by its seed. "Load" reads a tree typed in the bo
 (``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
 mistake is; the current tree's text is shown beside it to copy. The keys step too, with the
 pointer over the pictures (:mod:`gamelib.view.stage`). "Projector" (or ``projector=True``) draws
-for the back of a room (:mod:`gamelib.view.projector`): 18-pixel values, windows and captions,
+for the back of a room (:mod:`gamelib.view.stage`): 18-pixel values, windows and captions,
 two searches in two columns, all on one 1280 x 720 screen.
 "Save" writes the picture shown (or every step's) as SVG or PNG next to the notebook
 (:mod:`gamelib.view.export`).
@@ -46,12 +46,11 @@ from gamelib.games.tree_text import TreeTextError
 from gamelib.games.trees import GameTree, TreeFormatError
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
-from gamelib.search.tracing import Event
 from gamelib.search.random_trees import classroom_tree
+from gamelib.search.tracing import Event
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
 from gamelib.view.picture import DEFAULT_STYLE, Style
-from gamelib.view.projector import ProjectorView
-from gamelib.view.stage import Stage
+from gamelib.view.stage import ProjectorView, Stage
 from gamelib.view.stepper import LEGEND, StepControls, Stepping, TraceView, record, search_title, static_views_html
 from gamelib.view.ui import StaticForm, ipywidgets, touch_button
 
@@ -156,7 +155,7 @@ class Explorer(Stepping, StaticForm):
     def set_projector(self, on: bool = True) -> None:
         """Switch projector mode on or off (what the "Projector" toggle does): node values, windows
         and captions at 18 pixels, the pictures in one column per search sized for a 1280-pixel
-        screen (:mod:`gamelib.view.projector`), the captions under them, the tree's tools folded
+        screen (:mod:`gamelib.view.stage`), the captions under them, the tree's tools folded
         under "Tree ▾" and no legend, so that it all fits 1280 x 720."""
         self.projector.value = on
 

@@ -1,4 +1,5 @@
-"""Pictures for slides, handouts and the lessons: search steps saved as SVG or PNG files.
+"""Pictures and printouts of searches: steps saved as SVG or PNG files for slides, handouts and the
+lessons, and traces printed in the seeds' formats.
 
 Pictures for slides and handouts: a search step, or every step, saved as SVG or PNG files.
 
@@ -36,6 +37,17 @@ and ``tests/test_figures.py`` checks that regenerating them gives the same files
 
 >>> sorted(FIGURES)[:2]
 ['01_minimax_bare.svg', '01_minimax_done.svg']
+
+Traces printed the way Broeders' programs print them (seed 003).
+
+Each function formats recorded events; none searches. Widths follow the C++ ``setw(2)`` of the
+programs; the seed's web page collapses runs of spaces, so compare with it word by word.
+
+>>> from gamelib import RecordingTracer, alphabeta, load_seed_tree
+>>> tracer = RecordingTracer()
+>>> result = alphabeta(load_seed_tree("broeders31"), tracer=tracer)
+>>> alphabeta0_text(tracer.events)[:3]
+['pos =  0 alpha =  0 beta = 15', 'pos =  1 alpha =  0 beta = 15', 'pos =  3 alpha =  0 beta = 15']
 """
 
 from __future__ import annotations
@@ -46,16 +58,17 @@ import os
 import re
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from gamelib.games.data import load_seed_tree
+from gamelib.games.game import Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
-from gamelib.search.tracing import Event
+from gamelib.search.tracing import Enter, Event, Exit
 from gamelib.view.mcts_explorer import mcts_svg, record_mcts
 from gamelib.view.mcts_replay import MctsReplay
 from gamelib.view.painter import FONT, SvgPainter
@@ -64,9 +77,9 @@ from gamelib.view.replay import Replay
 from gamelib.view.stepper import TraceView, paint_step, record, search_title
 from gamelib.view.ui import ipywidgets, touch_button
 
-__all__ = ["ExportError", "FIGURES", "FORMATS", "Figure", "SaveBar", "explorer_picture", "figure_svg",
-           "lesson_figures", "main", "png_bytes", "save_picture", "save_pictures", "save_steps",
-           "standalone_svg", "step_picture"]
+__all__ = ["ExportError", "FIGURES", "FORMATS", "Figure", "SaveBar", "alphabeta0_text", "explorer_picture",
+           "figure_svg", "lesson_figures", "main", "minmax_table", "png_bytes", "root_line", "save_picture",
+           "save_pictures", "save_steps", "standalone_svg", "step_picture"]
 
 
 FORMATS = ("svg", "png")
@@ -477,3 +490,49 @@ def main(argv: Sequence[str] = ()) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def alphabeta0_text(events: Iterable[Event]) -> list[str]:
+    """AlphaBeta0.cpp's trace: ``pos = %2d alpha = %2d beta = %2d`` for each node entered.
+
+    Raises ValueError for a trace without windows (minimax's).
+    """
+    lines = []
+    for event in events:
+        if isinstance(event, Enter):
+            if event.alpha is None or event.beta is None:
+                raise ValueError("this trace has no windows: AlphaBeta0's printout needs an alpha-beta trace")
+            lines.append(f"pos = {event.node:>2} alpha = {format_value(event.alpha, 2)} beta = {format_value(event.beta, 2)}")
+    return lines
+
+
+def root_line(tree: GameTree, value: Value, best_move: str | None = None) -> str:
+    """The last line of AlphaBeta0/1.cpp: ``Pos: 0 Value:  4`` (and `` BestPos:  1`` for AlphaBeta1)."""
+    line = f"Pos: {tree.root} Value: {format_value(value, 2)}"
+    if best_move is not None:
+        line += f" BestPos: {best_move:>2}"
+    return line
+
+
+
+def minmax_table(tree: GameTree, events: Sequence[Event], *, best_pos: bool = True) -> list[str]:
+    """MinMax1.cpp's table (MinMax0.cpp's without ``best_pos``): every inner node, root first.
+
+    One line per inner node in breadth-first order, ``Pos: %2d Value: %2d BestPos: %2d``, from the
+    Exit events of a full minimax trace; the root's line is ``Pos: 0`` without padding, as the
+    programs print it. Raises ValueError if an inner node was never left (a pruned trace).
+    """
+    exits = {event.node: event for event in events if isinstance(event, Exit)}
+    lines = []
+    for node in tree.nodes():
+        if tree.is_terminal(node):
+            continue
+        if node not in exits:
+            raise ValueError(f"position {node} was never searched: MinMax's table needs a full minimax trace")
+        exit_ = exits[node]
+        pos = node if node == tree.root else f"{node:>2}"
+        line = f"Pos: {pos} Value: {format_value(exit_.value, 2)}"
+        if best_pos:
+            line += f" BestPos: {(exit_.best_move or node):>2}"
+        lines.append(line)
+    return lines

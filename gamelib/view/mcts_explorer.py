@@ -63,9 +63,8 @@ from gamelib.search.tracing import Event, RecordingTracer
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, Path, describe_mcts
 from gamelib.view.painter import FONT, Sizes, SvgPainter, SvgPicture, figure_html, svg_text
 from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
-from gamelib.view.projector import MIN_FONT, VALUE_FONT, column_width, picture_sizes
 from gamelib.view.replay import Status
-from gamelib.view.stage import Stage
+from gamelib.view.stage import MIN_FONT, VALUE_FONT, Stage, column_width, picture_sizes
 from gamelib.view.stepper import StepControls, Stepping
 from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, touch_button
 
@@ -281,7 +280,7 @@ def words_html(snapshot: MctsSnapshot, iterations: int, *, projector: bool = Fal
 
 def projector_sizes(tree: GameTree, columns: int = 1) -> Sizes:
     """The lengths and font sizes of ``tree``'s MCTS picture in projector mode: the projector's
-    (:func:`gamelib.view.projector.picture_sizes`, 18-pixel values) for one of ``columns`` columns,
+    (:func:`gamelib.view.stage.picture_sizes`, 18-pixel values) for one of ``columns`` columns,
     the ids inside the nodes at 18 pixels too, the visits, means and scores at 18; the rows as far
     apart as their statistics need (:func:`gamelib.view.mcts_explorer.mcts_sizes`)."""
     sizes = picture_sizes(tree, column_width(columns))
