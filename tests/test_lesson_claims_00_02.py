@@ -24,14 +24,11 @@ from typing import Any, Literal
 import pytest
 
 import gamelib.play.tournament
-from gamelib import (Exit, GameTree, Player, RecordingTracer, alphabeta, load_reference, load_seed_tree, minimax,
-                     tree_from_dict)
-from gamelib.search.negamax import negascout
+from gamelib import (Exit, GameTree, Player, RecordingTracer, alphabeta, load_reference, load_seed_tree, minimax)
 from gamelib.search.random_trees import random_tree
 from gamelib.teach.exercises import EXERCISES, check_exercise
 from gamelib.play.box.stepped import STEPS
 from gamelib.teach.quiz import grade_windows
-from solutions.lesson_01_minimax import PREDICTION
 from tests.lesson_cells import NOTEBOOKS, python_of, run_check, setup_namespace
 from tests.test_lesson_claims import cells
 
@@ -256,78 +253,23 @@ def test_first_of_equal_moves_check_fails_when_the_moves_are_not_equal() -> None
 
 # Lesson 1, exercise 1: the prediction cell answers back, and shows nothing before a prediction.
 
-def predicted(capsys: pytest.CaptureFixture[str], value: Any, move: Any) -> str:
-    """What the exercise's answer cell prints for the prediction (value, move) on the changed tree."""
-    changed = load_seed_tree("broeders31").with_values({"25": 9, "26": 10})
-    run_check(MINIMAX, "exercise:predict-root", changed=changed, my_value=value, my_move=move)
-    return " ".join(capsys.readouterr().out.split())
 
 
-@pytest.mark.parametrize("value, move", [(None, None), (9, None), (None, "2")])
-def test_the_prediction_cell_shows_nothing_of_the_answer_before_a_prediction(
-        capsys: pytest.CaptureFixture[str], value: Any, move: Any) -> None:
-    said = predicted(capsys, value, move)
-    assert said.startswith("Write your prediction") and not re.search(r"\d", said), said
 
 
-def test_the_prediction_cell_says_right_to_the_hand_computed_answer(capsys: pytest.CaptureFixture[str]) -> None:
-    """The answer worked by hand in solutions/lesson_01_minimax.py: 9, by way of position 2."""
-    assert PREDICTION == (9, "2")
-    said = predicted(capsys, *PREDICTION)
-    assert said.startswith("right.") and "0 → 2 → 5 → 12 → 25" in said, said
-    assert predicted(capsys, 9, 2).startswith("right."), "a move given as the number 2 is position 2"
 
 
-@pytest.mark.parametrize("value, move, wrong", [
-    (4, "1", "not quite: the value is 9, not 4; the move is to 2, not to 1."),
-    (9, "1", "not quite: the move is to 2, not to 1."),
-    (14, "2", "not quite: the value is 9, not 14."),
-])
-def test_the_prediction_cell_says_not_quite_and_what_is_wrong(
-        capsys: pytest.CaptureFixture[str], value: Any, move: Any, wrong: str) -> None:
-    said = predicted(capsys, value, move)
-    assert said.startswith(wrong) and "worth 4 (to 1) and 9 (to 2)" in said, said
 
 
 # Lesson 3, exercise 1 (the start page's promise, held for this cell too): nothing of the answer until both
 # predictions are written; None is "not yet", the empty set "no move".
 
-def predicted_tests(capsys: pytest.CaptureFixture[str], tested: Any, failing_high: Any) -> str:
-    """What lesson 3's exercise 1 check prints for the predictions, on Broeders' tree with its moves reversed."""
-    data = load_seed_tree("broeders31").to_dict()
-    data["children"] = {node: list(reversed(children)) for node, children in data["children"].items()}
-    reversed_tree = tree_from_dict(data)
-    tracer = RecordingTracer()
-    negascout(reversed_tree, tracer=tracer)
-    run_check(NEGASCOUT, "exercise:predict-tests", rescout=tracer, reversed_tree=reversed_tree,
-              my_tested_at_root=tested, my_failing_high_at_root=failing_high)
-    return " ".join(capsys.readouterr().out.split())
 
 
-@pytest.mark.parametrize("tested, failing_high", [(None, None), ({"1"}, None), (None, {"1"}), (set(), None), (None, set())])
-def test_the_tests_prediction_shows_nothing_before_both_answers(
-        capsys: pytest.CaptureFixture[str], tested: Any, failing_high: Any) -> None:
-    said = predicted_tests(capsys, tested, failing_high)
-    assert said.startswith("Write both predictions") and not re.search(r"\d", said), said
 
 
-def test_the_tests_prediction_says_right_to_the_answer_worked_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
-    """By hand: the reversed root searches its first move, 2 (worth 2), with the full window, then tests 1
-    with the null window (2, 3); 1 is worth 4 (lesson 1), so the test fails high."""
-    said = predicted_tests(capsys, {"1"}, {"1"})
-    assert said == "the root's moves tested with a null window: right. the root's moves failing high: right.", said
-    assert predicted_tests(capsys, {1}, {1}) == said, "moves given as numbers are node ids"
 
 
-@pytest.mark.parametrize("tested, failing_high, wrong", [
-    ({"2"}, {"1"}, "tested with a null window: not quite: it is 1 (you wrote 2)."),
-    ({"1"}, set(), "failing high: not quite: it is 1 (you wrote no move)."),
-    ({"1", "2"}, {"1"}, "tested with a null window: not quite: it is 1 (you wrote 1 and 2)."),
-])
-def test_the_tests_prediction_says_what_is_wrong(
-        capsys: pytest.CaptureFixture[str], tested: Any, failing_high: Any, wrong: str) -> None:
-    said = predicted_tests(capsys, tested, failing_high)
-    assert wrong in said and said.count("right.") == 1, said
 
 
 # Lesson 2: what a fail-hard position reports.
@@ -837,6 +779,15 @@ def test_the_start_page_says_where_a_term_is_first_used(term: str, lesson: int) 
     assert first == lesson, f"the start page says {term!r} comes in lesson {lesson}; it is first used in lesson {first}"
 
 
+def numbers(listed: str) -> set[int]:
+    """{1, 2, 5, 6, 7} from "1, 2 and 5 to 7"."""
+    found: set[int] = set()
+    for part in re.split(r", | and ", listed):
+        low, _, high = part.partition(" to ")
+        found |= set(range(int(low), int(high or low) + 1))
+    return found
+
+
 def before_it(number: int) -> str:
     """The start page's *before it* column for lesson ``number``."""
     rows: list[str] = re.findall(rf"^\| {number} \| \[[^\]]+\]\(\d\d_\w+\.ipynb\) \| [^|]* \| ([^|]*) \| \d+ s \|$",
@@ -853,13 +804,6 @@ def raw_cells(name: str) -> list[dict[str, Any]]:
 LESSON_NUMBERS = re.compile(r"\b[Ll]essons? (\d+(?:(?:, | and | to )\d+)*)")
 
 
-def numbers(listed: str) -> set[int]:
-    """{1, 2, 5, 6, 7} from "1, 2 and 5 to 7"."""
-    found: set[int] = set()
-    for part in re.split(r", | and ", listed):
-        low, _, high = part.partition(" to ")
-        found |= set(range(int(low), int(high or low) + 1))
-    return found
 
 
 def needed(number: int) -> set[int]:
@@ -1010,32 +954,8 @@ def test_wilsons_intervals_cover_less_than_their_level_for_many_true_scores_not_
     assert middle > 0.95, f"from 0.1 to 0.9 its coverage should stay above 0.95; it falls to {middle:.4f}"
 
 
-def test_the_start_page_names_every_prediction_an_answer_cell_checks() -> None:
-    """Each variable a prediction cell reads is named in the page's list (lesson 2's quizzes in their own item)."""
-    [listed] = re.findall(r"\*\*Prediction exercises with an answer cell\*\* \((.*?)\): write", start_page())
-    found = {(number, variable) for number in range(1, 11) for cell in raw_cells(next(NOTEBOOKS.glob(f"{number:02d}_*.ipynb")).name)
-             if cell["cell_type"] == "code" for variable in re.findall(r"^(my_\w+)\b[^=\n]*=", cell["text"], re.M)}
-    assert found == {*PREDICTIONS, (2, "my_pruned"), (2, "my_windows")}, (
-        f"the lessons' answer cells read {sorted(found)}; the start page's list is of {sorted(PREDICTIONS)}")
-    assert "(`my_pruned`, `my_windows`)" in start_page(), "the quizzes' item should name lesson 2's two answer variables"
-    unnamed = {key: words for key, words in PREDICTIONS.items() if words not in listed}
-    assert not unnamed, f"the start page's list of prediction exercises leaves out {unnamed}"
 
 
-PREDICTIONS = {
-    (1, "my_value"): "the root's value and move after a change, lesson 1",
-    (3, "my_tested_at_root"): "which moves NegaScout tests",
-    (3, "my_failing_high_at_root"): "and which fail high",
-    (3, "my_fewer_nodes"): "and which search enters fewer nodes, lesson 3",
-    (4, "my_passes"): "how many MTD(f) passes",
-    (4, "my_windows"): "and their windows, lesson 4",
-    (5, "my_best_squares"): "squares and",
-    (5, "my_flips_rule8"): "turned marks, lesson 5",
-    (5, "my_flips_rule4"): "turned marks, lesson 5",
-    (6, "my_two_ply_moves"): "the best move two plies deep",
-    (6, "my_sequence"): "a sequence of two moves that makes g6 the reservation tree's best move, lesson 6",
-}
-"""What the start page calls the prediction each answer cell's variable holds: (lesson, variable) -> its words."""
 
 
 def test_the_start_page_names_the_lessons_that_use_broeders_tree() -> None:
@@ -1057,7 +977,7 @@ def test_the_solutions_readme_lists_every_answer_file() -> None:
 def test_the_start_page_says_what_solutions_holds() -> None:
     page = start_page()
     lessons = {int(path.name[7:9]) for path in SOLUTIONS.glob("lesson_*.py")}
-    assert lessons == {1, 2, 8, 9} and "write-it-yourself exercises of lessons 1, 2, 8 and 9" in page
+    assert lessons == {1, 2, 8, 9, 10} and "write-it-yourself exercises of lessons 1, 2, 8, 9 and 10" in page
     assert "lesson 1's prediction (exercise 1, worked by hand)" in page and "lesson 2's pruning quiz" in page
     answers = {path.name: {target.id for statement in ast.parse(path.read_text(encoding="utf-8")).body
                            if isinstance(statement, ast.Assign) for target in statement.targets
@@ -1108,26 +1028,8 @@ def test_the_window_quiz_says_what_the_start_page_and_lesson_2_say_it_does() -> 
             "with its window only") in lesson_text(2)
 
 
-def lesson_4_answer(capsys: pytest.CaptureFixture[str], passes: int, windows: list[tuple[int, int]]) -> str:
-    """What lesson 4's exercise 1 check prints for the predictions, run after the lesson's setup cell."""
-    [cell] = [cell["text"] for cell in raw_cells(next(NOTEBOOKS.glob("04_*.ipynb")).name)
-              if cell["cell_type"] == "code" and "mtdf(broeders, first_guess=10, tracer=tracer)" in cell["text"]
-              and "not quite" in cell["text"]]
-    namespace = setup_namespace(next(NOTEBOOKS.glob("04_*.ipynb")).name)
-    namespace.update(broeders=load_seed_tree("broeders31"), my_passes=passes, my_windows=windows)
-    exec(compile(python_of(cell), "lesson 4: exercise 1's check", "exec"), namespace)
-    return " ".join(capsys.readouterr().out.split())
 
 
-def test_lesson_4s_windows_check_gives_the_first_wrong_pass_only(capsys: pytest.CaptureFixture[str]) -> None:
-    """MTD(f) from 10 on Broeders' tree makes two passes, (9, 10) then (3, 4) (tests/test_mtdf.py). Both windows wrong:
-    the check gives the first pass's window and not the second's, as the start page says."""
-    said = lesson_4_answer(capsys, 2, [(5, 6), (4, 5)])
-    assert said == "passes: right windows: not quite: pass 1 searches (9, 10), not (5, 6)", said
-    assert lesson_4_answer(capsys, 2, [(9, 10)]) == (
-        "passes: right windows: right as far as they go, but there are 2 passes, not 1")
-    assert ("for lesson 4's windows, the first pass whose window you got wrong, with its window, or, if yours are right as "
-            "far as they go, how many passes there are") in start_page()
 
 
 def off_by_one_below_the_root(tree: GameTree, node: str) -> float:
@@ -1219,97 +1121,23 @@ def test_the_start_page_names_every_write_it_yourself_exercise_with_its_lesson()
     assert said == exercises, f"the start page lists the exercises {said}; gamelib.teach.exercises has {exercises}"
 
 
-def test_the_start_page_names_every_lesson_whose_prediction_cell_answers_back() -> None:
-    """The lessons with a cell that says right or "not quite" to a prediction are those the page lists."""
-    [listed] = re.findall(r"\*\*Prediction exercises with an answer cell\*\* \((.*?)\): write", start_page())
-    said = {int(number) for number in re.findall(r"lesson (\d+)", listed)}
-    answering = {number for number in range(1, 11) if any(
-        cell["cell_type"] == "code" and "not quite" in cell["text"]
-        for cell in raw_cells(next(NOTEBOOKS.glob(f"{number:02d}_*.ipynb")).name))}
-    assert said == answering, f"the page names lessons {sorted(said)}; prediction cells answer back in {sorted(answering)}"
 
 
 # The start page's promise on prediction exercises, held to the lessons: the examples it gives of exercises with no
 # answer cell have none, and where an answer cell checks less than its exercise asks, the page says so.
 
-def exercise_items(number: int) -> dict[int, tuple[str, str]]:
-    """Lesson ``number``'s numbered exercises: number -> (title, text), from "N. **Title.** text" in its markdown."""
-    [path] = NOTEBOOKS.glob(f"{number:02d}_*.ipynb")
-    markdown = " ".join(cell["text"] for cell in cells(path.name) if cell["type"] == "markdown")
-    return {int(match[1]): (match[2], match[3])
-            for match in re.finditer(r"(\d+)\. \*\*([^*]+?)\.\*\* (.*?)(?= \d+\. \*\*|$)", markdown)}
 
 
-def answer_cells(number: int) -> dict[int, str]:
-    """Lesson ``number``'s answer cells: exercise number -> the code cell whose first line names it ("# Exercise 3:"
-    or "# Exercises 1 and 2:"), joined if several."""
-    [path] = NOTEBOOKS.glob(f"{number:02d}_*.ipynb")
-    found: dict[int, str] = {}
-    for cell in raw_cells(path.name):
-        if cell["cell_type"] == "code":
-            for line in cell["text"].splitlines():
-                named = re.match(r"# Exercises? ((?:\d+(?:, | and )?)+)(?::|'s )", line)
-                for exercise in numbers(named[1]) if named else ():
-                    found[exercise] = found.get(exercise, "") + cell["text"]
-    return found
 
 
-def test_the_start_pages_examples_of_exercises_without_an_answer_cell_have_none() -> None:
-    [listed] = re.findall(r"the run is the answer \(for instance (.*?)\);", start_page())
-    examples = [(int(match[1]), title) for match in re.finditer(r"lesson (\d+)'s ((?:\*[^*]+\*(?:, | and )?)+)", listed)
-                for title in re.findall(r"\*([^*]+)\*", match[2])]
-    assert examples == [(3, "Change a leaf"), (4, "A table of one slot"), (6, "More time"), (6, "Depth 9")], examples
-    for lesson, title in examples:
-        items = {item_title: (exercise, text) for exercise, (item_title, text) in exercise_items(lesson).items()}
-        assert title in items, f"lesson {lesson} has no exercise *{title}* (its exercises: {sorted(items)})"
-        exercise, text = items[title]
-        assert re.search(r"\b[Rr]un\b|\bTry\b|\bSolve\b", text), f"lesson {lesson}'s *{title}* should ask for a run: {text!r}"
-        assert exercise not in answer_cells(lesson), f"lesson {lesson}'s *{title}* (exercise {exercise}) has an answer cell"
 
 
-PARTLY_CHECKED = {(3, 3): ("By about how much?", {"my_fewer_nodes"}),
-                  (6, 2): ("Why is the tree's value then too good to trust?", {"my_sequence"})}
-"""Exercises whose answer cell checks less than they ask: (lesson, exercise) -> (the question left unchecked, the
-answer cell's variables)."""
 
 
-def answer_variables(number: int) -> dict[int, set[str]]:
-    """Lesson ``number``'s answer variables by exercise: each ``my_...`` assigned after a "# Exercise N:" line (or
-    "# Exercises 1 and 2:") of a code cell belongs to those exercises."""
-    [path] = NOTEBOOKS.glob(f"{number:02d}_*.ipynb")
-    found: dict[int, set[str]] = {}
-    for cell in raw_cells(path.name):
-        if cell["cell_type"] == "code":
-            current: set[int] = set()
-            for line in cell["text"].splitlines():
-                named = re.match(r"# Exercises? ((?:\d+(?:, | and )?)+)(?::|'s )", line)
-                current = numbers(named[1]) if named else current
-                assigned = re.match(r"(my_\w+)\b[^=\n]*=", line)
-                if assigned:
-                    for exercise in current:
-                        found.setdefault(exercise, set()).add(assigned[1])
-    return found
 
 
-@pytest.mark.parametrize("lesson, exercise", PARTLY_CHECKED)
-def test_the_start_page_says_which_answer_cells_check_less_than_their_exercise_asks(lesson: int, exercise: int) -> None:
-    assert ("where the exercise asks more, as lesson 3's exercise 3 does (by about how much, and why) and lesson 6's "
-            "exercise 2 (why the tree's value is then too good to trust), nothing checks that part") in start_page()
-    question, variables = PARTLY_CHECKED[lesson, exercise]
-    assert question in exercise_items(lesson)[exercise][1], f"lesson {lesson}'s exercise {exercise} no longer asks {question!r}"
-    held = answer_variables(lesson).get(exercise, set())
-    assert held == variables, (
-        f"lesson {lesson}'s answer cell for exercise {exercise} now holds {sorted(held)}, not only {sorted(variables)}: "
-        f"if it now checks {question!r} too, the start page should stop saying that nothing does")
 
 
-def test_lesson_4s_answer_cell_checks_the_passes_and_their_windows() -> None:
-    """The start page lists "how many MTD(f) passes and their windows, lesson 4" among the answers a cell checks."""
-    assert "how many MTD(f) passes and their windows, lesson 4" in start_page()
-    held = set(re.findall(r"^(my_\w+)\b[^=\n]*=", answer_cells(4).get(1, ""), re.M))
-    assert held == {"my_passes", "my_windows"}, f"lesson 4's exercise 1 answer cell holds {sorted(held)}"
-    assert any("my_windows" in cell["text"] and "not quite" in cell["text"] for cell in raw_cells(
-        next(NOTEBOOKS.glob("04_*.ipynb")).name) if cell["cell_type"] == "code"), "lesson 4's check should answer the windows"
 
 
 # Lesson 2: every mean the plot draws, counted again apart from gamelib.
