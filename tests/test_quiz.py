@@ -70,7 +70,11 @@ def test_the_widget_clicks_and_checks(broeders: GameTree) -> None:
     assert grade.right == ("10", "18") and grade.wrong == ("5",)
     ringed = marks(quiz.picture.svg)
     assert ringed["18"] == ringed["10"] == "mark-right" and ringed["5"] == "mark-wrong" and ringed["6"] == "mark-missed"
-    assert "missed 6: the cutoff at position 2 (2 &lt;= alpha 4 with true values" in quiz.result.value
+    items = quiz.result.value.split("<li")[1:]
+    assert len(items) == 5 + 1, "one line for each of the five cutoffs, and one for the position chosen wrongly"
+    assert items[4].startswith(">Position 2 is MIN&#x27;s") and "(2 &lt;= alpha 4 with true values" in items[4] and (
+        '6 (missed)' in items[4]), items[4]
+    assert '10 ✓' in items[1] and "5 is visited" in items[5]
     quiz.clear()
     assert quiz.chosen == [] and marks(quiz.picture.svg) == {}
     with pytest.raises(QuizError):

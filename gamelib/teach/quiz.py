@@ -58,7 +58,7 @@ from gamelib.view.stage import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width
 from gamelib.view.stepper import record
 from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
-__all__ = ["PruningGrade", "PruningQuiz", "QuizError", "WindowGrade", "WindowQuiz", "grade_pruning", "grade_windows", "read_bound"]
+__all__ = ["CutoffWords", "PruningGrade", "PruningQuiz", "QuizError", "WindowGrade", "WindowQuiz", "grade_pruning", "grade_windows", "read_bound"]
 
 RIGHT, MISSED, WRONG = "#1a9641", "#e66100", "#d62728"
 
@@ -74,7 +74,8 @@ class PruningGrade:
     ``pruned`` are the positions alpha-beta never visits; ``right`` the chosen ones among them,
     ``missed`` the pruned ones not chosen, ``wrong`` the chosen ones alpha-beta does visit.
     ``reasons`` maps each pruned position to the cutoff that removed it, in words: with true
-    (minimax) values, and the fail-hard trace's numbers too where they differ.
+    (minimax) values, and the fail-hard trace's numbers too where they differ. ``cutoffs`` says
+    the same once a cutoff, in the search's order: :class:`CutoffWords`, plain words first.
     """
 
     pruned: tuple[str, ...]
@@ -82,6 +83,7 @@ class PruningGrade:
     missed: tuple[str, ...]
     wrong: tuple[str, ...]
     reasons: Mapping[str, str]
+    cutoffs: tuple[CutoffWords, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -91,9 +93,47 @@ class PruningGrade:
     def __str__(self) -> str:
         lines = [f"{len(self.right)} of {len(self.pruned)} pruned positions found"
                  + (", and none chosen wrongly." if not self.wrong else f"; {len(self.wrong)} chosen wrongly.")]
-        lines += [f"missed {node}: {self.reasons[node]}" for node in self.missed]
+        for cut in self.cutoffs:
+            found = [node + (" ✓" if node in self.right else " (missed)") for node in cut.pruned]
+            lines.append(f"{cut.words} Never visited: {', '.join(found)}.")
         lines += [f"wrong {node}: alpha-beta visits it" for node in self.wrong]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class CutoffWords:
+    """One cutoff of the graded search: at position ``node``, ``words`` says why in plain words
+    first, then the bound it met ("3 <= alpha 4"); ``pruned`` are the positions it removed,
+    breadth first."""
+
+    node: str
+    words: str
+    pruned: tuple[str, ...]
+
+
+def _cutoff_words(tree: GameTree, events: Sequence[Event], pruned: Sequence[str],
+                  true_values: Mapping[str, Value]) -> tuple[CutoffWords, ...]:
+    """The pruned positions grouped by the cutoff that removed them, each cutoff in words."""
+    groups: dict[str, tuple[Cutoff, list[str]]] = {}
+    for node in pruned:
+        found = cutoff_that_pruned(tree, events, node)
+        if found is not None:
+            groups.setdefault(found[0].node, (found[0], []))[1].append(node)
+    cuts = [event.node for event in events if isinstance(event, Cutoff) and event.node in groups]
+    return tuple(CutoffWords(node, _plain_words(tree, groups[node][0], true_values), tuple(groups[node][1]))
+                 for node in dict.fromkeys(cuts))
+
+
+def _plain_words(tree: GameTree, cut: Cutoff, true_values: Mapping[str, Value]) -> str:
+    """Why ``cut`` happened, as a player would say it, then the bound in the true values."""
+    best, on_paper = _on_paper(tree, cut, true_values)
+    if tree.to_move(cut.node) is Player.MAX:
+        return (f"Position {cut.node} is MAX's, and a move there already gives MAX {format_value(best)}; MIN, higher "
+                f"up, can hold MAX to {format_value(cut.beta)} elsewhere, so best play never reaches {cut.node}, "
+                f"and its other moves need no search ({on_paper}).")
+    return (f"Position {cut.node} is MIN's, and a reply there already holds MAX to {format_value(best)}; MAX, higher "
+            f"up, can get {format_value(cut.alpha)} elsewhere, so best play never reaches {cut.node}, and its other "
+            f"replies need no search ({on_paper}).")
 
 
 def _reason(tree: GameTree, events: Sequence[Event], node: str, true_values: Mapping[str, Value]) -> str:
@@ -101,23 +141,23 @@ def _reason(tree: GameTree, events: Sequence[Event], node: str, true_values: Map
     if found is None:
         return "never searched"
     cut, skipped = found
-    where = f"the cutoff at position {cut.node} ({_on_paper(tree, cut, true_values)})"
+    where = f"the cutoff at position {cut.node} ({_on_paper(tree, cut, true_values)[1]})"
     return f"{where} skipped it" if skipped == node else f"under {skipped}, which {where} skipped"
 
 
-def _on_paper(tree: GameTree, cut: Cutoff, true_values: Mapping[str, Value]) -> str:
-    """Why ``cut`` happened in the true values a student works with on paper: the best true value
-    of the moves searched before the cut against the same bound (the windows are the same, since
-    only exact values move them); then the fail-hard trace's own numbers if they differ, as they do
-    when a move's value came back as a bound ("6 >= beta 4 with true values; the fail-hard trace
-    shows 4 >= beta 4")."""
+def _on_paper(tree: GameTree, cut: Cutoff, true_values: Mapping[str, Value]) -> tuple[Value, str]:
+    """The best true value of the moves searched before ``cut``, and why the cut happened in the
+    true values a student works with on paper: that value against the same bound (the windows are
+    the same, since only exact values move them); then the fail-hard trace's own numbers if they
+    differ, as they do when a move's value came back as a bound ("6 >= beta 4 with true values; the
+    fail-hard trace shows 4 >= beta 4")."""
     moves = tree.children_of(cut.node)
     searched = [true_values[move] for move in moves[:moves.index(cut.skipped[0])]]
     best = max(searched) if tree.to_move(cut.node) is Player.MAX else min(searched)
     traced = cut_reason(cut)
     if best == cut.value:
-        return traced
-    return f"{cut_reason(replace(cut, value=best))} with true values; the fail-hard trace shows {traced}"
+        return best, traced
+    return best, f"{cut_reason(replace(cut, value=best))} with true values; the fail-hard trace shows {traced}"
 
 
 def _true_values(tree: GameTree) -> dict[str, Value]:
@@ -142,7 +182,8 @@ def grade_pruning(tree: GameTree, chosen: Iterable[str], events: Sequence[Event]
     return PruningGrade(tuple(pruned), tuple(n for n in pruned if n in chosen),
                         tuple(n for n in pruned if n not in chosen),
                         tuple(n for n in order if n in chosen and n not in pruned),
-                        {node: _reason(tree, trace, node, true_values) for node in pruned})
+                        {node: _reason(tree, trace, node, true_values) for node in pruned},
+                        _cutoff_words(tree, trace, pruned, true_values))
 
 
 def _marks(grade: PruningGrade) -> dict[str, Ring]:
@@ -291,9 +332,12 @@ class PruningQuiz(StaticForm):
 
     def _result_html(self, grade: PruningGrade) -> str:
         head = "All right!" if grade.ok else f"{len(grade.right)} of {len(grade.pruned)} found"
-        items = [f'<li style="color:{MISSED}">missed {node}: {escape(grade.reasons[node])}</li>' for node in grade.missed]
+        items = []
+        for cut in grade.cutoffs:
+            found = ", ".join(f'<span style="color:{RIGHT}">{node} ✓</span>' if node in grade.right
+                              else f'<span style="color:{MISSED}">{node} (missed)</span>' for node in cut.pruned)
+            items.append(f"<li>{escape(cut.words)} Never visited: {found}.</li>")
         items += [f'<li style="color:{WRONG}">{node} is visited: alpha-beta searches it</li>' for node in grade.wrong]
-        items += [f'<li style="color:{RIGHT}">✓ {node}: {escape(grade.reasons[node])}</li>' for node in grade.right]
         kind = "gamelib-words gamelib-quiz-result" + (" gamelib-caption" if self.projector else "")
         return f'<div class="{kind}"><b>{escape(head)}</b><ul>{"".join(items)}</ul></div>'
 
