@@ -99,3 +99,26 @@ def test_an_unwritten_exercise_says_so() -> None:
 
     with pytest.raises(NotImplementedError):
         check_exercise("minimax", my_minimax)
+
+
+def test_a_verdict_carries_the_tree_it_failed_on_in_text_that_rebuilds_it() -> None:
+    """A minimax that takes the first move's value at positions below the root with three moves or more: right on
+    Broeders' binary tree, wrong on a random tree of three moves a position. Its verdict gives that tree in the
+    notation, and the text rebuilds the very tree (same moves, same leaves); the grades CSV's verdict carries it."""
+    from gamelib.games.tree_text import parse_tree_text
+    from gamelib.teach.grading import _grade
+
+    def first_child_below_root(tree: object, node: str) -> int:
+        t: Any = tree
+        if t.is_terminal(node):
+            return t.evaluate(node)
+        values = [first_child_below_root(t, child) for child in t.children_of(node)]
+        return (max if t.to_move(node).sign > 0 else min)(values) if node == t.root or len(values) < 3 else values[0]
+
+    verdict = check_exercise("minimax", first_child_below_root)
+    assert not verdict.ok and verdict.tree_text is not None and verdict.tree_name != "Broeders' 31-node binary tree"
+    failed = verdict.failure.tree
+    rebuilt = parse_tree_text(verdict.tree_text, max_depth=20, max_characters=10_000)
+    assert rebuilt["children"] == failed.to_dict()["children"] and rebuilt["values"] == failed.to_dict()["values"]
+    assert f"The tree ({verdict.tree_name}): {verdict.tree_text}" in str(verdict)
+    assert verdict.tree_text in _grade(verdict, "ada", "ada.py", "0" * 64, 0.1, timed_out=False).verdict

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from gamelib.games.data import load_seed_tree
 from gamelib.games.multiplayer import MultiPlayerTree, as_players_tree
 from gamelib.games.trees import GameTree
+from gamelib.games.tree_text import TreeTextError, write_tree_text
 from gamelib.search.random_trees import random_multiplayer_tree, random_tree
 from gamelib.play.box.answers import Answers, run_student
 from gamelib.teach.checker import CheckReport, MaxnReferee, MctsReferee, SearchReferee
@@ -228,19 +229,43 @@ class Verdict:
         """The name of the first tree that failed, or None."""
         return None if self.ok or not self.reports else self.tree_names[-1]
 
+    @property
+    def tree_text(self) -> str | None:
+        """The first tree that failed in the course's text notation (:mod:`gamelib.games.tree_text`),
+        so that it can be rebuilt with ``parse_tree_text`` and searched by hand; None if no tree
+        failed, or for a tree the notation cannot hold (chance nodes, several players)."""
+        failure = self.failure
+        if failure is None or failure.tree is None or len(failure.tree.to_dict().get("payoffs", {})):
+            return None
+        try:
+            return write_tree_text(failure.tree.to_dict())
+        except TreeTextError:
+            return None
+
+    @property
+    def failure_text(self) -> str:
+        """What went wrong on the first tree that failed, and the tree in text where it has one."""
+        if self.failure is None:
+            return ""
+        tree = self.tree_text
+        return str(self.failure) + (f" The tree ({self.tree_name}): {tree}" if tree else "")
+
     def __str__(self) -> str:
         if self.ok:
             return f"{self.exercise}: right on all {self.total} trees."
         if not self.reports:
             return f"{self.exercise}: {self.message}"
-        return f"{self.exercise}, tree {len(self.reports)} of {self.total} ({self.tree_name}): {self.reports[-1]}"
+        return f"{self.exercise}, tree {len(self.reports)} of {self.total} ({self.tree_name}): {self.failure_text}"
 
     def _repr_html_(self) -> str:
         if self.ok:
             verdict = f'<p style="color:#1a9641"><b>{escape(str(self))}</b></p>'
         elif self.reports:
+            tree = self.tree_text
             verdict = (f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, "
-                       f"{escape(self.tree_name or '')}</p>" + self.reports[-1]._repr_html_())
+                       f"{escape(self.tree_name or '')}</p>" + self.reports[-1]._repr_html_()
+                       + (f'<p>The tree in text, to rebuild with <code>parse_tree_text</code>: <code>{escape(tree)}'
+                          "</code></p>" if tree else ""))
         else:
             colour = "#4d4d4d" if self.unwritten else "#b2182b"  # a starter not yet written is no error
             verdict = f'<pre style="color:{colour}; white-space:pre-wrap">{escape(self.message)}</pre>'

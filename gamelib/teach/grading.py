@@ -266,7 +266,7 @@ def _grade(verdict: Verdict, student: str, file: str, sha256: str, seconds: floa
     if verdict.ok:
         return Grade(student, verdict.exercise, file, sha256, passed, trees, "right", "", "", seconds, box)
     return Grade(student, verdict.exercise, file, sha256, passed, trees, "wrong", verdict.tree_name or "",
-                 str(verdict.failure), seconds, box)
+                 verdict.failure_text, seconds, box)
 
 
 def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None) -> Grade:
