@@ -64,7 +64,7 @@ if TYPE_CHECKING:  # the names of _EXPORTS again, for type checkers (tests/test_
     from gamelib.view.stepper import step_through as step_through
     from gamelib.teach.code_check import check as check, check_function as check_function
     from gamelib.teach.exercises import Verdict as Verdict, check_exercise as check_exercise
-    from gamelib.teach.predictions import check_answer as check_answer
+    from gamelib.teach.questions import check_answer as check_answer
 
 _EXPORTS: dict[str, tuple[str, ...]] = {  # module: the names this package re-exports from it
     "gamelib.games.adjacency": ("AdjacencyGame", "Mark", "parse_square", "square_name"),
@@ -97,7 +97,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {  # module: the names this package re-ex
     "gamelib.view.stepper": ("step_through",),
     "gamelib.teach.code_check": ("check", "check_function"),
     "gamelib.teach.exercises": ("Verdict", "check_exercise"),
-    "gamelib.teach.predictions": ("check_answer",),
+    "gamelib.teach.questions": ("check_answer",),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

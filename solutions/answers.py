@@ -16,9 +16,11 @@ ANSWERS: dict[str, dict[str, Any]] = {
     # Lesson 3, exercise 1, by hand: the reversed root searches its first move, 2 (worth 2), with the full
     # window, then tests 1 with the null window (2, 3); 1 is worth 4 (lesson 1), so the test fails high.
     "null-window-tests": {"my_tested_at_root": {"1"}, "my_failing_high_at_root": {"1"}},
-    # Lesson 3, exercise 2: leaf 16 sits under position 7 (MIN) beside 15, worth 4: 7 stays min(4, 9) = 4, and
-    # no test fails high inside its window (the test's NegaScout): nothing is searched again.
-    "research-after-change": {"my_researched": set()},
+    # Lesson 3, exercise 2, by hand: leaf 23 sits under 11 (MIN) beside 24, worth 10: 11 = min(9, 10) = 9, 12 =
+    # min(2, 11) = 2, 5 = max(9, 2) = 9; 6 = max(min(12, 13), min(14, 14)) = 14; 2 = min(9, 14) = 9. The root's
+    # first move, 1, is worth 4 (lesson 1), so its null-window test of 2, (4, 5), fails high inside the root's
+    # window (0, 15): 2 is searched again. No other test fails high inside its window (the test's NegaScout).
+    "research-after-change": {"my_researched": {"2"}},
     # Lesson 3, exercise 3: NegaScout enters fewer nodes (the test's fail-soft NegaScout and PVS count them); the
     # narrower window is safe because a test that fails high returns a lower bound on the move's value.
     "negascout-or-pvs": {"my_fewer_nodes": "NegaScout", "my_why": "A"},
@@ -27,7 +29,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
     # Lesson 4, exercise 2: alpha-beta with memory gets all eight right without bound flags (the test's search).
     "boundless-memory": {"my_wrong_somewhere": False},
     # Lesson 4, exercise 3: a table only saves work, so the value is right; with one slot every store after the
-    # first overwrites, and alpha-beta with memory stores once for each of the 16,811 positions it enters (the
+    # first overwrites, and alpha-beta with memory stores once each time it enters a position, 16,811 times (the
     # test's alpha-beta counts them): 16,810 overwrites.
     "one-slot": {"my_value_right": True, "my_overwrites": 16_810},
     # Lesson 4, exercise 4, by hand from the values by depth, 7, 0, 7, 0 (lesson 4): depth 2 has no value two
@@ -37,7 +39,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
     # Lesson 5, exercise 1, by hand from the board (the test counts it again): f5 (next to f4, e5, f6), f7 (f6,
     # g7, g8) and g6 (f6, g7, h7) each have three O neighbours, a gain of 1 + 2 x 3 = 7; no square has more.
     "biggest-gain": {"my_best_squares": {"f5", "f7", "g6"}},
-    # Lesson 5, exercise 2, by hand from the board: g6's O neighbours are f6 and g7 (beside and below it) and h7
+    # Lesson 5, exercise 2, by hand from the board: g6's O neighbours are f6 and g7 (beside and above it) and h7
     # (diagonal): rule 8 turns all three, rule 4 the two orthogonal ones.
     "flips": {"my_flips_rule8": {"f6", "g7", "h7"}, "my_flips_rule4": {"f6", "g7"}},
     # Lesson 5, exercise 3, by hand: 64 squares, 8 marked at the start, 56 empty, two filled a round: 28 rounds.
@@ -63,3 +65,15 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "colours": {"my_match": ("hillclimb", "genetic", 8)},
 }
 """The answers by question (a key of ``gamelib.teach.predictions.QUESTIONS``)."""
+
+
+HOW: dict[str, str] = {
+    "depth-9": "From your own table of nodes, N8 x N8 / N7 by the last factor and N8 x N7 / N6 by the factor two "
+               "depths back (lesson 6's two rules, N_d the nodes of depth d).",
+    "own-match": "From your own match's table: the genetic bot wins if it scores more than 0.5, and its interval "
+                 "leaves out 0.5 if both ends are on one side of it.",
+    "own-entry": "Your entry's line of the standings, once it has played its 2 x (entries - 1) games.",
+    "deadline": "solutions/lesson_10_slow.py: a slow.py that keeps the best move found and returns it before the "
+                "time is up.",
+}
+"""How to work out the answers that depend on the student's own run, by question."""

@@ -143,3 +143,23 @@ def test_a_page_without_a_kernel_shows_the_pictures_and_words(broeders: GameTree
     assert "application/vnd.jupyter.widget-view+json" in bundle
     page = bundle["text/html"]
     assert page.count('data-step="19"') == 2 and "position 18 is never searched" in page
+
+
+def test_each_explorer_shows_the_counters_and_legend_of_its_searches_only() -> None:
+    """Lesson 1's minimax explorer has no cutoffs, re-searches, table hits or null windows; NegaScout's has its
+    null windows and re-searches but no table; a table given to alpha-beta brings its hits; choosing another
+    search changes the legend."""
+    from gamelib import TranspositionTable, load_seed_tree
+    broeders = load_seed_tree("broeders31")
+    plain = explore(broeders, "minimax")
+    plain.go(len(plain.views[0]))
+    words, key = plain.views[0].words.value, plain.legend.value
+    assert "nodes entered" in words and not any(name in words for name in ("cutoffs", "re-searches", "table hits"))
+    assert not any(mark in key for mark in ("pruned", "null-window", "re-search", "TT:", "window passed down")), key
+    scout = explore(broeders, "negascout")
+    assert "re-searches" in scout.views[0].words.value and "table hits" not in scout.views[0].words.value
+    assert "null-window" in scout.legend.value and "TT:" not in scout.legend.value
+    tabled = explore(broeders, "alphabeta", table=TranspositionTable(size=64))
+    assert "table hits" in tabled.views[0].words.value
+    plain.set_algorithms("alphabeta", "negascout")
+    assert "pruned" in plain.legend.value and "re-search" in plain.legend.value

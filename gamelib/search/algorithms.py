@@ -32,7 +32,7 @@ from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import SearchError, SearchResult, alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.search.tracing import NULL_TRACER, Tracer
 
-__all__ = ["SEARCHES", "run_search"]
+__all__ = ["EVENT_KINDS", "SEARCHES", "run_search"]
 
 
 SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
@@ -49,6 +49,22 @@ SEARCHES: dict[str, tuple[Callable[..., SearchResult], frozenset[str]]] = {
 """The searches by name, for the command line and the stepper: name -> (function, its options).
 ``negascout`` and ``pvs`` are fail-hard, as seed 000 gives NegaScout; ``negascout_soft`` is
 Reinefeld's fail-soft NegaScout (see :func:`~gamelib.search.negamax.negascout`)."""
+
+
+EVENT_KINDS: dict[str, frozenset[str]] = {
+    "minimax": frozenset(),
+    "alphabeta": frozenset({"cutoff"}),
+    "negascout": frozenset({"cutoff", "null_window", "research"}),
+    "pvs": frozenset({"cutoff", "null_window", "research"}),
+    "negascout_soft": frozenset({"cutoff", "null_window", "research"}),
+    "alphabeta_with_memory": frozenset({"cutoff", "tt_hit"}),
+    "mtdf": frozenset({"cutoff", "tt_hit", "mtd_pass"}),
+    "expectiminimax": frozenset({"chance_sum"}),
+    "maxn": frozenset(),
+}
+"""What each search can record besides entering, evaluating and leaving positions (event kinds of
+:mod:`gamelib.search.tracing`): a viewer shows the counters and legend of these, and of any other
+kind a trace holds (a table given to alpha-beta, Star1's cutoffs), and no others."""
 
 
 def run_search(name: str, game: Game[Any, Any], state: Any = None, *, tracer: Tracer = NULL_TRACER,

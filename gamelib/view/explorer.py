@@ -51,7 +51,9 @@ from gamelib.search.tracing import Event
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.stage import ProjectorView, Stage
-from gamelib.view.stepper import LEGEND, StepControls, Stepping, TraceView, record, search_title, static_views_html
+from gamelib.view.stepper import (
+    LEGEND, StepControls, Stepping, TraceView, legend, record, search_title, static_views_html,
+)
 from gamelib.view.ui import StaticForm, ipywidgets, touch_button
 
 __all__ = ["NONE", "Explorer", "explore"]
@@ -254,13 +256,16 @@ class Explorer(Stepping, StaticForm):
         self.message.value = ""
         same_shape = bool(self.views) and self.views[0].tree.children == self.tree.children
         if not same_shape or len(self.views) != len(traces):
-            self.views = [self._view(events, search_title(self.tree, name, self.options.get(name, {})), len(traces))
-                          for name, events in traces]
+            self.views = [self._view(name, events, search_title(self.tree, name, self.options.get(name, {})),
+                                     len(traces)) for name, events in traces]
             self.panels.children = [view.widget for view in self.views]
             self.leaf_editors = {}
         else:
             for view, (name, events) in zip(self.views, traces):
-                view.load(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})))
+                view.load(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})),
+                          algorithm=name, table=self.options.get(name, {}).get("table") is not None)
+        kinds: set[str] = set().union(*(view.kinds for view in self.views))
+        self.legend.value = f'<div class="gamelib-legend">{escape(legend(kinds))}</div>'
         if any(editor.value != self.tree.values[leaf] for leaf, editor in self.leaf_editors.items()):
             self.leaf_editors = {}  # a new tree of the same shape: new boxes with its values
         step = min(self.controls.step, max(len(view) for view in self.views))
@@ -268,11 +273,14 @@ class Explorer(Stepping, StaticForm):
         self._lay_leaf_editors()
         self._show(step, force=True)
 
-    def _view(self, events: Sequence[Event], title: str, columns: int) -> TraceView:
-        """A view of ``events`` on the tree: a projector view for one of ``columns`` in projector mode."""
+    def _view(self, name: str, events: Sequence[Event], title: str, columns: int) -> TraceView:
+        """A view of search ``name``'s ``events`` on the tree: a projector view for one of ``columns``
+        in projector mode."""
+        table = self.options.get(name, {}).get("table") is not None
         if self.in_projector_mode:
-            return ProjectorView(self.tree, events, title=title, style=self.style, columns=columns)
-        return TraceView(self.tree, events, title=title, style=self.style)
+            return ProjectorView(self.tree, events, title=title, style=self.style, columns=columns, algorithm=name,
+                                 table=table)
+        return TraceView(self.tree, events, title=title, style=self.style, algorithm=name, table=table)
 
     def _show(self, step: int, force: bool = False) -> None:
         for view in self.views:

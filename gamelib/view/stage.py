@@ -64,7 +64,7 @@ into their result). The folded tree is read from the replayed
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any, Protocol
 
@@ -196,13 +196,15 @@ def projector_style(style: Style) -> Style:
     return dataclasses.replace(style, label=short_label, edge=path_edge, badge=folded_badge)
 
 
-def caption_html(tree: GameTree, snapshot: Snapshot, heading: str = "") -> str:
+def caption_html(tree: GameTree, snapshot: Snapshot, heading: str = "", kinds: Iterable[str] = ("cutoff",)) -> str:
     """The caption under a projector picture, as HTML at :data:`CAPTION_FONT`: the step and the
-    counters on one line (re-searches and table hits only when there are some), the event in
+    counters on one line (cutoffs for a search whose event ``kinds`` hold them, re-searches and
+    table hits only when there are some), the event in
     words, what the rule at the search's node adds to it (:func:`gamelib.view.rules_text.rule_at`,
     :attr:`~gamelib.view.rules_text.Rule.beyond_event`: each thing said once) and ``heading`` (the
     MTD(f) pass). Values from MAX's point of view."""
-    counts = [("entered", snapshot.nodes_entered), ("leaves", snapshot.leaves_evaluated), ("cutoffs", snapshot.cutoffs)]
+    counts = [("entered", snapshot.nodes_entered), ("leaves", snapshot.leaves_evaluated)]
+    counts += [("cutoffs", snapshot.cutoffs)] if "cutoff" in set(kinds) else []
     counts += [(name, count) for name, count in (("re-searches", snapshot.researches),
                                                   ("table hits", snapshot.table_hits)) if count]
     done = " (finished)" if snapshot.finished else ""
@@ -237,12 +239,13 @@ class ProjectorView(TraceView):
     number of columns, ReplayError as TraceView does."""
 
     def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "", style: Style = DEFAULT_STYLE,
-                 columns: int = 1) -> None:
+                 columns: int = 1, algorithm: str | None = None, table: bool = False) -> None:
         self.width = column_width(columns)
         self.folds = self.unfolded = False
         self._pass_heading = style.heading  # the MTD(f) pass goes to the caption; the picture heads with the title
         super().__init__(tree, events, title=title,
-                         style=dataclasses.replace(projector_style(style), heading=lambda _picture: self.title))
+                         style=dataclasses.replace(projector_style(style), heading=lambda _picture: self.title),
+                         algorithm=algorithm, table=table)
         self._header.layout.display = "none"
         self.widget.layout.flex, self.widget.layout.min_width = "1 1 0px", "0"
 
@@ -284,7 +287,7 @@ class ProjectorView(TraceView):
         return [scroller, self.words]
 
     def _words(self, snapshot: Snapshot) -> str:
-        return caption_html(self.tree, snapshot, self._pass_heading(snapshot))
+        return caption_html(self.tree, snapshot, self._pass_heading(snapshot), self.kinds)
 
 
 def search_path(tree: GameTree, node: str | None) -> list[str]:

@@ -12,17 +12,17 @@ replay events (:mod:`gamelib.view.replay`). ipywidgets is imported only when a w
 >>> stepper = step_through(load_seed_tree("broeders31"), "alphabeta")
 >>> stepper.go(19)
 >>> stepper.caption_text
-'step 19 of 57: pos 8: 3 <= alpha 4, cut: position 18 is never searched · nodes entered 8, leaves evaluated 3, cutoffs 1, re-searches 0, table hits 0'
+'step 19 of 57: pos 8: 3 <= alpha 4, cut: position 18 is never searched · nodes entered 8, leaves evaluated 3, cutoffs 1'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 from typing import Any
 
 from gamelib.games.trees import GameTree
-from gamelib.search.algorithms import run_search
+from gamelib.search.algorithms import EVENT_KINDS, run_search
 from gamelib.search.tracing import Event, RecordingTracer
 from gamelib.view.painter import SvgPainter, figure_html
 from gamelib.view.picture import DEFAULT_STYLE, Style
@@ -30,23 +30,56 @@ from gamelib.view.replay import Replay, ReplayError, Snapshot, describe
 from gamelib.view.rules_text import rule_at
 from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
-__all__ = ["LEGEND", "StepControls", "Stepper", "Stepping", "TraceView", "caption", "counters", "paint_step",
-           "record", "search_title", "static_views_html", "step_through", "words_html"]
+__all__ = ["ALL_KINDS", "LEGEND", "StepControls", "Stepper", "Stepping", "TraceView", "caption", "counters", "paint_step",
+           "legend", "record", "search_title", "static_views_html", "step_through", "trace_kinds", "words_html"]
 
-LEGEND = ("yellow: being searched (the window passed down is on its edge) · blue: left with its value "
-          "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge · bold: best move · orange "
-          "border: the latest event · purple dotted: a null-window test · green: a re-search · "
-          "TT: a transposition-table hit · values from MAX's point of view")
-"""What the colours and marks of a picture mean, in one line."""
+ALL_KINDS = frozenset({"cutoff", "null_window", "research", "tt_hit"})
+"""The event kinds a picture has marks and counters for beyond entering and leaving positions."""
+
+_LEGEND_PARTS = (
+    ("", "yellow: being searched"),
+    ("cutoff", "(the window passed down is on its edge)"),
+    ("", "· blue: left with its value"),
+    ("cutoff", "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge"),
+    ("", "· bold: best move · orange border: the latest event"),
+    ("null_window", "· purple dotted: a null-window test"),
+    ("research", "· green: a re-search"),
+    ("tt_hit", "· TT: a transposition-table hit"),
+    ("", "· values from MAX's point of view"),
+)
 
 
-def counters(snapshot: Snapshot) -> list[tuple[str, int]]:
-    """The running counters after ``picture.step`` events, in the order the widgets show them."""
+def legend(kinds: Iterable[str] = ALL_KINDS) -> str:
+    """What the colours and marks of a picture mean, in one line, for a search that records event
+    ``kinds`` (:data:`gamelib.search.algorithms.EVENT_KINDS`): marks it never draws are left out."""
+    shown = set(kinds)
+    return " ".join(text for kind, text in _LEGEND_PARTS if not kind or kind in shown)
+
+
+LEGEND = legend()
+"""The legend with every mark, for a picture of any search."""
+
+
+def trace_kinds(events: Sequence[Event], algorithm: str | None = None, *, table: bool = False) -> frozenset[str]:
+    """The kinds of event a view of ``events`` shows marks and counters for: those ``algorithm``
+    can record (:data:`gamelib.search.algorithms.EVENT_KINDS`), table hits if it was given a
+    ``table``, and those the trace holds."""
+    kinds = EVENT_KINDS.get(algorithm, frozenset()) if algorithm else frozenset()
+    return kinds | ({"tt_hit"} if table else set()) | {event.kind for event in events}
+
+
+def counters(snapshot: Snapshot, kinds: Iterable[str] = ALL_KINDS) -> list[tuple[str, int]]:
+    """The running counters after ``picture.step`` events, in the order the widgets show them: the
+    positions entered and leaves evaluated, then the cutoffs, re-searches and table hits of a
+    search that records those ``kinds``."""
+    shown = set(kinds)
     return [("nodes entered", snapshot.nodes_entered), ("leaves evaluated", snapshot.leaves_evaluated),
-            ("cutoffs", snapshot.cutoffs), ("re-searches", snapshot.researches), ("table hits", snapshot.table_hits)]
+            *((name, count) for kind, name, count in (("cutoff", "cutoffs", snapshot.cutoffs),
+                                                      ("research", "re-searches", snapshot.researches),
+                                                      ("tt_hit", "table hits", snapshot.table_hits)) if kind in shown)]
 
 
-def caption(snapshot: Snapshot) -> str:
+def caption(snapshot: Snapshot, kinds: Iterable[str] = ALL_KINDS) -> str:
     """One line of plain text: the step, the latest event in words, and the running counters.
 
     >>> from gamelib.games.trees import tree_from_dict
@@ -58,17 +91,17 @@ def caption(snapshot: Snapshot) -> str:
     step 3 of 10: pos b is a leaf: value 1 · nodes entered 2, leaves evaluated 1, cutoffs 0, re-searches 0, table hits 0
     """
     done = " (finished)" if snapshot.finished else ""
-    counted = ", ".join(f"{name} {count}" for name, count in counters(snapshot))
+    counted = ", ".join(f"{name} {count}" for name, count in counters(snapshot, kinds))
     return f"step {snapshot.step} of {snapshot.total}{done}: {describe(snapshot.event)} · {counted}"
 
 
-def words_html(snapshot: Snapshot, heading: str = "", rule: str = "") -> str:
+def words_html(snapshot: Snapshot, heading: str = "", rule: str = "", kinds: Iterable[str] = ALL_KINDS) -> str:
     """The panel beside a picture, as HTML: the step and the event in words, then what the rule at
     the search's node adds to them (``rule``: :attr:`gamelib.view.rules_text.Rule.beyond_event`),
     the pass (MTD(f)), and the counters on one line. Each thing is said once. Values from MAX's
-    point of view."""
+    point of view. ``kinds``: as for :func:`counters`."""
     done = " (finished)" if snapshot.finished else ""
-    counted = " · ".join(f"{escape(name)} <b>{count}</b>" for name, count in counters(snapshot))
+    counted = " · ".join(f"{escape(name)} <b>{count}</b>" for name, count in counters(snapshot, kinds))
     extra = f'<div class="gamelib-pass">{escape(heading)}</div>' if heading else ""
     rule_line = f'<div class="gamelib-rule">{escape(rule)}</div>' if rule else ""
     return (f'<div class="gamelib-words"><div><b>step {snapshot.step} of {snapshot.total}</b>{done}</div>'
@@ -82,14 +115,16 @@ class TraceView:
     ``events`` were recorded on ``tree``; :meth:`show` draws step k (clamped to the trace's length,
     so views of traces of different lengths can step together). ``picture`` is the
     :class:`~gamelib.view.ui.TreePicture` (widgets can be laid over it), ``words`` the HTML widget beside
-    it. Raises ReplayError if the events name nodes that are not in ``tree``.
+    it. ``algorithm`` names the search recorded, so that the counters are those of its events
+    (:func:`trace_kinds`). Raises ReplayError if the events name nodes that are not in ``tree``.
     """
 
     def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "",
-                 style: Style = DEFAULT_STYLE) -> None:
+                 style: Style = DEFAULT_STYLE, algorithm: str | None = None, table: bool = False) -> None:
         widgets = ipywidgets()
         self.tree, self.title, self.style = tree, title, style
         self.replay = Replay(tree, events)
+        self.kinds = trace_kinds(events, algorithm, table=table)
         self.painter = self._painter(tree)
         self.picture = self._new_picture()
         self.words = widgets.HTML(layout=widgets.Layout(flex="1 1 250px", min_width="200px"))
@@ -120,17 +155,19 @@ class TraceView:
         """The HTML beside the picture of ``snapshot``: the event, what the rule adds, the counters
         (the MTD(f) pass is the picture's heading, so it is not said again)."""
         rule = rule_at(self.tree, snapshot)
-        return words_html(snapshot, rule=rule.beyond_event if rule is not None else "")
+        return words_html(snapshot, rule=rule.beyond_event if rule is not None else "", kinds=self.kinds)
 
     def _new_picture(self) -> TreePicture:
         picture = TreePicture(self.painter.geometry.width, self.painter.geometry.height)
         picture.widget.layout.flex = f"1 1 {min(self.painter.geometry.width, 1000.0):.0f}px"  # the words wrap below
         return picture
 
-    def load(self, tree: GameTree, events: Sequence[Event], *, title: str = "") -> None:
+    def load(self, tree: GameTree, events: Sequence[Event], *, title: str = "", algorithm: str | None = None,
+             table: bool = False) -> None:
         """Show another trace (and tree) from now on; the picture's widget is kept when the tree has
         the same shape, so widgets laid over it stay. Raises ReplayError as the constructor does."""
         self.replay = Replay(tree, events)
+        self.kinds = trace_kinds(events, algorithm, table=table)
         same_shape = tree.children == self.tree.children
         self.tree, self.title = tree, title or self.title
         self.painter = self._painter(tree)
@@ -295,15 +332,15 @@ class Stepper(Stepping, StaticForm):
     """
 
     def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "",
-                 style: Style = DEFAULT_STYLE) -> None:
+                 style: Style = DEFAULT_STYLE, algorithm: str | None = None, table: bool = False) -> None:
         widgets = ipywidgets()
         self.tree, self.title = tree, title
-        self.view = TraceView(tree, events, title=title, style=style)
+        self.view = TraceView(tree, events, title=title, style=style, algorithm=algorithm, table=table)
         self.view.widget.layout.flex = "0 0 auto"  # in a column: as tall as the picture and words, no more
         self.controls = StepControls(len(self.view), self.view.show)
         self.slider, self.play, self.buttons = self.controls.slider, self.controls.play, self.controls.buttons
         self.widget = widgets.VBox([style_sheet(), self.view.widget, self.controls.widget, self.controls.speed,
-                                    widgets.HTML(f'<div class="gamelib-legend">{escape(LEGEND)}</div>')])
+                                    widgets.HTML(f'<div class="gamelib-legend">{escape(legend(self.view.kinds))}</div>')])
         self.widget.add_class("gamelib-stepper")
         self.view.show(0)
 
@@ -315,7 +352,7 @@ class Stepper(Stepping, StaticForm):
     @property
     def caption_text(self) -> str:
         """The step, the event and the counters, as one line of plain text (see :func:`caption`)."""
-        return caption(self.view.snapshot())
+        return caption(self.view.snapshot(), self.view.kinds)
 
     @property
     def caption_html(self) -> str:
@@ -350,7 +387,8 @@ def step_through(tree: GameTree, algorithm: str = "alphabeta", **options: Any) -
     ...
     gamelib.search.negamax.SearchError: unknown search 'nope': use one of ...
     """
-    return Stepper(tree, record(tree, algorithm, **options), title=search_title(tree, algorithm, options))
+    return Stepper(tree, record(tree, algorithm, **options), title=search_title(tree, algorithm, options),
+                   algorithm=algorithm, table=options.get("table") is not None)
 
 
 def record(tree: GameTree, algorithm: str, **options: Any) -> tuple[Event, ...]:
