@@ -456,6 +456,7 @@ OWN_ENTRIES = """[[entry]]\nname = "hillclimb"\nbot = "hillclimb"\n\n[[entry]]\n
 class = "GreedyBot"\n"""
 
 
+@pytest.mark.slow  # plays games in boxed processes: make test-slow
 def test_an_own_entry_that_played_its_games_is_right_and_one_short_of_them_is_not_yet(tmp_path: Path) -> None:
     folder = submissions_copy(tmp_path / "my_class", OWN_ENTRIES)
     shutil.copy(folder / "greedy.py", folder / "mine.py")
@@ -480,6 +481,7 @@ def test_an_own_entry_is_told_what_is_missing(tmp_path: Path) -> None:
     assert "is not a folder" in str(check_answer("own-entry", my_folder=str(tmp_path / "no"), my_games="x"))
 
 
+@pytest.mark.slow  # plays games in boxed processes: make test-slow
 def test_slow_with_a_deadline_is_right_and_without_one_is_told_it_timed_out(tmp_path: Path) -> None:
     folder = submissions_copy(tmp_path / "my_class")
     before = check_answer("deadline", my_folder=str(folder))
@@ -503,6 +505,7 @@ class SlowBot:
 """
 
 
+@pytest.mark.slow  # plays games in boxed processes: make test-slow
 def test_slow_that_answers_late_but_within_the_grace_is_told_it_was_late(tmp_path: Path) -> None:
     """Sleeping 0.2 s past a 0.2 s move is within the tournament's grace (0.5 s): no fault, yet not in time."""
     folder = submissions_copy(tmp_path / "my_class")
@@ -518,6 +521,7 @@ def my_wilson(points: float, games: int, z: float = 1.959963984540054) -> tuple[
     return centre - half, centre + half
 
 
+@pytest.mark.slow  # plays games in boxed processes: make test-slow
 def test_an_own_match_is_read_from_its_games(tmp_path: Path) -> None:
     """A short match played here, read again from its file: the genetic bot's points and Wilson's interval by this
     test's own arithmetic decide what is right; another match is told which match to play."""

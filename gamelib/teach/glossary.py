@@ -1,0 +1,102 @@
+"""The course's terms: each with the lesson that teaches it and a one-line definition.
+
+:data:`GLOSSARY` lists them in the order the lessons teach them. ``tests/test_glossary.py`` reads the
+lessons in order and fails where a sentence uses a term before its lesson without pointing forward
+to it ("lesson 4", "later lessons", a link to the lesson): a term is taught before it is used.
+:func:`glossary_markdown` is the table the start page shows.
+
+>>> [term.name for term in GLOSSARY if term.lesson == 3]
+['null window', 'fail high, fail low', 're-search', 'NegaScout', 'PVS']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GLOSSARY", "Term", "glossary_markdown"]
+
+
+@dataclass(frozen=True)
+class Term:
+    """A term of the course: its ``name``, the ``lesson`` that teaches it (1 to 10), a one-line
+    ``definition``, and ``pattern``, a regular expression that finds it in a lesson's text (case
+    matters only where the pattern says so)."""
+
+    name: str
+    lesson: int
+    definition: str
+    pattern: str
+
+
+GLOSSARY: tuple[Term, ...] = (
+    Term("ply", 1, "one move of one side; a search to depth d looks d plies ahead", r"\bpl(?:y|ies)\b"),
+    Term("minimax", 1, "a position's value when both sides play their best: MAX takes the largest value of its "
+         "moves, MIN the smallest", r"\bminimax\b"),
+    Term("negamax", 1, "minimax written for the side to move: each position takes the largest of its children's "
+         "negated values", r"\bnegamax\b"),
+    Term("principal variation", 1, "the line of moves both sides play when each plays its best",
+         r"\bprincipal variation\b"),
+    Term("alpha-beta", 2, "minimax that skips the moves which cannot change the root's value, keeping the window "
+         "(alpha, beta) of values still of interest (Knuth & Moore 1975)", r"\balpha-beta\b"),
+    Term("cutoff", 2, "a search leaves a position without trying its other moves, because its value already lies "
+         "outside the window", r"\bcutoffs?\b"),
+    Term("fail-hard, fail-soft", 2, "alpha-beta that returns a value within its window, edges included, or one "
+         "that may return a bound beyond it", r"\bfail-(?:hard|soft)\b"),
+    Term("bound", 2, "what a search proves of a value that fell outside its window: at least (a lower bound) or at "
+         "most (an upper bound)", r"\b(?:lower|upper) bounds?\b"),
+    Term("minimal tree", 2, "the positions every alpha-beta must visit to prove the value, which it visits with the "
+         "best move first everywhere (Knuth & Moore 1975)", r"\bminimal tree\b"),
+    Term("null window", 3, "a window (a, a + 1) that holds no value: a search in it only answers whether the value "
+         "is above a", r"\bnull[- ]windows?\b"),
+    Term("fail high, fail low", 3, "the answer of a search whose value came out at or above its window's top, or at "
+         "or below its bottom", r"\bfails? (?:high|low)\b|\bfailing (?:high|low)\b"),
+    Term("re-search", 3, "a move searched again with a wider window after its null-window test failed high",
+         r"\bre-search(?:es|ed)?\b"),
+    Term("NegaScout", 3, "alpha-beta that searches the first move with the full window and tests every other with a "
+         "null window, searching again only a test that fails high (Reinefeld 1983)",
+         r"(?<!Algoritma )\bNegaScout\b(?! tutorial)"),
+    Term("PVS", 3, "principal variation search: NegaScout's scheme; the form the course runs searches a move "
+         "again with (a, beta), from the bottom of the window", r"\bPVS\b"),
+    Term("transposition table", 4, "a table of the positions searched, by key, with their value, its bound and "
+         "best move, so that a position reached again is not searched again", r"\btransposition tables?\b"),
+    Term("Zobrist key", 4, "a position's number for the table: the XOR of one random number for each mark on its "
+         "square, and one for the side to move (Zobrist 1970)", r"\bZobrist\b"),
+    Term("iterative deepening", 4, "searching to depth 1, 2, 3, ... in turn, each depth ordered by the one before",
+         r"\biterative deepening\b"),
+    Term("MTD(f)", 4, "a search made of null-window tests alone, each around the value the last one returned "
+         "(Plaat et al. 1996)", r"MTD\(f\)"),
+    Term("aspiration window", 4, "a narrow window around a guess at the value, searched first and widened if the "
+         "value falls outside", r"\baspiration windows?\b"),
+    Term("Elo", 6, "a scale of playing strength on which a player D points stronger scores 1 / (1 + 10^(-D/400)) a "
+         "game (Elo 1978)", r"\bElo\b"),
+    Term("95% interval", 7, "the range of true rates that a measured score leaves plausible, built to hold the true "
+         "one 95% of the time", r"\b(?:95%|confidence|Wilson(?:'s)?(?: score)?) intervals?\b"),
+    Term("permutation test", 7, "a test that asks how often relabelling the results at random gives a difference as "
+         "large as the one seen", r"\bpermutation tests?\b"),
+    Term("chance node", 8, "a position where chance, not a player, chooses the next move, with known probabilities",
+         r"\bchance nodes?\b"),
+    Term("expectiminimax", 8, "minimax with chance nodes, each worth the expected value of its outcomes",
+         r"\bexpectiminimax\b"),
+    Term("Star1", 8, "alpha-beta's cutoffs at chance nodes, from the bounds on the values of the outcomes not yet "
+         "searched (Ballard 1983)", r"\bStar1\b"),
+    Term("max^n", 8, "search for three or more players: each position takes the payoff vector best for the player "
+         "to move (Luckhardt & Irani 1986)", r"max\^n"),
+    Term("paranoid search", 8, "search for three or more players that takes every other player to play against "
+         "the one at the root (Sturtevant & Korf 2000)", r"\bparanoid\b"),
+    Term("MCTS", 9, "Monte Carlo tree search: a tree grown one node an iteration, each new node judged by a random "
+         "game to the end", r"\bMCTS\b|\bMonte Carlo tree search\b"),
+    Term("UCT", 9, "MCTS that chooses among a node's children by UCB1 (Kocsis & Szepesvári 2006)", r"\bUCT\b"),
+    Term("UCB1", 9, "a child's mean reward plus c sqrt(ln N / n), for N visits of the parent and n of the child "
+         "(Auer et al. 2002)", r"\bUCB1\b"),
+    Term("rollout", 9, "the random game MCTS plays from a new node to the end, whose result it backs up",
+         r"\brollouts?\b"),
+    Term("Bradley-Terry", 10, "a model in which entry i beats entry j with probability 1 / (1 + e^(s_j - s_i)), "
+         "fitted from all the games at once (Bradley & Terry 1952)", r"\bBradley-Terry\b"),
+)
+"""The terms, in the order the lessons teach them."""
+
+
+def glossary_markdown() -> str:
+    """The glossary as a Markdown table: term, lesson, definition."""
+    rows = [f"| {term.name} | {term.lesson} | {term.definition} |" for term in GLOSSARY]
+    return "\n".join(["| term | lesson | meaning |", "|---|---|---|", *rows])
