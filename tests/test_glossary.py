@@ -13,7 +13,7 @@ from gamelib.teach.glossary import GLOSSARY, Term
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LESSONS = {int(path.name[:2]): path for path in NOTEBOOKS.glob("[01][0-9]_*.ipynb") if not path.name.startswith("00")}
-CASED = {"NegaScout", "PVS", "Elo", "MCTS", "UCT", "UCB1", "Star1"}
+CASED = {"NegaScout", "PVS", "Elo", "MCTS", "UCT", "UCB1", "Star1", "PV, cut and all nodes"}
 
 
 def sentences(path: Path) -> list[str]:

@@ -68,6 +68,7 @@ def context(question: str) -> dict[str, Any]:
         "research-after-change": lambda: {"tree": broeders.with_values({"23": 9})},
         "negascout-or-pvs": lambda: {"trees": [random_tree(3, 6, low=0, high=99, seed=seed) for seed in range(40)]},
         "mtdf-passes": lambda: {"tree": broeders, "first_guess": 10},
+        "node-types": lambda: {"tree": random_tree(3, 3, seed=3, order="best_first")},
         "boundless-memory": lambda: {"game": TicTacToe(), "positions": corner_replies()},
         "one-slot": lambda: {"game": TicTacToe()},
         "same-parity": lesson_4_adjacency,
@@ -131,6 +132,8 @@ WRONG = {
                               "to find.", "from the leaves up"),
     "negascout-or-pvs": ({"my_fewer_nodes": "PVS", "my_why": "B"}, "my_fewer_nodes: not quite: it is NegaScout, not PVS.",
                          NARROW_WINDOW.why_not["B"]),
+    "node-types": ({"my_cut_nodes": {"2", "3"}, "my_all_nodes": {"4", "7", "10", "16", "19"}},
+                   "my_all_nodes: not quite: 4 is not an all node.", "my_cut_nodes: not quite: 10 more are to find."),
     "mtdf-passes": ({"my_passes": 3, "my_windows": [(9, 10), (4, 5)]}, "my_windows: not quite: pass 2's window is not "
                     "(4, 5).", "my_passes: not quite: 3 is too high."),
     "boundless-memory": ({"my_wrong_somewhere": True}, "my_wrong_somewhere: not quite: it is False, not True.",
@@ -280,6 +283,30 @@ def my_soft_scout(data: dict[str, Any], pvs: bool) -> int:
 
     search(data["root"], 1, -math.inf, math.inf)
     return entered
+
+
+def test_the_minimal_tree_s_nodes_are_those_my_alpha_beta_enters() -> None:
+    """On the tree of lesson 3's exercise 4, whose moves come best first, an alpha-beta written here enters the PV
+    nodes (the first moves down from the root), the cut and the all nodes of solutions/answers.py, and no other."""
+    data = random_tree(3, 3, seed=3, order="best_first").to_dict()
+    entered: list[str] = []
+
+    def search(node: str, sign: int, alpha: float, beta: float) -> float:
+        entered.append(node)
+        kids = data["children"].get(node, [])
+        if not kids:
+            return float(sign * data["values"][node])
+        best = -math.inf
+        for kid in kids:
+            best = max(best, -search(kid, -sign, -beta, -max(alpha, best)))
+            if best >= beta:
+                break
+        return best
+
+    search(data["root"], 1, -math.inf, math.inf)
+    answer = ANSWERS["node-types"]
+    assert set(entered) == {"0", "1", "4", "13"} | answer["my_cut_nodes"] | answer["my_all_nodes"]
+    assert not answer["my_cut_nodes"] & answer["my_all_nodes"]
 
 
 def test_negascout_enters_fewer_nodes_than_pvs_by_my_count() -> None:

@@ -6,7 +6,7 @@ to it ("lesson 4", "later lessons", a link to the lesson): a term is taught befo
 :func:`glossary_markdown` is the table the start page shows.
 
 >>> [term.name for term in GLOSSARY if term.lesson == 3]
-['null window', 'fail high, fail low', 're-search', 'NegaScout', 'PVS']
+['null window', 'fail high, fail low', 're-search', 'NegaScout', 'PVS', 'PV, cut and all nodes']
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ GLOSSARY: tuple[Term, ...] = (
          r"(?<!Algoritma )\bNegaScout\b(?! tutorial)"),
     Term("PVS", 3, "principal variation search: NegaScout's scheme; the form the course runs searches a move "
          "again with (a, beta), from the bottom of the window", r"\bPVS\b"),
+    Term("PV, cut and all nodes", 3, "the minimal tree's positions: on the principal variation; where one refuting "
+         "move suffices; where every move must be searched (Knuth & Moore 1975; named by Marsland & Popowich 1985)",
+         r"\bPV nodes?\b|\bcut nodes?\b"),
     Term("transposition table", 4, "a table of the positions searched, by key, with their value, its bound and "
          "best move, so that a position reached again is not searched again", r"\btransposition tables?\b"),
     Term("Zobrist key", 4, "a position's number for the table: the XOR of one random number for each mark on its "

@@ -43,14 +43,14 @@ from gamelib.search.mtdf import mtdf
 from gamelib.search.negamax import alphabeta, alphabeta_with_memory, minimax, negascout
 from gamelib.search.pitfalls import BoundlessTable
 from gamelib.search.time_rules import counted_time
-from gamelib.search.tracing import Exit, FailHigh, MtdPass, NullWindow, RecordingTracer, Research
+from gamelib.search.tracing import Enter, Exit, FailHigh, MtdPass, NullWindow, RecordingTracer, Research
 from gamelib.search.ttable import TranspositionTable
 from gamelib.teach.predictions import (
     QUESTIONS, RIGHT, UNWRITTEN, WRONG, Answer, Choice, Line, UnknownQuestionError, equal_line, names_of, number_line,
     question, set_line, whole_number, yes_or_no,
 )
 
-__all__ = ["FULL_GAME", "NARROW_WINDOW", "QUESTIONS", "SAME_PARITY", "SUBMISSIONS", "WEIGHT_FEATURES", "check_answer"]
+__all__ = ["FULL_GAME", "NARROW_WINDOW", "QUESTIONS", "SAME_PARITY", "SUBMISSIONS", "WEIGHT_FEATURES", "check_answer", "node_types"]
 
 Answers = Mapping[str, Any]
 
@@ -184,6 +184,46 @@ def _negascout_or_pvs(answers: Answers, context: Answers) -> list[Line]:
     return [first, NARROW_WINDOW.judge("my_why", answers["my_why"], "A test that fails high returns a lower bound "
                                        "t on the move's value, so no value below t is left to find; fail-soft, t "
                                        "can be far above a.")]
+
+
+def node_types(tree: GameTree) -> dict[str, str]:
+    """The minimal tree's positions of ``tree`` by type, Knuth & Moore's (1975) rule, with the names
+    of Marsland & Popowich (1985): the root is a PV node; a PV node's first child is a PV node and
+    its others cut nodes; a cut node's first child is an all node (its others are not in the
+    minimal tree); every child of an all node is a cut node. Types depend on the tree's shape only."""
+    kind = {tree.root: "pv"}
+    for node in tree.nodes():  # breadth first: a node's type is known before its children's
+        kids = list(tree.children_of(node)) if node in kind else []
+        below = {"pv": ["pv"] + ["cut"] * (len(kids) - 1), "cut": ["all"], "all": ["cut"] * len(kids)}
+        kind.update(zip(kids, below[kind[node]] if kids else []))
+    return kind
+
+
+@question("node-types", "my_cut_nodes", "my_all_nodes")
+def _node_types(answers: Answers, context: Answers) -> list[Line]:
+    """The cut nodes and the all nodes of ``tree``'s minimal tree (:func:`node_types`); once both are
+    right, whether alpha-beta enters exactly the minimal tree there, from its trace."""
+    tree: GameTree = context["tree"]
+    cut_given = names_of("my_cut_nodes", answers["my_cut_nodes"], '{"2", "3"}')
+    all_given = names_of("my_all_nodes", answers["my_all_nodes"], '{"7"}')
+    if problems := _problems(cut_given, all_given):
+        return problems
+    assert isinstance(cut_given, set) and isinstance(all_given, set)
+    kind = node_types(tree)
+    tracer = RecordingTracer()
+    alphabeta(tree, tracer=tracer)
+    entered = {event.node for event in tracer.events if isinstance(event, Enter)}
+    why = (f"Alpha-beta enters {len(entered)} positions of this tree, "
+           + ("exactly its minimal tree." if entered == set(kind) else f"and the minimal tree has {len(kind)}."))
+    hint = ("The root is a PV node; a PV node's first child is a PV node and its others cut nodes; a cut node's first "
+            "child is an all node; every child of an all node is a cut node.")
+    cut = {node for node, type_ in kind.items() if type_ == "cut"}
+    every = {node for node, type_ in kind.items() if type_ == "all"}
+    lines = [set_line("my_cut_nodes", cut_given, cut, "a cut node", hint=hint),
+             set_line("my_all_nodes", all_given, every, "an all node", hint=hint)]
+    if all(line.state == RIGHT for line in lines):
+        lines[-1] = Line(RIGHT, f"my_all_nodes: right. {why}")
+    return lines
 
 
 # Lesson 4
