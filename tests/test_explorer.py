@@ -163,3 +163,18 @@ def test_each_explorer_shows_the_counters_and_legend_of_its_searches_only() -> N
     assert "table hits" in tabled.views[0].words.value
     plain.set_algorithms("alphabeta", "negascout")
     assert "pruned" in plain.legend.value and "re-search" in plain.legend.value
+
+
+def test_the_explorer_marks_the_minimal_tree_s_node_types() -> None:
+    """Broeders' tree: PV nodes 0, 1, 3, 7, 15; the all nodes 5, 9, 17, 23, 25 (first moves of cut nodes); the cut
+    nodes 2, 4, 8, 11, 12, 16, 19, 20 (by hand from Knuth & Moore's rule); position 6 and the pruned leaves unmarked."""
+    import re
+
+    from gamelib import load_seed_tree
+    shown = explore(load_seed_tree("broeders31"), "alphabeta", node_types=True)
+    shown.go(len(shown.views[0]))
+    badges = dict(re.findall(r'<g id="node-(\d+)"(?:(?!</g>).)*?class="badge"[^>]*><tspan[^>]*>([^<]+)<',
+                             shown.views[0].picture.svg, re.S))
+    by_type = {kind: {int(node) for node, badge in badges.items() if badge == kind} for kind in ("PV", "cut", "all")}
+    assert by_type == {"PV": {0, 1, 3, 7, 15}, "cut": {2, 4, 8, 11, 12, 16, 19, 20}, "all": {5, 9, 17, 23, 25}}
+    assert "node types" in shown.legend.value and "node types" not in explore(load_seed_tree("broeders31")).legend.value

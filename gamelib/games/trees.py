@@ -29,6 +29,7 @@ from gamelib.games.tree_text import Cs188FormatError, cs188_to_dict, parse_tree_
 from gamelib.games.user_text import shown
 
 __all__ = ["MAX_TREE_BYTES", "MAX_TREE_DEPTH", "PROBABILITY_TOLERANCE", "GameTree", "TreeFormatError", "finite_number",
+           "node_types",
            "from_cs188", "load_tree", "read_shape", "read_text", "read_tree_file", "tree_from_dict"]
 
 PROBABILITY_TOLERANCE = 1e-9
@@ -644,3 +645,16 @@ def _read_range(raw: Any, values: Mapping[str, Value]) -> tuple[Value, Value]:
         if not low <= value <= high:
             raise TreeFormatError(f"the value {value} of node {shown(node)} lies outside 'value_range' {raw}")
     return (low, high)
+
+
+def node_types(tree: GameTree) -> dict[str, str]:
+    """The minimal tree's positions of ``tree`` by type, Knuth & Moore's (1975) rule, with the names
+    of Marsland & Popowich (1985): the root is a PV node; a PV node's first child is a PV node and
+    its others cut nodes; a cut node's first child is an all node (its others are not in the
+    minimal tree); every child of an all node is a cut node. Types depend on the tree's shape only."""
+    kind = {tree.root: "pv"}
+    for node in tree.nodes():  # breadth first: a node's type is known before its children's
+        kids = list(tree.children_of(node)) if node in kind else []
+        below = {"pv": ["pv"] + ["cut"] * (len(kids) - 1), "cut": ["all"], "all": ["cut"] * len(kids)}
+        kind.update(zip(kids, below[kind[node]] if kids else []))
+    return kind

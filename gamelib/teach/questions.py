@@ -31,7 +31,7 @@ from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, neighbour_mas
 from gamelib.games.adjacency.board import MAX_ROUNDS
 from gamelib.games.data import DATA_DIR
 from gamelib.games.game import Game
-from gamelib.games.trees import GameTree
+from gamelib.games.trees import GameTree, node_types
 from gamelib.play.bots.base import make_bot
 from gamelib.play.bots.reservation import ReservationTree
 from gamelib.play.entries import Entry, EntryError, load_entries
@@ -50,7 +50,7 @@ from gamelib.teach.predictions import (
     question, set_line, whole_number, yes_or_no,
 )
 
-__all__ = ["FULL_GAME", "NARROW_WINDOW", "QUESTIONS", "SAME_PARITY", "SUBMISSIONS", "WEIGHT_FEATURES", "check_answer", "node_types"]
+__all__ = ["FULL_GAME", "NARROW_WINDOW", "QUESTIONS", "SAME_PARITY", "SUBMISSIONS", "WEIGHT_FEATURES", "check_answer"]
 
 Answers = Mapping[str, Any]
 
@@ -184,19 +184,6 @@ def _negascout_or_pvs(answers: Answers, context: Answers) -> list[Line]:
     return [first, NARROW_WINDOW.judge("my_why", answers["my_why"], "A test that fails high returns a lower bound "
                                        "t on the move's value, so no value below t is left to find; fail-soft, t "
                                        "can be far above a.")]
-
-
-def node_types(tree: GameTree) -> dict[str, str]:
-    """The minimal tree's positions of ``tree`` by type, Knuth & Moore's (1975) rule, with the names
-    of Marsland & Popowich (1985): the root is a PV node; a PV node's first child is a PV node and
-    its others cut nodes; a cut node's first child is an all node (its others are not in the
-    minimal tree); every child of an all node is a cut node. Types depend on the tree's shape only."""
-    kind = {tree.root: "pv"}
-    for node in tree.nodes():  # breadth first: a node's type is known before its children's
-        kids = list(tree.children_of(node)) if node in kind else []
-        below = {"pv": ["pv"] + ["cut"] * (len(kids) - 1), "cut": ["all"], "all": ["cut"] * len(kids)}
-        kind.update(zip(kids, below[kind[node]] if kids else []))
-    return kind
 
 
 @question("node-types", "my_cut_nodes", "my_all_nodes")

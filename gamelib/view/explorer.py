@@ -49,7 +49,7 @@ from gamelib.search.negamax import SearchError
 from gamelib.search.random_trees import classroom_tree
 from gamelib.search.tracing import Event
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
-from gamelib.view.picture import DEFAULT_STYLE, Style
+from gamelib.view.picture import DEFAULT_STYLE, Style, node_type_style
 from gamelib.view.stage import ProjectorView, Stage
 from gamelib.view.stepper import (
     LEGEND, StepControls, Stepping, TraceView, legend, record, search_title, static_views_html,
@@ -75,20 +75,22 @@ class Explorer(Stepping, StaticForm):
 
     ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
     is the step to open at. Values are from MAX's point of view throughout. Show it by leaving it
-    last in a cell. ``projector`` opens it in projector mode (:meth:`set_projector`). Raises
-    SearchError (a ValueError) for an unknown search or option, naming the known ones, and for more
-    than two searches.
+    last in a cell. ``projector`` opens it in projector mode (:meth:`set_projector`);
+    ``node_types`` marks each position of the minimal tree PV, cut or all, for whatever tree is
+    shown. Raises SearchError (a ValueError) for an unknown search or option, naming the known
+    ones, and for more than two searches.
     """
 
     def __init__(self, tree: GameTree, algorithms: Sequence[str] = ("alphabeta",), *, step: int = 0,
                  options: Mapping[str, Mapping[str, Any]] | None = None, style: Style = DEFAULT_STYLE,
-                 projector: bool = False) -> None:
+                 projector: bool = False, node_types: bool = False) -> None:
         if not 1 <= len(algorithms) <= 2:
             raise SearchError(f"give one or two searches to show side by side, not {len(algorithms)}")
         for name in algorithms:
             _check_algorithm(name)
         self.tree = self._original = tree
-        self.style = style
+        self.style = self._base_style = style
+        self.node_types = node_types
         self.options = {name: dict(values) for name, values in (options or {}).items()}
         self.views: list[TraceView] = []
         self.leaf_editors: dict[str, Any] = {}
@@ -255,6 +257,7 @@ class Explorer(Stepping, StaticForm):
             return
         self.message.value = ""
         same_shape = bool(self.views) and self.views[0].tree.children == self.tree.children
+        self.style = node_type_style(self.tree, self._base_style) if self.node_types else self._base_style
         if not same_shape or len(self.views) != len(traces):
             self.views = [self._view(name, events, search_title(self.tree, name, self.options.get(name, {})),
                                      len(traces)) for name, events in traces]
@@ -265,7 +268,8 @@ class Explorer(Stepping, StaticForm):
                 view.load(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})),
                           algorithm=name, table=self.options.get(name, {}).get("table") is not None)
         kinds: set[str] = set().union(*(view.kinds for view in self.views))
-        self.legend.value = f'<div class="gamelib-legend">{escape(legend(kinds))}</div>'
+        types = " · PV, cut, all: the minimal tree's node types (Knuth & Moore 1975)" if self.node_types else ""
+        self.legend.value = f'<div class="gamelib-legend">{escape(legend(kinds) + types)}</div>'
         if any(editor.value != self.tree.values[leaf] for leaf, editor in self.leaf_editors.items()):
             self.leaf_editors = {}  # a new tree of the same shape: new boxes with its values
         step = min(self.controls.step, max(len(view) for view in self.views))
@@ -323,14 +327,17 @@ class Explorer(Stepping, StaticForm):
         return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self.controls.total})"
 
 
-def explore(tree: GameTree, *algorithms: str, step: int = 0, projector: bool = False, **options: Any) -> Explorer:
+def explore(tree: GameTree, *algorithms: str, step: int = 0, projector: bool = False, node_types: bool = False,
+            **options: Any) -> Explorer:
     """An :class:`Explorer` on ``tree`` for one or two searches (default alpha-beta), in projector
-    mode if ``projector``; ``options`` go to every search shown (``strict=True``). Raises
-    SearchError as :class:`Explorer` does.
+    mode if ``projector``, each position of the minimal tree marked PV, cut or all if
+    ``node_types`` (:func:`gamelib.view.picture.node_type_style`); ``options`` go to every search
+    shown (``strict=True``). Raises SearchError as :class:`Explorer` does.
 
     >>> from gamelib.games.data import load_seed_tree
     >>> explore(load_seed_tree("broeders31"), "negascout", "pvs")
     Explorer("Broeders' 31-node binary tree", ['negascout', 'pvs'], step 0 of 63)
     """
     names = algorithms or ("alphabeta",)
-    return Explorer(tree, names, step=step, options={name: options for name in names}, projector=projector)
+    return Explorer(tree, names, step=step, options={name: options for name in names}, projector=projector,
+                    node_types=node_types)

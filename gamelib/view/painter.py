@@ -345,7 +345,8 @@ class SvgPainter:
         badge = self.style.badge(view)
         if badge:
             k = self.sizes.badge_font / 8
-            parts.append(f'<rect x="{x + r - 6 * k:.1f}" y="{y - r - 8 * k:.1f}" width="{18 * k:g}" '
+            half = (3 + 3 * len(badge)) * k  # "TT" 18k wide, "cut" 24k: the text centred on it
+            parts.append(f'<rect x="{x + r + 3 * k - half:.1f}" y="{y - r - 8 * k:.1f}" width="{2 * half:g}" '
                          f'height="{12 * k:g}" rx="3" fill="{TABLE_INK}"/>')
             parts.append(svg_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
                                   cls="badge"))

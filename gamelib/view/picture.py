@@ -15,17 +15,17 @@ Both painters build on this module and on nothing of each other: the SVG painter
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gamelib.games.game import INF, Player, Value, format_value
 from gamelib.games.multiplayer import MultiPlayerTree
-from gamelib.games.trees import GameTree
+from gamelib.games.trees import GameTree, node_types
 from gamelib.search.tracing import Bound, Event, TableHit
 from gamelib.view.replay import Replay, Snapshot, Status, Visit, Window, payoff_text
 
 __all__ = [
-    "DEFAULT_STYLE", "PLAYER_SHAPES", "EdgeView", "NodeView", "Style", "edge_attrs", "edge_view", "graph_attrs",
-    "layered_positions", "node_badge", "node_colours", "node_label", "node_shape", "node_size",
+    "DEFAULT_STYLE", "NODE_TYPE_BADGES", "PLAYER_SHAPES", "EdgeView", "NodeView", "Style", "edge_attrs", "edge_view", "graph_attrs",
+    "layered_positions", "node_badge", "node_colours", "node_label", "node_shape", "node_size", "node_type_style",
     "node_view", "node_xlabel", "picture_heading", "snapshot_at", "tree_edges", "window_text",
     "window_width",
 ]
@@ -264,6 +264,21 @@ class Style:
 
 DEFAULT_STYLE = Style()
 """The course's style: squares for MAX, circles for MIN, grey pruned subtrees, red cuts."""
+
+NODE_TYPE_BADGES = {"pv": "PV", "cut": "cut", "all": "all"}
+"""The badge of each type of the minimal tree's positions (:func:`gamelib.games.trees.node_types`)."""
+
+
+def node_type_style(tree: GameTree, style: Style = DEFAULT_STYLE) -> Style:
+    """``style`` with a badge on each position of ``tree``'s minimal tree saying its type, PV, cut
+    or all (Knuth & Moore 1975; :func:`gamelib.games.trees.node_types`), and "TT" where the table
+    was hit, as before."""
+    types = node_types(tree)
+
+    def badge(view: NodeView) -> str:
+        return style.badge(view) or NODE_TYPE_BADGES.get(types.get(view.node, ""), "")
+
+    return replace(style, badge=badge)
 
 
 def node_view(tree: GameTree, snapshot: Snapshot, node: str) -> NodeView:
