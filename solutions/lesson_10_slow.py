@@ -1,10 +1,9 @@
 """Lesson 10, exercise 2: slow.py with a deadline.
 
-The submission's loop never ended. This one keeps the best move found so far and returns it in
-time: first the move that leaves it the most marks (greedy.py's), then, while time is left, each
-move judged two plies deep (the fewest marks the opponent's best reply leaves it), stopping when
-half of ``seconds`` is used; the rest is for the answer to travel back to the tournament and for a
-busy machine. With a whole move's time, it would search all the second ply on an early board.
+The submission's loop never ended. This one searches deeper and deeper (depth 1, 2, 3, ...: negamax
+on the marks each side holds), keeps the best move of the last depth it finished, and returns it
+when half of ``seconds`` is used: the rest is for the answer to travel back to the tournament and
+for a busy machine. A depth cut short by the deadline is thrown away.
 """
 
 import time
@@ -12,25 +11,31 @@ import time
 from gamelib.play.bots.base import Decision
 
 
+class OutOfTime(Exception):
+    pass
+
+
 class SlowBot:
     name = "slow"
 
     def choose(self, game, state, seconds):
         deadline = time.monotonic() + seconds / 2
-        side = 0 if state.to_move.value == "X" else 1
         moves = game.legal_moves(state)
-        best = max(moves, key=lambda move: game.counts(game.result(state, move))[side])
-        best_worst = None
-        for move in moves:
-            after = game.result(state, move)
-            if game.is_terminal(after):
-                continue
-            worst = None
-            for reply in game.legal_moves(after):
-                if time.monotonic() > deadline:
-                    return Decision(move=best)
-                mine = game.counts(game.result(after, reply))[side]
-                worst = mine if worst is None else min(worst, mine)
-            if best_worst is None or worst > best_worst:
-                best, best_worst = move, worst
+        best = moves[0]
+        depth = 1
+        while depth <= 2 * len(moves):
+            try:
+                best = max(moves, key=lambda move: -self.value(game, game.result(state, move), depth - 1, deadline))
+            except OutOfTime:
+                break
+            depth += 1
         return Decision(move=best)
+
+    def value(self, game, state, depth, deadline):
+        """The marks the side to move holds more than the other, ``depth`` plies on (negamax)."""
+        if time.monotonic() > deadline:
+            raise OutOfTime
+        if depth == 0 or game.is_terminal(state):
+            mine, theirs = game.counts(state) if state.to_move.value == "X" else game.counts(state)[::-1]
+            return mine - theirs
+        return max(-self.value(game, game.result(state, move), depth - 1, deadline) for move in game.legal_moves(state))

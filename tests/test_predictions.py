@@ -205,9 +205,33 @@ def test_an_answer_of_the_wrong_kind_is_told_what_kind_to_give(question: str, od
     assert not answer.ok and said in str(answer), str(answer)
 
 
-def test_names_are_read_whatever_their_case() -> None:
-    answer = check_answer("negascout-or-pvs", my_fewer_nodes="negascout", my_why="a", **context("negascout-or-pvs"))
+@pytest.mark.parametrize("question, answers", [
+    ("negascout-or-pvs", {"my_fewer_nodes": "negascout", "my_why": "a"}),
+    ("biggest-gain", {"my_best_squares": {"F5", "f7", "G6"}}), ("two-ply", {"my_two_ply_moves": {"B4"}}),
+    ("reservation-g6", {"my_sequence": ("G6", "A8")}), ("weights", {"my_weight": "Stable"}),
+    ("colours", {"my_match": ("Hillclimb", "Genetic", 8)}),
+])
+def test_names_are_read_whatever_their_case(question: str, answers: dict[str, Any]) -> None:
+    answer = check_answer(question, **answers, **context(question))
     assert answer.ok, str(answer)
+
+
+def test_numpy_numbers_are_numbers() -> None:
+    import numpy as np
+    assert check_answer("games-to-prove", my_games=np.int64(17)).ok
+    assert check_answer("depth-9", my_by_last_factor=np.float64(720_000), my_by_factor_two_back=np.int64(1_600_000),
+                        **context("depth-9")).ok
+    assert check_answer("boundless-memory", my_wrong_somewhere=np.bool_(False), **context("boundless-memory")).ok
+
+
+def test_a_part_of_the_wrong_kind_leaves_the_others_judged() -> None:
+    answer = check_answer("root-after-change", my_value="9", my_move="2", **context("root-after-change"))
+    assert [line.state for line in answer.lines] == ["wrong", "right"], str(answer)
+    assert "give a whole number" in answer.lines[0].text
+    assert "give a number of games, 1 or more" in str(check_answer("games-to-prove", my_games=0))
+    assert "give a list of windows" in str(check_answer("mtdf-passes", my_passes=2, my_windows=[(9.7, 10.2), ("3", "4")],
+                                                        **context("mtdf-passes")))
+    assert "give 8 or 4, not 4.0" in str(check_answer("corners", my_rule8=3, my_rule4=2, my_harder_rule=4.0))
 
 
 def test_every_wrong_letter_is_told_why_and_a_letter_not_offered_is_refused() -> None:
@@ -518,6 +542,16 @@ def test_slow_with_a_deadline_is_right_and_without_one_is_told_it_timed_out(tmp_
     assert after.ok and "lost no game by a fault" in str(after), str(after)
 
 
+@pytest.mark.slow  # plays games in boxed processes: make test-slow
+def test_slow_that_answers_at_once_is_told_it_does_not_use_its_time(tmp_path: Path) -> None:
+    """greedy.py as slow: one ply, answered in milliseconds, is in time but is no deadline."""
+    folder = submissions_copy(tmp_path / "my_class")
+    (folder / "slow.py").write_text((folder / "greedy.py").read_text(encoding="utf-8").replace("GreedyBot", "SlowBot"),
+                                    encoding="utf-8")
+    quick = check_answer("deadline", my_folder=str(folder), seconds=1.0)
+    assert not quick.ok and "it does not search until the time is nearly used up" in str(quick), str(quick)
+
+
 LATE = """import time
 
 from gamelib.play.bots.base import Decision
@@ -562,7 +596,7 @@ def test_an_own_match_is_read_from_its_games(tmp_path: Path) -> None:
     right = {"my_genetic_wins": points / len(games) > 0.5, "my_leaves_out_half": not low <= 0.5 <= high}
     assert check_answer("own-match", my_summary=summary, **right).ok
     flipped = check_answer("own-match", my_summary=summary, **{name: not value for name, value in right.items()})
-    assert not flipped.ok and "interval [" in str(flipped), str(flipped)
+    assert not flipped.ok and "interval is [" in str(flipped), str(flipped)
     other = dataclasses.replace(summary, rule=8)
     assert "play the genetic bot first against the hill climber, rule 4, 8 rounds" in str(
         check_answer("own-match", my_summary=other, **right))

@@ -11,20 +11,22 @@ data, never from a stored answer, and returns one :class:`Line` a part of the an
 
 A wrong part is told what is wrong without the answer: the items that do not belong and how many
 are still to find, whether a number is too high or too low, why a chosen explanation fails, with a
-hint; the reason behind the answer comes once it is right. An answer of the wrong kind (text where
+hint; the reason behind the answer comes once it is right. A part with two possible answers (yes
+or no, one of two searches) is told the other one, with the reason. An answer of the wrong kind (text where
 a number is asked) is told what kind to give. While an answer is still ``None`` the part says, in a
 neutral grey, that it is not written yet, and nothing else.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 __all__ = ["QUESTIONS", "Answer", "Choice", "Line", "UnknownQuestionError", "equal_line", "names_of",
-           "number_line", "question", "set_line", "whole_number", "yes_or_no"]
+           "number_line", "question", "real_number", "set_line", "whole_number", "yes_or_no"]
 
 RIGHT, WRONG, UNWRITTEN = "right", "wrong", "unwritten"
 _COLOURS = {RIGHT: "#1a9641", WRONG: "#b2182b", UNWRITTEN: "#4d4d4d"}  # a question not yet answered is no error
@@ -88,7 +90,7 @@ class Choice:
         if letter not in self.options:
             return Line(WRONG, f"{name}: choose one of the letters {', '.join(self.options)}, not {given!r}.")
         if letter == self.key:
-            return Line(RIGHT, f"{name}: right. {holds}")
+            return Line(RIGHT, f"{name}: right.{' ' + holds if holds else ''}")
         return Line(WRONG, f"{name}: not quite: {self.why_not[letter]}")
 
 
@@ -110,25 +112,35 @@ def _shown(given: Any) -> str:
 
 
 def whole_number(name: str, given: Any) -> int | Line:
-    """``given`` if it is a whole number (not a bool, a float or text), else the line that asks for one."""
-    if isinstance(given, bool) or not isinstance(given, int):
+    """``given`` as an int if it is a whole number (numpy's too; not a bool, a float or text), else
+    the line that asks for one."""
+    if isinstance(given, bool) or not isinstance(given, numbers.Integral):
         return Line(WRONG, f"{name}: give a whole number, like 3, not {_shown(given)}.")
-    return given
+    return int(given)
+
+
+def real_number(name: str, given: Any) -> float | Line:
+    """``given`` as a float if it is a number (numpy's too; not a bool or text), else the line
+    that asks for one."""
+    if isinstance(given, bool) or not isinstance(given, numbers.Real):
+        return Line(WRONG, f"{name}: give a number, not {_shown(given)}.")
+    return float(given)
 
 
 def yes_or_no(name: str, given: Any) -> bool | Line:
-    """``given`` if it is True or False, else the line that asks for one."""
-    if not isinstance(given, bool):
+    """``given`` if it is True or False (numpy's too), else the line that asks for one."""
+    if type(given).__name__ not in ("bool", "bool_"):
         return Line(WRONG, f"{name}: give True or False, not {_shown(given)}.")
-    return given
+    return bool(given)
 
 
 def names_of(name: str, given: Any, example: str) -> set[str] | Line:
-    """``given`` as a set of names (each item as text), if it is a set, list or tuple; else the
-    line that asks for a set like ``example``."""
+    """``given`` as a set of names (each item as lower-case text: square names and node ids read
+    whatever their case), if it is a set, list or tuple; else the line that asks for a set like
+    ``example``."""
     if not isinstance(given, (set, frozenset, list, tuple)):
         return Line(WRONG, f"{name}: give a set, like {example}, not {_shown(given)}.")
-    return {str(item).strip() for item in given}
+    return {str(item).strip().lower() for item in given}
 
 
 def set_line(name: str, mine: set[str], right: set[str], what: str, *, hint: str = "", why: str = "") -> Line:
@@ -156,8 +168,8 @@ def number_line(name: str, mine: int, right: int, *, hint: str = "", why: str = 
 
 
 def equal_line(name: str, mine: Any, right: Any, *, why: str = "") -> Line:
-    """Right, or the right one of two answers (a yes or no, one of two names): there is nothing to
-    hide once one of two is wrong. ``why`` is said either way."""
+    """Right, or the right one of two answers (a yes or no, one of two names, one of two rules):
+    there is nothing to hide once one of two is wrong, so the answer and ``why`` are said either way."""
     if mine == right:
         return Line(RIGHT, f"{name}: right.{' ' + why if why else ''}")
     return Line(WRONG, f"{name}: not quite: it is {right}, not {mine}.{' ' + why if why else ''}")

@@ -23,6 +23,8 @@ my_harder_rule: not quite: it is 4, not 8. Only a mark placed next to a mark tur
 
 from __future__ import annotations
 
+import numbers
+import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,7 +49,7 @@ from gamelib.search.tracing import Enter, Exit, FailHigh, MtdPass, NullWindow, R
 from gamelib.search.ttable import TranspositionTable
 from gamelib.teach.predictions import (
     QUESTIONS, RIGHT, UNWRITTEN, WRONG, Answer, Choice, Line, UnknownQuestionError, equal_line, names_of, number_line,
-    question, set_line, whole_number, yes_or_no,
+    question, real_number, set_line, whole_number, yes_or_no,
 )
 
 __all__ = ["FULL_GAME", "NARROW_WINDOW", "QUESTIONS", "SAME_PARITY", "SUBMISSIONS", "WEIGHT_FEATURES", "check_answer"]
@@ -87,8 +89,6 @@ def _root_after_change(answers: Answers, context: Answers) -> list[Line]:
     """The root's value for MAX and MAX's move on ``tree``, from a traced minimax."""
     tree: GameTree = context["tree"]
     value = whole_number("my_value", answers["my_value"])
-    if isinstance(value, Line):
-        return [value]
     tracer = RecordingTracer()
     found = minimax(tree, tracer=tracer)
     worth = {event.node: event.value for event in tracer.events
@@ -96,8 +96,9 @@ def _root_after_change(answers: Answers, context: Answers) -> list[Line]:
     why = ("The root's moves are worth " + " and ".join(f"{value} (to {move})" for move, value in worth.items())
            + f", and MAX takes the larger; the line both sides play is {' → '.join([tree.root, *found.pv])}.")
     move = str(answers["my_move"]).strip()
-    value_line = number_line("my_value", value, int(found.value), hint="Work each position's value from the leaves up: "
-                             "MIN takes the smaller, MAX the larger.")
+    value_line = value if isinstance(value, Line) else number_line(
+        "my_value", value, int(found.value), hint="Work each position's value from the leaves up: MIN takes the smaller, "
+        "MAX the larger.")
     if move == found.move:
         move_line = Line(RIGHT, "my_move: right." + (f" {why}" if value_line.state == RIGHT else ""))
     elif move in tree.children_of(tree.root):
@@ -125,7 +126,8 @@ def _null_window_tests(answers: Answers, context: Answers) -> list[Line]:
     tested = {event.move for event in at_root if isinstance(event, NullWindow)}
     high = {event.move for event in at_root if isinstance(event, FailHigh)}
     return [set_line("my_tested_at_root", tested_given, tested, "tested with a null window",
-                     hint="NegaScout searches the first move with the whole window and tests every move after it."),
+                     hint="Which of the root's moves does NegaScout search with the whole window, and which does it "
+                          "only test?"),
             set_line("my_failing_high_at_root", high_given, high, "failing high",
                      hint="A test fails high when the move is worth more than the best so far.")]
 
@@ -141,7 +143,7 @@ def _research_after_change(answers: Answers, context: Answers) -> list[Line]:
     negascout(tree, tracer=tracer)
     again = {event.move for event in tracer.events if isinstance(event, Research)}
     high = [event for event in tracer.events if isinstance(event, FailHigh)]
-    why = (f"{len(high)} of NegaScout's null-window tests fail high here"
+    why = (f"{len(high)} of NegaScout's null-window tests {'fails' if len(high) == 1 else 'fail'} high here"
            + (": " + ", ".join(f"move {event.move} at position {event.node}" for event in high) if high else "")
            + "; each that fails high inside its window, with a value that is not exact, is searched again.")
     return [set_line("my_researched", given, again, "searched again", why=why,
@@ -223,9 +225,12 @@ def _mtdf_passes(answers: Answers, context: Answers) -> list[Line]:
     if isinstance(passes, Line):
         return [passes]
     try:
-        mine = [(int(alpha), int(beta)) for alpha, beta in answers["my_windows"]]
+        mine = [(alpha, beta) for alpha, beta in answers["my_windows"]]
     except (TypeError, ValueError):
-        return [Line(WRONG, f"my_windows: give a list of windows (alpha, beta), like [(9, 10)], not "
+        mine = []
+    if not mine or any(isinstance(bound, bool) or not isinstance(bound, numbers.Integral) for window in mine
+                       for bound in window):
+        return [Line(WRONG, f"my_windows: give a list of windows (alpha, beta) of whole numbers, like [(9, 10)], not "
                             f"{answers['my_windows']!r:.40}.")]
     tracer = RecordingTracer()
     mtdf(tree, first_guess=context["first_guess"], tracer=tracer)
@@ -233,10 +238,10 @@ def _mtdf_passes(answers: Answers, context: Answers) -> list[Line]:
     lines = [number_line("my_passes", passes, len(made), hint="The passes go on until the bounds they return meet.")]
     wrong = next((number for number, (guess, window) in enumerate(zip(mine, made), start=1) if guess != window), None)
     if wrong is not None:
-        lines.append(Line(WRONG, f"my_windows: not quite: pass {wrong}'s window is not {mine[wrong - 1]}. Pass 1 asks "
-                                 "\"at least f?\" with (f - 1, f), f the first guess; each later pass asks the same "
-                                 "of the value g the pass before returned: (g - 1, g) after a fail low, (g, g + 1) "
-                                 "after a fail high."))
+        lines.append(Line(WRONG, f"my_windows: not quite: pass {wrong}'s window is not {mine[wrong - 1]}. Pass 1 is a "
+                                 "null window at the first guess f, (f - 1, f) with MAX to move at the root; each "
+                                 "later pass is a null window at the value g the pass before returned: (g - 1, g) "
+                                 "after a fail low, (g, g + 1) after a fail high."))
     elif len(mine) != len(made):
         more = "more" if len(made) > len(mine) else "fewer"
         lines.append(Line(WRONG, f"my_windows: right as far as they go, but there are {more} passes."))
@@ -268,19 +273,17 @@ def _one_slot(answers: Answers, context: Answers) -> list[Line]:
     and how many overwrites does the table count."""
     right_given = yes_or_no("my_value_right", answers["my_value_right"])
     overwrites = whole_number("my_overwrites", answers["my_overwrites"])
-    if problems := _problems(right_given, overwrites):
-        return problems
-    assert isinstance(overwrites, int)
     game: Game[Any, Any] = context["game"]
     table = TranspositionTable(size=1)
     value = alphabeta_with_memory(game, table=table).value
     exact = minimax(game).value
-    return [equal_line("my_value_right", right_given, value == exact,
-                       why=f"With one slot the search finds {value}, minimax {exact}: a table with whole keys and "
-                           "bound flags only saves work, and an entry overwritten is work done again."),
-            number_line("my_overwrites", overwrites, table.stats.overwrites,
-                        hint="Read it from table.stats after the search: each store after the first overwrites the "
-                             "one before.")]
+    return [right_given if isinstance(right_given, Line) else equal_line(
+                "my_value_right", right_given, value == exact, why=f"With one slot the search finds {value}, minimax "
+                f"{exact}: a table with whole keys and bound flags only saves work, and an entry overwritten is work "
+                "done again."),
+            overwrites if isinstance(overwrites, Line) else number_line(
+                "my_overwrites", overwrites, table.stats.overwrites,
+                hint="Read it from table.stats after the search: each store after the first overwrites the one before.")]
 
 
 SAME_PARITY = Choice(
@@ -392,9 +395,10 @@ def _corners(answers: Answers, context: Answers) -> list[Line]:
             f"my_rule{rule}", given, counts[rule], hint="Count the squares next to a1 that the rule calls neighbours."))
     harder = min(counts, key=counts.__getitem__)
     rule_given = answers["my_harder_rule"]
-    lines.append(equal_line("my_harder_rule", rule_given, harder, why="Only a mark placed next to a mark turns it, so "
+    rule_number = whole_number("my_harder_rule", rule_given)
+    lines.append(equal_line("my_harder_rule", rule_number, harder, why="Only a mark placed next to a mark turns it, so "
                             "the fewer the neighbours, the fewer the squares from which it can be turned.")
-                 if rule_given in (8, 4) else Line(WRONG, f"my_harder_rule: give 8 or 4, not {rule_given!r:.40}."))
+                 if rule_number in (8, 4) else Line(WRONG, f"my_harder_rule: give 8 or 4, not {rule_given!r:.40}."))
     return lines
 
 
@@ -416,7 +420,8 @@ def _two_ply(answers: Answers, context: Answers) -> list[Line]:
     return [set_line("my_two_ply_moves", given, best, "among the best moves two plies ahead",
                      hint="For each move, find the opponent's reply that leaves the mover least, then take the move "
                           "whose worst reply is best.",
-                     why=f"Each leaves the mover {max(two_ply.values()):+} after the opponent's best reply.")]
+                     why=f"{'Each leaves' if len(best) > 1 else 'It leaves'} the mover {max(two_ply.values()):+} after "
+                         "the opponent's best reply.")]
 
 
 @question("reservation-g6", "my_sequence")
@@ -431,7 +436,7 @@ def _reservation_g6(answers: Answers, context: Answers) -> list[Line]:
     tree = ReservationTree(game, context["position"])
     try:
         for moves in [*context["sequences"], sequence]:
-            tree.insert([parse_square(str(move)) for move in moves])
+            tree.insert([parse_square(str(move).strip().lower()) for move in moves])
     except ValueError as error:
         return [Line(WRONG, f"my_sequence: {error}")]
     best = square_name(tree.best_move())
@@ -445,19 +450,19 @@ def _reservation_g6(answers: Answers, context: Answers) -> list[Line]:
 def _more_time(answers: Answers, context: Answers) -> list[Line]:
     """The depth the alpha-beta bot completes from ``position`` of ``game`` in 2 and in 5 seconds
     of the counted clock (3 ms every 256 nodes), by running it on that clock."""
-    given = {name: whole_number(name, answers[name]) for name in ("my_depth_2s", "my_depth_5s")}
-    if problems := _problems(*given.values()):
-        return problems
     game: AdjacencyGame = context["game"]
-    lines = []
+    lines: list[Line] = []
     for seconds, name in ((2.0, "my_depth_2s"), (5.0, "my_depth_5s")):
+        mine = whole_number(name, answers[name])
+        if isinstance(mine, Line):
+            lines.append(mine)
+            continue
         with counted_time(step=0.003):
             decision = make_bot("alphabeta").choose(game, context["position"], seconds)
-        mine = given[name]
-        assert isinstance(mine, int)
         lines.append(number_line(name, mine, decision.depth or 0, why=f"In {seconds:g} counted s: {decision.note}.",
-                                 hint="A depth is started only if its predicted time fits in the time left: compare "
-                                      "depth 9's predicted time in the note above with the budget."))
+                                 hint="A depth is started only if its predicted time fits in the time left when the "
+                                      "depth before it is done, not in the whole budget: compare depth 9's predicted "
+                                      "time in the note above with that."))
     return lines
 
 
@@ -470,7 +475,7 @@ WEIGHT_FEATURES = {"material": "marks", "stable": "marks with no empty square ne
 @question("weights", "my_weight")
 def _weights(answers: Answers, context: Answers) -> list[Line]:
     """The weight that makes the bot value marks that can never be turned again more."""
-    given = str(answers["my_weight"]).strip()
+    given = str(answers["my_weight"]).strip().lower()
     if given not in WEIGHT_FEATURES:
         return [Line(WRONG, f"my_weight: name one of the weights {', '.join(WEIGHT_FEATURES)}, not {given!r:.40}.")]
     if given == "stable":
@@ -489,9 +494,9 @@ def _depth_9(answers: Answers, context: Answers) -> list[Line]:
              "my_by_factor_two_back": "depth 8's nodes times the factor into depth 7, N8 × N7 / N6"}
     lines = []
     for name, right in rules.items():
-        given = answers[name]
-        if isinstance(given, bool) or not isinstance(given, (int, float)):
-            lines.append(Line(WRONG, f"{name}: give a number, not {given!r:.40}."))
+        given = real_number(name, answers[name])
+        if isinstance(given, Line):
+            lines.append(given)
         elif abs(given - right) <= 0.01 * right:
             lines.append(Line(RIGHT, f"{name}: right: {words[name]}."))
         else:
@@ -509,8 +514,10 @@ def _games_to_prove(answers: Answers, context: Answers) -> list[Line]:
     given = whole_number("my_games", answers["my_games"])
     if isinstance(given, Line):
         return [given]
+    if given < 1:
+        return [Line(WRONG, f"my_games: give a number of games, 1 or more, not {given}.")]
     games = next(n for n in range(1, 1000) if 0.025 ** (1 / n) > 0.8)
-    low = 0.025 ** (1 / given) if given > 0 else 0.0
+    low = 0.025 ** (1 / given)
     if given == games:
         return [Line(RIGHT, f"my_games: right: {games} wins of {games} give an interval from {low:.3f}.")]
     side = "is not above 0.8 yet" if low <= 0.8 else "is above 0.8, but fewer games already prove it"
@@ -526,7 +533,8 @@ def _colours(answers: Answers, context: Answers) -> list[Line]:
     """The match (a, b, rule) of ``summaries`` whose first bot scores most differently as X and as O."""
     summaries: Mapping[tuple[str, str, int], MatchSummary] = context["summaries"]
     given = answers["my_match"]
-    key = tuple(given) if isinstance(given, (tuple, list)) else None
+    key = (str(given[0]).strip().lower(), str(given[1]).strip().lower(), given[2]) if isinstance(
+        given, (tuple, list)) and len(given) == 3 else None
     if key not in summaries:
         return [Line(WRONG, f"my_match: give a key of summaries, (a, b, rule), like (\"alphabeta\", \"genetic\", 4), "
                             f"not {given!r:.60}.")]
@@ -558,10 +566,11 @@ def _own_match(answers: Answers, context: Answers) -> list[Line]:
     if problems := _problems(wins, half):
         return problems
     low, high = summary.a.interval
-    said = f"it scores {summary.a.score:.2f} in {summary.games} games, interval [{low:.2f}, {high:.2f}]"
-    return [equal_line("my_genetic_wins", wins, summary.a.score > 0.5, why=said + "."),
+    return [equal_line("my_genetic_wins", wins, summary.a.score > 0.5,
+                       why=f"It scores {summary.a.score:.2f} in {summary.games} games."),
             equal_line("my_leaves_out_half", half, not low <= 0.5 <= high,
-                       why="The interval leaves out 0.5 when both its ends are on one side of it.")]
+                       why=f"Its interval is [{low:.2f}, {high:.2f}]: it leaves out 0.5 when both ends are on one "
+                           "side of it.")]
 
 
 # Lesson 10
@@ -617,10 +626,11 @@ def _own_entry(answers: Answers, context: Answers) -> list[Line]:
 def _deadline(answers: Answers, context: Answers) -> list[Line]:
     """The entry ``slow`` of ``my_folder`` plays two games of two rounds against the random bot,
     ``seconds`` (default 0.3) a move, under the tournament's rules; right when it loses no game by
-    a fault (a timeout, a crash, an illegal move) and every move of its came back within
-    ``seconds`` (the tournament allows a grace beyond that before it calls a timeout). Its moves
-    are timed on this machine's clock, so a busy machine can make a move late that an idle one
-    would not."""
+    a fault (a timeout, a crash, an illegal move), every move of its came back within ``seconds``
+    (the tournament allows a grace beyond that before it calls a timeout), and its median move took
+    a quarter of ``seconds`` or more: a deadline is for searching until the time is nearly used
+    up. Its moves are timed on this machine's clock, so a busy machine can make a move late that an
+    idle one would not."""
     entries = _entries(answers["my_folder"])
     if isinstance(entries, Line):
         return [entries]
@@ -641,5 +651,10 @@ def _deadline(answers: Answers, context: Answers) -> list[Line]:
     if slowest > seconds:
         return [Line(WRONG, f"my_folder: not quite: slow's slowest move took {slowest:.3f} s, over the {seconds:g} s "
                             f"a move allows (the tournament's grace spared it a timeout). {advice}")]
-    return [Line(RIGHT, f"my_folder: right: slow played {len(own)} moves at {seconds:g} s a move, the slowest in "
-                        f"{slowest:.3f} s, and lost no game by a fault.")]
+    typical = statistics.median(own) if own else 0.0
+    if typical < seconds / 4:
+        return [Line(WRONG, f"my_folder: not quite: slow answered in time, but its moves took {typical:.3f} s (the "
+                            f"median) of the {seconds:g} s each allows: it does not search until the time is nearly "
+                            "used up. Search on, deeper, while time is left, and answer before it runs out.")]
+    return [Line(RIGHT, f"my_folder: right: slow played {len(own)} moves at {seconds:g} s a move, in {typical:.3f} s "
+                        f"(the median) to {slowest:.3f} s, and lost no game by a fault.")]
