@@ -82,6 +82,16 @@ def _problems(*checked: Any) -> list[Line]:
     return [line for line in checked if isinstance(line, Line)]
 
 
+def _two_sets(answers: Answers, first: tuple[str, str],
+              second: tuple[str, str]) -> tuple[set[str], set[str]] | list[Line]:
+    """Two answers that are sets of names, each given as (answer's name, an example); or the lines
+    of those of the wrong kind."""
+    one, other = (names_of(name, answers[name], example) for name, example in (first, second))
+    if isinstance(one, Line) or isinstance(other, Line):
+        return _problems(one, other)
+    return one, other
+
+
 # Lesson 1
 
 @question("root-after-change", "my_value", "my_move")
@@ -97,8 +107,8 @@ def _root_after_change(answers: Answers, context: Answers) -> list[Line]:
            + f", and MAX takes the larger; the line both sides play is {' → '.join([tree.root, *found.pv])}.")
     move = str(answers["my_move"]).strip()
     value_line = value if isinstance(value, Line) else number_line(
-        "my_value", value, int(found.value), hint="Work each position's value from the leaves up: MIN takes the smaller, "
-        "MAX the larger.")
+        "my_value", value, int(found.value),
+        hint="Work each position's value from the leaves up: MIN takes the smaller, MAX the larger.")
     if move == found.move:
         move_line = Line(RIGHT, "my_move: right." + (f" {why}" if value_line.state == RIGHT else ""))
     elif move in tree.children_of(tree.root):
@@ -115,11 +125,10 @@ def _root_after_change(answers: Answers, context: Answers) -> list[Line]:
 def _null_window_tests(answers: Answers, context: Answers) -> list[Line]:
     """The root's moves NegaScout tests with a null window on ``tree``, and those that fail high."""
     tree: GameTree = context["tree"]
-    tested_given = names_of("my_tested_at_root", answers["my_tested_at_root"], '{"1"}')
-    high_given = names_of("my_failing_high_at_root", answers["my_failing_high_at_root"], '{"1"}')
-    if problems := _problems(tested_given, high_given):
-        return problems
-    assert isinstance(tested_given, set) and isinstance(high_given, set)
+    given = _two_sets(answers, ("my_tested_at_root", '{"1"}'), ("my_failing_high_at_root", '{"1"}'))
+    if isinstance(given, list):
+        return given
+    tested_given, high_given = given
     tracer = RecordingTracer()
     negascout(tree, tracer=tracer)
     at_root = [event for event in tracer.events if getattr(event, "node", None) == tree.root]
@@ -193,11 +202,10 @@ def _node_types(answers: Answers, context: Answers) -> list[Line]:
     """The cut nodes and the all nodes of ``tree``'s minimal tree (:func:`node_types`); once both are
     right, whether alpha-beta enters exactly the minimal tree there, from its trace."""
     tree: GameTree = context["tree"]
-    cut_given = names_of("my_cut_nodes", answers["my_cut_nodes"], '{"2", "3"}')
-    all_given = names_of("my_all_nodes", answers["my_all_nodes"], '{"7"}')
-    if problems := _problems(cut_given, all_given):
-        return problems
-    assert isinstance(cut_given, set) and isinstance(all_given, set)
+    given = _two_sets(answers, ("my_cut_nodes", '{"2", "3"}'), ("my_all_nodes", '{"7"}'))
+    if isinstance(given, list):
+        return given
+    cut_given, all_given = given
     kind = node_types(tree)
     tracer = RecordingTracer()
     alphabeta(tree, tracer=tracer)
@@ -283,7 +291,8 @@ def _one_slot(answers: Answers, context: Answers) -> list[Line]:
                 "done again."),
             overwrites if isinstance(overwrites, Line) else number_line(
                 "my_overwrites", overwrites, table.stats.overwrites,
-                hint="Read it from table.stats after the search: each store after the first overwrites the one before.")]
+                hint="Read it from table.stats after the search: each store after the first overwrites the one "
+                     "before.")]
 
 
 SAME_PARITY = Choice(
