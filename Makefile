@@ -49,7 +49,10 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab app test test-slow html lite lock clean venv graphviz chromium cairo bubblewrap
 
+# lab: JupyterLab on the lessons, with the course's settings as defaults (lite/overrides.json: no
+# news or update pop-ups over a new user's first lesson), installed into the environment's JupyterLab.
 lab: $(STAMP) graphviz cairo bubblewrap
+	install -D -m 644 lite/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(ALLOW_ROOT)
 
 app: $(STAMP) cairo bubblewrap

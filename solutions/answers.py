@@ -24,12 +24,12 @@ ANSWERS: dict[str, dict[str, Any]] = {
     # Lesson 3, exercise 3: NegaScout enters fewer nodes (the test's fail-soft NegaScout and PVS count them); the
     # narrower window is safe because a test that fails high returns a lower bound on the move's value.
     "negascout-or-pvs": {"my_fewer_nodes": "NegaScout", "my_why": "A"},
-    # Lesson 3, exercise 4, by hand from the rule: PV nodes 0, 1, 4, 13 (the first moves); cut nodes the PV nodes'
-    # other children, 2, 3, 5, 6, 14, 15, and the children of the all nodes; all nodes the first children of the
-    # cut nodes 2, 3, 5, 6: 7, 10, 16, 19; the children of 7 and 10 are 22-24 and 31-33 (16 and 19 are leaves).
-    # The test's alpha-beta enters exactly these 20 positions on this tree, whose moves come best first.
-    "node-types": {"my_cut_nodes": {"2", "3", "5", "6", "14", "15", "22", "23", "24", "31", "32", "33"},
-                   "my_all_nodes": {"7", "10", "16", "19"}},
+    # Lesson 3, exercise 4, by hand from the rule on the tree's shape (show_tree draws it): 0 has moves 1, 2; 1 has
+    # 3, 4, 5; 2 has 6, 7, 8; 3 has 9, 10; 4 has 11, 12; 5 has 13, 14, 15; 6 has 16, 17, 18; the rest are leaves
+    # or not in the minimal tree. PV nodes 0, 1, 3, 9 (the first moves); cut nodes the PV nodes' other children, 2,
+    # 4, 5, 10, and the children of the all node 6, 16 to 18; all nodes the first children of the cut nodes 2, 4, 5:
+    # 6, 11, 13 (10 is a leaf). The test's alpha-beta enters exactly these 17 positions on this best-first tree.
+    "node-types": {"my_cut_nodes": {"2", "4", "5", "10", "16", "17", "18"}, "my_all_nodes": {"6", "11", "13"}},
     # Lesson 4, exercise 1: from 10, (9, 10) fails low with 4, then (3, 4) fails high with 4: the bounds meet.
     "mtdf-passes": {"my_passes": 2, "my_windows": [(9, 10), (3, 4)]},
     # Lesson 4, exercise 2: alpha-beta with memory gets all eight right without bound flags (the test's search).

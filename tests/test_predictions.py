@@ -68,7 +68,7 @@ def context(question: str) -> dict[str, Any]:
         "research-after-change": lambda: {"tree": broeders.with_values({"23": 9})},
         "negascout-or-pvs": lambda: {"trees": [random_tree(3, 6, low=0, high=99, seed=seed) for seed in range(40)]},
         "mtdf-passes": lambda: {"tree": broeders, "first_guess": 10},
-        "node-types": lambda: {"tree": random_tree(3, 3, seed=3, order="best_first")},
+        "node-types": lambda: {"tree": random_tree((2, 3), 3, seed=4, order="best_first")},
         "boundless-memory": lambda: {"game": TicTacToe(), "positions": corner_replies()},
         "one-slot": lambda: {"game": TicTacToe()},
         "same-parity": lesson_4_adjacency,
@@ -120,7 +120,8 @@ def test_nothing_of_the_answer_before_one_is_written(question: str) -> None:
     answer = check_answer(question, **dict.fromkeys(names), **context(question))
     assert answer.unwritten and not answer.ok
     assert str(answer) == "\n".join(f"{name} is not written yet: write it above, then run this cell." for name in names)
-    assert "#4d4d4d" in answer._repr_html_() and "#b2182b" not in answer._repr_html_(), "not written is no error"
+    assert "#767676" in answer._repr_html_() and "italic" in answer._repr_html_() and "#b2182b" not in answer._repr_html_(), (
+        "not written is no error")
 
 
 WRONG = {
@@ -132,20 +133,21 @@ WRONG = {
                               "to find.", "from the leaves up"),
     "negascout-or-pvs": ({"my_fewer_nodes": "PVS", "my_why": "B"}, "my_fewer_nodes: not quite: it is NegaScout, not PVS.",
                          NARROW_WINDOW.why_not["B"]),
-    "node-types": ({"my_cut_nodes": {"2", "3"}, "my_all_nodes": {"4", "7", "10", "16", "19"}},
-                   "my_all_nodes: not quite: 4 is not an all node.", "my_cut_nodes: not quite: 10 more are to find."),
+    "node-types": ({"my_cut_nodes": {"2", "4"}, "my_all_nodes": {"3", "6", "11", "13"}},
+                   "my_all_nodes: not quite: 3 of yours are right; 3 is not an all node.",
+                   "my_cut_nodes: not quite: 2 of yours are right; 5 more are to find."),
     "mtdf-passes": ({"my_passes": 3, "my_windows": [(9, 10), (4, 5)]}, "my_windows: not quite: pass 2's window is not "
                     "(4, 5).", "my_passes: not quite: 3 is too high."),
     "boundless-memory": ({"my_wrong_somewhere": True}, "my_wrong_somewhere: not quite: it is False, not True.",
                          "gets 0 of the 8 positions wrong"),
     "one-slot": ({"my_value_right": False, "my_overwrites": 1}, "my_value_right: not quite: it is True, not False.",
                  "my_overwrites: not quite: 1 is too low."),
-    "same-parity": ({"my_failing_depths": {2, 3}, "my_why": "C"}, "my_failing_depths: not quite: 3 is not failing.",
+    "same-parity": ({"my_failing_depths": {2, 3}, "my_why": "C"}, "my_failing_depths: not quite: 1 of yours is right; 3 is not failing.",
                     SAME_PARITY.why_not["C"]),
-    "biggest-gain": ({"my_best_squares": {"f5", "e6"}}, "my_best_squares: not quite: e6 is not among the squares with "
-                     "the biggest gain; 2 more are to find.", "2 for each mark it turns"),
+    "biggest-gain": ({"my_best_squares": {"f5", "e6"}}, "my_best_squares: not quite: 1 of yours is right; e6 is not "
+                     "among the squares with the biggest gain; 2 more are to find.", "2 for each mark it turns"),
     "flips": ({"my_flips_rule8": {"f6", "g7", "h7"}, "my_flips_rule4": {"f6", "g7", "h7"}},
-              "my_flips_rule4: not quite: h7 is not turned under rule 4.", "the four beside"),
+              "my_flips_rule4: not quite: 2 of yours are right; h7 is not turned under rule 4.", "the four beside"),
     "full-game": ({"my_marks": 56, "my_why": "C"}, "my_marks: not quite: 56 is too low.", FULL_GAME.why_not["C"]),
     "corners": ({"my_rule8": 3, "my_rule4": 2, "my_harder_rule": 8}, "my_harder_rule: not quite: it is 4, not 8.",
                 "the fewer the neighbours"),
@@ -312,7 +314,7 @@ def my_soft_scout(data: dict[str, Any], pvs: bool) -> int:
 def test_the_minimal_tree_s_nodes_are_those_my_alpha_beta_enters() -> None:
     """On the tree of lesson 3's exercise 4, whose moves come best first, an alpha-beta written here enters the PV
     nodes (the first moves down from the root), the cut and the all nodes of solutions/answers.py, and no other."""
-    data = random_tree(3, 3, seed=3, order="best_first").to_dict()
+    data = random_tree((2, 3), 3, seed=4, order="best_first").to_dict()
     entered: list[str] = []
 
     def search(node: str, sign: int, alpha: float, beta: float) -> float:
@@ -329,7 +331,7 @@ def test_the_minimal_tree_s_nodes_are_those_my_alpha_beta_enters() -> None:
 
     search(data["root"], 1, -math.inf, math.inf)
     answer = ANSWERS["node-types"]
-    assert set(entered) == {"0", "1", "4", "13"} | answer["my_cut_nodes"] | answer["my_all_nodes"]
+    assert set(entered) == {"0", "1", "3", "9"} | answer["my_cut_nodes"] | answer["my_all_nodes"]
     assert not answer["my_cut_nodes"] & answer["my_all_nodes"]
 
 

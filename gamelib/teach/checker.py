@@ -324,7 +324,7 @@ _EXERCISE_OF = {"minimax": "minimax", "negamax": "negamax", "alpha-beta": "alpha
 
 def _with_likely_mistake(report: CheckReport, exercise: str, tree: Any, call: Mapping[str, Any],
                          answers: Answers) -> CheckReport:
-    """``report`` with " It behaves like a search that ..." added to its message when ``answers``
+    """``report`` with " On this tree it does what a search that ... does." added to its message when ``answers``
     are, on ``tree``, exactly what a known mistake of ``exercise`` does there (the same nodes
     entered in the same order, the same value at the root): every such mistake, since two can
     look alike on one tree; unchanged otherwise. The mistakes are the course's own functions
@@ -339,7 +339,8 @@ def _with_likely_mistake(report: CheckReport, exercise: str, tree: Any, call: Ma
             alike.append(HINTS[name])
     if not alike:
         return report
-    return replace(report, message=f"{report.message} It behaves like a search that {'; or one that '.join(alike)}.")
+    return replace(report, message=f"{report.message} On this tree it does what a search that "
+                                   f"{'; or one that '.join(alike)} does.")
 
 
 def _agree(mine: Any, theirs: Any) -> bool:

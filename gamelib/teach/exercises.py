@@ -231,9 +231,9 @@ class Verdict:
 
     @property
     def tree_text(self) -> str | None:
-        """The first tree that failed in the course's text notation (:mod:`gamelib.games.tree_text`),
-        so that it can be rebuilt with ``parse_tree_text`` and searched by hand; None if no tree
-        failed, or for a tree the notation cannot hold (chance nodes, several players)."""
+        """The first tree that failed in the course's text notation (:mod:`gamelib.games.tree_text`,
+        which reads it back), so that it can be drawn and searched by hand; None if no tree failed,
+        or for a tree the notation cannot hold (chance nodes, several players)."""
         failure = self.failure
         if failure is None or failure.tree is None or len(failure.tree.to_dict().get("payoffs", {})):
             return None
@@ -264,10 +264,11 @@ class Verdict:
             tree = self.tree_text
             verdict = (f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, "
                        f"{escape(self.tree_name or '')}</p>" + self.reports[-1]._repr_html_()
-                       + (f'<p>The tree in text, to rebuild with <code>parse_tree_text</code>: <code>{escape(tree)}'
-                          "</code></p>" if tree else ""))
+                       + (f"<p>The tree in the course's text notation: <code>{escape(tree)}</code></p>"
+                          if tree else ""))
         else:
-            colour = "#4d4d4d" if self.unwritten else "#b2182b"  # a starter not yet written is no error
+            # a starter not yet written is no error: grey and italic
+            colour = "#767676; font-style:italic" if self.unwritten else "#b2182b"
             verdict = f'<pre style="color:{colour}; white-space:pre-wrap">{escape(self.message)}</pre>'
         return verdict + _printed_html(self.output)
 

@@ -293,4 +293,4 @@ HINTS: dict[str, str] = {
     "mcts_never_turns_rewards_for_min": "scores MIN's moves by MAX's mean reward: at MIN's nodes UCB1 uses 1 minus it",
 }
 """What each mistake does, in the words the checker adds when a student's search behaves exactly as
-that mistake does on a tree ("it behaves like a search that ...")."""
+that mistake does on a tree ("on this tree it does what a search that ... does")."""

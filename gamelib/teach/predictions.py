@@ -29,7 +29,7 @@ __all__ = ["QUESTIONS", "Answer", "Choice", "Line", "UnknownQuestionError", "equ
            "number_line", "question", "real_number", "set_line", "whole_number", "yes_or_no"]
 
 RIGHT, WRONG, UNWRITTEN = "right", "wrong", "unwritten"
-_COLOURS = {RIGHT: "#1a9641", WRONG: "#b2182b", UNWRITTEN: "#4d4d4d"}  # a question not yet answered is no error
+_COLOURS = {RIGHT: "#1a9641", WRONG: "#b2182b", UNWRITTEN: "#767676"}  # a question not yet answered is no error
 
 
 class UnknownQuestionError(KeyError):
@@ -70,7 +70,8 @@ class Answer:
         return "\n".join(line.text for line in self.lines)
 
     def _repr_html_(self) -> str:
-        return "".join(f'<p style="color:{_COLOURS[line.state]}; white-space:pre-wrap">{escape(line.text)}</p>'
+        return "".join(f'<p style="color:{_COLOURS[line.state]}; white-space:pre-wrap'
+                       f'{"; font-style:italic" if line.state == UNWRITTEN else ""}">{escape(line.text)}</p>'
                        for line in self.lines)
 
 
@@ -149,14 +150,20 @@ def set_line(name: str, mine: set[str], right: set[str], what: str, *, hint: str
     ``why`` is said once the answer is right."""
     if mine == right:
         return Line(RIGHT, f"{name}: right.{' ' + why if why else ''}")
-    extra, missing = sorted(mine - right), len(right - mine)
-    parts = [f"{' and '.join(extra)} {'is' if len(extra) == 1 else 'are'} not {what}"] if extra else []
+    extra, missing, kept = sorted(mine - right, key=_natural), len(right - mine), len(mine & right)
+    parts = [f"{kept} of yours {'is' if kept == 1 else 'are'} right"] if kept else []
+    parts += [f"{' and '.join(extra)} {'is' if len(extra) == 1 else 'are'} not {what}"] if extra else []
     if missing:
         parts.append(f"{missing} more {'is' if missing == 1 else 'are'} to find" if mine & right or extra
                      else f"there {'is' if missing == 1 else 'are'} {missing}, and you have none of them")
     if not right and not extra:
         parts = ["there are none"]
     return Line(WRONG, f"{name}: not quite: {'; '.join(parts)}.{' ' + hint if hint else ''}")
+
+
+def _natural(name: str) -> tuple[int, str]:
+    """Node ids in numeric order, square names in the alphabet's: "2" before "10"."""
+    return (int(name), "") if name.isdigit() else (1 << 30, name)
 
 
 def number_line(name: str, mine: int, right: int, *, hint: str = "", why: str = "") -> Line:

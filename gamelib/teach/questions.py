@@ -190,8 +190,8 @@ def _negascout_or_pvs(answers: Answers, context: Answers) -> list[Line]:
     if given is None:
         first = Line(WRONG, f"my_fewer_nodes: give \"NegaScout\" or \"PVS\", not {answers['my_fewer_nodes']!r}.")
     else:
-        first = equal_line("my_fewer_nodes", given, fewer, why=f"Over the {len(trees)} trees: {counts} "
-                           f"({1 - nodes[fewer] / max(nodes.values()):.1%} fewer).")
+        first = equal_line("my_fewer_nodes", given, fewer, why=f"Over the {len(trees)} trees: {counts}; {fewer} enters "
+                           f"{1 - nodes[fewer] / max(nodes.values()):.1%} fewer.")
     return [first, NARROW_WINDOW.judge("my_why", answers["my_why"], "A test that fails high returns a lower bound "
                                        "t on the move's value, so no value below t is left to find; fail-soft, t "
                                        "can be far above a.")]
@@ -206,6 +206,10 @@ def _node_types(answers: Answers, context: Answers) -> list[Line]:
     if isinstance(given, list):
         return given
     cut_given, all_given = given
+    unknown = sorted((cut_given | all_given) - set(tree.players))
+    if unknown:
+        return [Line(WRONG, f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not a position of this "
+                            "tree: its positions are numbered breadth first from the root, 0.")]
     kind = node_types(tree)
     tracer = RecordingTracer()
     alphabeta(tree, tracer=tracer)
@@ -213,11 +217,15 @@ def _node_types(answers: Answers, context: Answers) -> list[Line]:
     why = (f"Alpha-beta enters {len(entered)} positions of this tree, "
            + ("exactly its minimal tree." if entered == set(kind) else f"and the minimal tree has {len(kind)}."))
     hint = ("The root is a PV node; a PV node's first child is a PV node and its others cut nodes; a cut node's first "
-            "child is an all node; every child of an all node is a cut node.")
+            "child is an all node, and its other children are not in the minimal tree; every child of an all node "
+            "is a cut node. Leaves have types too.")
     cut = {node for node, type_ in kind.items() if type_ == "cut"}
     every = {node for node, type_ in kind.items() if type_ == "all"}
-    lines = [set_line("my_cut_nodes", cut_given, cut, "a cut node", hint=hint),
-             set_line("my_all_nodes", all_given, every, "an all node", hint=hint)]
+    lines = [set_line("my_cut_nodes", cut_given, cut, "a cut node"),
+             set_line("my_all_nodes", all_given, every, "an all node")]
+    wrong = [index for index, line in enumerate(lines) if line.state == WRONG]
+    if wrong:  # the rule once, under the last wrong part
+        lines[wrong[-1]] = Line(WRONG, f"{lines[wrong[-1]].text} {hint}")
     if all(line.state == RIGHT for line in lines):
         lines[-1] = Line(RIGHT, f"my_all_nodes: right. {why}")
     return lines
@@ -284,7 +292,7 @@ def _one_slot(answers: Answers, context: Answers) -> list[Line]:
     game: Game[Any, Any] = context["game"]
     table = TranspositionTable(size=1)
     value = alphabeta_with_memory(game, table=table).value
-    exact = minimax(game).value
+    exact = alphabeta(game).value  # minimax's value, from a search without a table
     return [right_given if isinstance(right_given, Line) else equal_line(
                 "my_value_right", right_given, value == exact, why=f"With one slot the search finds {value}, minimax "
                 f"{exact}: a table with whole keys and bound flags only saves work, and an entry overwritten is work "

@@ -271,12 +271,13 @@ NODE_TYPE_BADGES = {"pv": "PV", "cut": "cut", "all": "all"}
 
 def node_type_style(tree: GameTree, style: Style = DEFAULT_STYLE) -> Style:
     """``style`` with a badge on each position of ``tree``'s minimal tree saying its type, PV, cut
-    or all (Knuth & Moore 1975; :func:`gamelib.games.trees.node_types`), and "TT" where the table
-    was hit, as before."""
+    or all (Knuth & Moore 1975; :func:`gamelib.games.trees.node_types`), once the search has come
+    to it, and "TT" where the table was hit, as before."""
     types = node_types(tree)
 
     def badge(view: NodeView) -> str:
-        return style.badge(view) or NODE_TYPE_BADGES.get(types.get(view.node, ""), "")
+        entered = view.status is not Status.UNSEEN  # a type shows once the search has come to the position
+        return style.badge(view) or (NODE_TYPE_BADGES.get(types.get(view.node, ""), "") if entered else "")
 
     return replace(style, badge=badge)
 
