@@ -238,3 +238,24 @@ def test_the_picture_rings_the_position_the_words_name() -> None:
     rings = {ring.get("data-node"): ring for ring in ET.fromstring(report.picture()).iter()
              if "mark-student" in (ring.get("class") or "")}
     assert set(rings) == {first_wrong, tree.root}
+
+
+def test_a_wrong_value_rings_the_first_wrong_position_with_the_student_s_value() -> None:
+    """A minimax that takes the first move's value below the root where there are three moves: right on Broeders'
+    binary tree, wrong on Rich & Knight's two-ply tree, where B's moves are worth 9, -6 and 0 (the slides): it returns
+    9 at B, MIN's position, whose value is -6. The picture rings B with the 9 the student's function returned."""
+    import re
+
+    from gamelib.teach.exercises import check_exercise
+
+    def first_below_root(tree: Any, node: str) -> Any:
+        if tree.is_terminal(node):
+            return tree.evaluate(node)
+        values = [first_below_root(tree, child) for child in tree.children_of(node)]
+        if node != tree.root and len(values) >= 3:
+            return values[0]
+        return max(values) if tree.to_move(node).sign > 0 else min(values)
+
+    failure = check_exercise("minimax", first_below_root).failure
+    assert failure is not None and (failure.node, failure.node_value) == ("B", 9)
+    assert re.findall(r"first wrong value[^<]*", failure.picture()) == ["first wrong value: you 9"]

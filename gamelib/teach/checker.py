@@ -132,7 +132,9 @@ class CheckReport:
     node whose returned value is wrong, which the message names), ``student_visits``/``reference_visits`` the two
     visit orders, ``student_value``/``reference_value`` the root values for MAX. ``tree`` and
     ``reference_events`` (the reference's trace) let :meth:`picture` draw the tree up to the
-    departure; in Jupyter the report shows as its message and that picture.
+    departure; in Jupyter the report shows as its message and that picture. ``node_value`` is what
+    the student's function returned at ``node`` when a value is wrong there (its own point of view,
+    as the message gives it).
     """
 
     ok: bool
@@ -145,6 +147,7 @@ class CheckReport:
     reference_value: Value
     tree: GameTree | None = field(default=None, repr=False, compare=False)
     reference_events: tuple[Event, ...] = field(default=(), repr=False, compare=False)
+    node_value: Value | None = None
 
     def __str__(self) -> str:
         return self.message
@@ -181,7 +184,8 @@ class CheckReport:
                 marks[self.student_visits[index]] = Ring("#d62728", "you", "student")
         elif not self.ok:  # the visits agree: the root's value is wrong, and the words name the first wrong node
             if self.node is not None and self.node != self.tree.root:
-                marks[self.node] = Ring("#d62728", "first wrong value", "student")
+                yours = "" if self.node_value is None else f": you {format_value(self.node_value)}"
+                marks[self.node] = Ring("#d62728", f"first wrong value{yours}", "student")
             marks[self.tree.root] = Ring("#d62728", f"you: {format_value(self.student_value)}", "student")
         snapshot = Replay(self.tree, self.reference_events).snapshot(self.picture_step())
         return SvgPainter(self.tree).paint(snapshot, marks=marks, title=self.message)
@@ -309,8 +313,9 @@ def _compare(tree: GameTree, entered: Sequence[str], value: Value, events: Seque
         message = (f"Your search visits the same {len(entered)} nodes as {algorithm}, in the same order, "
                    f"but returns {format_value(value)} at the root; the value is {format_value(reference_value)}. "
                    f"{_value_hint(tree, events, algorithm, returned)}")
-        return CheckReport(False, message, None, _first_wrong(events, returned), tuple(entered), tuple(expected), value,
-                           reference_value, tree, tuple(events))
+        wrong = _first_wrong(events, returned)
+        return CheckReport(False, message, None, wrong, tuple(entered), tuple(expected), value, reference_value, tree,
+                           tuple(events), None if wrong is None else returned.as_given.get(wrong))
     message = (f"Your search agrees with {algorithm}: the same {len(entered)} nodes in the same order, "
                f"and the value {format_value(value)}.")
     return CheckReport(True, message, None, None, tuple(entered), tuple(expected), value, reference_value,
