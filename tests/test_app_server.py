@@ -31,7 +31,7 @@ from nbconvert.preprocessors import TagRemovePreprocessor
 from tornado.web import HTTPError
 from voila.configuration import VoilaConfiguration
 
-from gamelib.teach.app import CappedKernelManager, without_token
+from gamelib.teach.serving import CappedKernelManager, without_token
 from tests.servers import ROOT, Server, serving, start_app
 
 CONFIG = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
@@ -48,7 +48,7 @@ def test_every_setting_in_voila_json_is_a_setting_of_the_installed_classes() -> 
 
 
 def test_voila_json_culls_idle_kernels_and_caps_them() -> None:
-    assert CONFIG["VoilaConfiguration"]["multi_kernel_manager_class"] == "gamelib.teach.app.CappedKernelManager"
+    assert CONFIG["VoilaConfiguration"]["multi_kernel_manager_class"] == "gamelib.teach.serving.CappedKernelManager"
     culling = CONFIG["MappingKernelManager"]
     assert culling["cull_idle_timeout"] > 0 and 0 < culling["cull_interval"] <= culling["cull_idle_timeout"]
     assert culling["cull_idle_timeout"] + culling["cull_interval"] <= 120  # a closed page's kernel: gone in 2 min

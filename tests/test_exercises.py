@@ -108,7 +108,7 @@ def test_a_verdict_carries_the_tree_it_failed_on_in_text_that_rebuilds_it() -> N
     from gamelib.games.tree_text import parse_tree_text
     from gamelib.teach.grading import _grade
 
-    def first_child_below_root(tree: object, node: str) -> int:
+    def first_child_below_root(tree: object, node: str) -> Any:
         t: Any = tree
         if t.is_terminal(node):
             return t.evaluate(node)
@@ -117,6 +117,7 @@ def test_a_verdict_carries_the_tree_it_failed_on_in_text_that_rebuilds_it() -> N
 
     verdict = check_exercise("minimax", first_child_below_root)
     assert not verdict.ok and verdict.tree_text is not None and verdict.tree_name != "Broeders' 31-node binary tree"
+    assert verdict.failure is not None and verdict.failure.tree is not None
     failed = verdict.failure.tree
     rebuilt = parse_tree_text(verdict.tree_text, max_depth=20, max_characters=10_000)
     assert rebuilt["children"] == failed.to_dict()["children"] and rebuilt["values"] == failed.to_dict()["values"]

@@ -143,3 +143,20 @@ def test_a_loop_of_three_is_found() -> None:
              "gamelib.games.c": [(3, "gamelib.games.a")], "gamelib.games.d": [(1, "gamelib.games.a")]}
     assert import_cycles(graph) == [["gamelib.games.a", "gamelib.games.b", "gamelib.games.c", "gamelib.games.a"]]
     assert import_cycles({"gamelib.games.a": [(1, "gamelib.games.b")], "gamelib.games.b": []}) == []
+
+
+def test_what_the_browser_imports_needs_no_server_nor_scipy() -> None:
+    """In the browser (Pyodide) there is no jupyter_server, tornado, scipy or numpy: the course's widgets and checks
+    must import without them (the app's checker tab, the exercise checks, the explorers). Run in a child
+    interpreter in which importing those packages fails."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "for name in ('jupyter_server', 'tornado', 'scipy', 'numpy', 'matplotlib', 'voila'):\n"
+            "    sys.modules[name] = None\n"
+            "import gamelib.teach.app, gamelib.teach.questions, gamelib.teach.quiz, gamelib.view.explorer\n"
+            "import gamelib.view.mcts_explorer, gamelib.view.export, gamelib.teach.glossary\n"
+            "from gamelib import check_answer, check_function\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -9,11 +9,12 @@ import json
 import math
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from gamelib import AdjacencyGame, load_seed_tree, random_tree
 from gamelib.games.data import data_file
@@ -55,14 +56,14 @@ def corner_replies() -> list[Any]:
 
 def recorded_summaries() -> dict[tuple[str, str, int], Any]:
     pairs = [("alphabeta", "hillclimb"), ("alphabeta", "genetic"), ("hillclimb", "genetic")]
-    return {(a, b, rule): summarise(read_records(data_file("tournaments", f"{a}_vs_{b}_rule{rule}.jsonl")))
+    return {(a, b, rule): summarise(read_records(str(data_file("tournaments", f"{a}_vs_{b}_rule{rule}.jsonl"))))
             for a, b in pairs for rule in (8, 4)}
 
 
 def context(question: str) -> dict[str, Any]:
     """What the lesson passes to the question's check, built here as the lesson builds it."""
     broeders = load_seed_tree("broeders31")
-    return {
+    builders: dict[str, Callable[[], dict[str, Any]]] = {
         "root-after-change": lambda: {"tree": broeders.with_values({"25": 9, "26": 10})},
         "null-window-tests": lambda: {"tree": reversed_broeders()},
         "research-after-change": lambda: {"tree": broeders.with_values({"23": 9})},
@@ -86,7 +87,8 @@ def context(question: str) -> dict[str, Any]:
         "own-match": dict,
         "own-entry": dict,
         "deadline": dict,
-    }[question]()
+    }
+    return builders[question]()
 
 
 RIGHT_ANSWERS = {**ANSWERS,
@@ -124,7 +126,7 @@ def test_nothing_of_the_answer_before_one_is_written(question: str) -> None:
         "not written is no error")
 
 
-WRONG = {
+WRONG: dict[str, tuple[dict[str, Any], str, str]] = {
     "root-after-change": ({"my_value": 4, "my_move": "1"}, "my_value: not quite: 4 is too low.",
                           "the move to 1 is not MAX's best"),
     "null-window-tests": ({"my_tested_at_root": {"1"}, "my_failing_high_at_root": set()},
@@ -488,7 +490,7 @@ def test_the_colour_gap_by_my_reading_of_the_files() -> None:
         for rule in (8, 4):
             lines = data_file("tournaments", f"{a}_vs_{b}_rule{rule}.jsonl").read_text(encoding="utf-8").splitlines()
             games = [json.loads(line) for line in lines if line.strip()]
-            points = {"X": [], "O": []}  # a's points by a's colour
+            points: dict[str, list[float]] = {"X": [], "O": []}  # a's points by a's colour
             for game in games:
                 colour = "X" if game["x"].split(":")[0] == a else "O"
                 points[colour].append(0.5 if game["result"] == "draw" else float(game["result"] == colour))

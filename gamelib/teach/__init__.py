@@ -3,5 +3,5 @@ the exercises, their tree sets and their one verdict (``exercises``), typed code
 (``code_check``), plausible mistakes (``mistakes``), the lessons' predictions, measurements and choices checked
 (``predictions``, with the questions in ``questions``), quizzes (``quiz``), grading a class's
 hand-ins (``grading``), printed worksheets (``worksheet``), and the Voila app that puts them
-together with its server side (``app``). Imports any layer below.
+together (``app``; its server side, for Voila, in ``serving``). Imports any layer below.
 """
