@@ -28,7 +28,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
     # 3, 4, 5; 2 has 6, 7, 8; 3 has 9, 10; 4 has 11, 12; 5 has 13, 14, 15; 6 has 16, 17, 18; the rest are leaves
     # or not in the minimal tree. PV nodes 0, 1, 3, 9 (the first moves); cut nodes the PV nodes' other children, 2,
     # 4, 5, 10, and the children of the all node 6, 16 to 18; all nodes the first children of the cut nodes 2, 4, 5:
-    # 6, 11, 13 (10 is a leaf). The test's alpha-beta enters exactly these 17 positions on this best-first tree.
+    # 6, 11, 13 (10 is a leaf). The test's alpha-beta enters exactly these 14 positions on this best-first tree.
     "node-types": {"my_cut_nodes": {"2", "4", "5", "10", "16", "17", "18"}, "my_all_nodes": {"6", "11", "13"}},
     # Lesson 4, exercise 1: from 10, (9, 10) fails low with 4, then (3, 4) fails high with 4: the bounds meet.
     "mtdf-passes": {"my_passes": 2, "my_windows": [(9, 10), (3, 4)]},

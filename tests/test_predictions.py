@@ -130,31 +130,31 @@ WRONG: dict[str, tuple[dict[str, Any], str, str]] = {
     "root-after-change": ({"my_value": 4, "my_move": "1"}, "my_value: not quite: 4 is too low.",
                           "the move to 1 is not MAX's best"),
     "null-window-tests": ({"my_tested_at_root": {"1"}, "my_failing_high_at_root": set()},
-                          "my_failing_high_at_root: not quite: there is 1, and you have none of them.", "best so far"),
-    "research-after-change": ({"my_researched": {"7"}}, "my_researched: not quite: 7 is not searched again; 1 more is "
-                              "to find.", "from the leaves up"),
+                          "my_failing_high_at_root: not quite: there is one, and you have none of them.", "best so far"),
+    "research-after-change": ({"my_researched": {"7"}}, "my_researched: not quite: 7 is not searched again; one more "
+                              "is to find.", "from the leaves up"),
     "negascout-or-pvs": ({"my_fewer_nodes": "PVS", "my_why": "B"}, "my_fewer_nodes: not quite: it is NegaScout, not PVS.",
                          NARROW_WINDOW.why_not["B"]),
     "node-types": ({"my_cut_nodes": {"2", "4"}, "my_all_nodes": {"3", "6", "11", "13"}},
-                   "my_all_nodes: not quite: 3 of yours are right; 3 is not an all node.",
-                   "my_cut_nodes: not quite: 2 of yours are right; 5 more are to find."),
+                   "my_all_nodes: not quite: three of yours are right; 3 is not among the all nodes.",
+                   "my_cut_nodes: not quite: two of yours are right; five more are to find."),
     "mtdf-passes": ({"my_passes": 3, "my_windows": [(9, 10), (4, 5)]}, "my_windows: not quite: pass 2's window is not "
                     "(4, 5).", "my_passes: not quite: 3 is too high."),
     "boundless-memory": ({"my_wrong_somewhere": True}, "my_wrong_somewhere: not quite: it is False, not True.",
                          "gets 0 of the 8 positions wrong"),
     "one-slot": ({"my_value_right": False, "my_overwrites": 1}, "my_value_right: not quite: it is True, not False.",
                  "my_overwrites: not quite: 1 is too low."),
-    "same-parity": ({"my_failing_depths": {2, 3}, "my_why": "C"}, "my_failing_depths: not quite: 1 of yours is right; 3 is not failing.",
+    "same-parity": ({"my_failing_depths": {2, 3}, "my_why": "C"}, "my_failing_depths: not quite: one of yours is right; 3 is not failing.",
                     SAME_PARITY.why_not["C"]),
-    "biggest-gain": ({"my_best_squares": {"f5", "e6"}}, "my_best_squares: not quite: 1 of yours is right; e6 is not "
-                     "among the squares with the biggest gain; 2 more are to find.", "2 for each mark it turns"),
+    "biggest-gain": ({"my_best_squares": {"f5", "e6"}}, "my_best_squares: not quite: one of yours is right; e6 is not "
+                     "among the squares with the biggest gain; two more are to find.", "2 for each mark it turns"),
     "flips": ({"my_flips_rule8": {"f6", "g7", "h7"}, "my_flips_rule4": {"f6", "g7", "h7"}},
-              "my_flips_rule4: not quite: 2 of yours are right; h7 is not turned under rule 4.", "the four beside"),
+              "my_flips_rule4: not quite: two of yours are right; h7 is not turned under rule 4.", "the four beside"),
     "full-game": ({"my_marks": 56, "my_why": "C"}, "my_marks: not quite: 56 is too low.", FULL_GAME.why_not["C"]),
     "corners": ({"my_rule8": 3, "my_rule4": 2, "my_harder_rule": 8}, "my_harder_rule: not quite: it is 4, not 8.",
                 "the fewer the neighbours"),
     "two-ply": ({"my_two_ply_moves": {"a4"}}, "my_two_ply_moves: not quite: a4 is not among the best moves two plies "
-                "ahead; 1 more is to find.", "whose worst reply is best"),
+                "ahead; one more is to find.", "whose worst reply is best"),
     "reservation-g6": ({"my_sequence": ("a4", "a8")}, "my_sequence: not quite: the best move is", "worst of the replies"),
     "more-time": ({"my_depth_2s": 8, "my_depth_5s": 9}, "my_depth_5s: not quite: 9 is too high.", "predicted time"),
     "weights": ({"my_weight": "frontier"}, "my_weight: not quite: `frontier` counts marks next to an empty square",
@@ -200,6 +200,8 @@ def test_a_wrong_answer_is_not_told_the_right_one(question: str, wrong: dict[str
     ("mtdf-passes", {"my_passes": "2"}, "my_passes: give a whole number, like 3, not '2'."),
     ("boundless-memory", {"my_wrong_somewhere": "False"}, "my_wrong_somewhere: give True or False, not 'False'."),
     ("two-ply", {"my_two_ply_moves": "b4"}, "my_two_ply_moves: give a set, like {\"a4\"}, not 'b4'."),
+    ("null-window-tests", {"my_tested_at_root": "1"}, "my_tested_at_root: give a set, like {\"x\"}, not '1'."),
+    ("mtdf-passes", {"my_windows": (9, 10)}, "my_windows: give a list of windows, each (alpha, beta) in whole numbers"),
     ("colours", {"my_match": "hillclimb"}, "my_match: give a key of summaries, (a, b, rule)"),
     ("reservation-g6", {"my_sequence": ("g6",)}, "my_sequence: give two moves, X's then O's"),
     ("negascout-or-pvs", {"my_fewer_nodes": "Alpha-beta"}, 'my_fewer_nodes: give "NegaScout" or "PVS"'),
@@ -213,7 +215,7 @@ def test_an_answer_of_the_wrong_kind_is_told_what_kind_to_give(question: str, od
     ("negascout-or-pvs", {"my_fewer_nodes": "negascout", "my_why": "a"}),
     ("biggest-gain", {"my_best_squares": {"F5", "f7", "G6"}}), ("two-ply", {"my_two_ply_moves": {"B4"}}),
     ("reservation-g6", {"my_sequence": ("G6", "A8")}), ("weights", {"my_weight": "Stable"}),
-    ("colours", {"my_match": ("Hillclimb", "Genetic", 8)}),
+    ("colours", {"my_match": ("Hillclimb", "Genetic", 8)}), ("colours", {"my_match": ("genetic", "hillclimb", 8)}),
 ])
 def test_names_are_read_whatever_their_case(question: str, answers: dict[str, Any]) -> None:
     answer = check_answer(question, **answers, **context(question))

@@ -151,14 +151,20 @@ def set_line(name: str, mine: set[str], right: set[str], what: str, *, hint: str
     if mine == right:
         return Line(RIGHT, f"{name}: right.{' ' + why if why else ''}")
     extra, missing, kept = sorted(mine - right, key=_natural), len(right - mine), len(mine & right)
-    parts = [f"{kept} of yours {'is' if kept == 1 else 'are'} right"] if kept else []
+    parts = [f"{_count(kept)} of yours {'is' if kept == 1 else 'are'} right"] if kept else []
     parts += [f"{' and '.join(extra)} {'is' if len(extra) == 1 else 'are'} not {what}"] if extra else []
     if missing:
-        parts.append(f"{missing} more {'is' if missing == 1 else 'are'} to find" if mine & right or extra
-                     else f"there {'is' if missing == 1 else 'are'} {missing}, and you have none of them")
+        parts.append(f"{_count(missing)} more {'is' if missing == 1 else 'are'} to find" if mine & right or extra
+                     else f"there {'is' if missing == 1 else 'are'} {_count(missing)}, and you have none of them")
     if not right and not extra:
         parts = ["there are none"]
     return Line(WRONG, f"{name}: not quite: {'; '.join(parts)}.{' ' + hint if hint else ''}")
+
+
+def _count(number: int) -> str:
+    """A count in words up to ten ("three"), so that it is not read as a node id beside one."""
+    words = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    return words[number] if number < len(words) else f"{number:,}"
 
 
 def _natural(name: str) -> tuple[int, str]:

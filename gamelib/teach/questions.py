@@ -82,14 +82,6 @@ def _problems(*checked: Any) -> list[Line]:
     return [line for line in checked if isinstance(line, Line)]
 
 
-def _two_sets(answers: Answers, first: tuple[str, str],
-              second: tuple[str, str]) -> tuple[set[str], set[str]] | list[Line]:
-    """Two answers that are sets of names, each given as (answer's name, an example); or the lines
-    of those of the wrong kind."""
-    one, other = (names_of(name, answers[name], example) for name, example in (first, second))
-    if isinstance(one, Line) or isinstance(other, Line):
-        return _problems(one, other)
-    return one, other
 
 
 # Lesson 1
@@ -125,27 +117,27 @@ def _root_after_change(answers: Answers, context: Answers) -> list[Line]:
 def _null_window_tests(answers: Answers, context: Answers) -> list[Line]:
     """The root's moves NegaScout tests with a null window on ``tree``, and those that fail high."""
     tree: GameTree = context["tree"]
-    given = _two_sets(answers, ("my_tested_at_root", '{"1"}'), ("my_failing_high_at_root", '{"1"}'))
-    if isinstance(given, list):
-        return given
-    tested_given, high_given = given
+    tested_given = names_of("my_tested_at_root", answers["my_tested_at_root"], '{"x"}')
+    high_given = names_of("my_failing_high_at_root", answers["my_failing_high_at_root"], '{"x"}')
     tracer = RecordingTracer()
     negascout(tree, tracer=tracer)
     at_root = [event for event in tracer.events if getattr(event, "node", None) == tree.root]
     tested = {event.move for event in at_root if isinstance(event, NullWindow)}
     high = {event.move for event in at_root if isinstance(event, FailHigh)}
-    return [set_line("my_tested_at_root", tested_given, tested, "tested with a null window",
-                     hint="Which of the root's moves does NegaScout search with the whole window, and which does it "
-                          "only test?"),
-            set_line("my_failing_high_at_root", high_given, high, "failing high",
-                     hint="A test fails high when the move is worth more than the best so far.")]
+    return [tested_given if isinstance(tested_given, Line) else set_line(
+                "my_tested_at_root", tested_given, tested, "tested with a null window",
+                hint="Which of the root's moves does NegaScout search with the whole window, and which does it only "
+                     "test?"),
+            high_given if isinstance(high_given, Line) else set_line(
+                "my_failing_high_at_root", high_given, high, "failing high",
+                hint="A test fails high when the move is worth more than the best so far.")]
 
 
 @question("research-after-change", "my_researched")
 def _research_after_change(answers: Answers, context: Answers) -> list[Line]:
     """The moves NegaScout searches again on ``tree`` (set() for none), from its trace."""
     tree: GameTree = context["tree"]
-    given = names_of("my_researched", answers["my_researched"], '{"2"}')
+    given = names_of("my_researched", answers["my_researched"], '{"x"}')
     if isinstance(given, Line):
         return [given]
     tracer = RecordingTracer()
@@ -202,11 +194,10 @@ def _node_types(answers: Answers, context: Answers) -> list[Line]:
     """The cut nodes and the all nodes of ``tree``'s minimal tree (:func:`node_types`); once both are
     right, whether alpha-beta enters exactly the minimal tree there, from its trace."""
     tree: GameTree = context["tree"]
-    given = _two_sets(answers, ("my_cut_nodes", '{"2", "3"}'), ("my_all_nodes", '{"7"}'))
-    if isinstance(given, list):
-        return given
-    cut_given, all_given = given
-    unknown = sorted((cut_given | all_given) - set(tree.players))
+    cut_given = names_of("my_cut_nodes", answers["my_cut_nodes"], '{"x", "y"}')
+    all_given = names_of("my_all_nodes", answers["my_all_nodes"], '{"x", "y"}')
+    sets = [given for given in (cut_given, all_given) if isinstance(given, set)]
+    unknown = sorted(set().union(*sets) - set(tree.players))
     if unknown:
         return [Line(WRONG, f"{', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not a position of this "
                             "tree: its positions are numbered breadth first from the root, 0.")]
@@ -221,8 +212,10 @@ def _node_types(answers: Answers, context: Answers) -> list[Line]:
             "is a cut node. Leaves have types too.")
     cut = {node for node, type_ in kind.items() if type_ == "cut"}
     every = {node for node, type_ in kind.items() if type_ == "all"}
-    lines = [set_line("my_cut_nodes", cut_given, cut, "a cut node"),
-             set_line("my_all_nodes", all_given, every, "an all node")]
+    lines = [cut_given if isinstance(cut_given, Line) else set_line("my_cut_nodes", cut_given, cut,
+                                                                     "among the cut nodes"),
+             all_given if isinstance(all_given, Line) else set_line("my_all_nodes", all_given, every,
+                                                                     "among the all nodes")]
     wrong = [index for index, line in enumerate(lines) if line.state == WRONG]
     if wrong:  # the rule once, under the last wrong part
         lines[wrong[-1]] = Line(WRONG, f"{lines[wrong[-1]].text} {hint}")
@@ -238,20 +231,19 @@ def _mtdf_passes(answers: Answers, context: Answers) -> list[Line]:
     """The number of MTD(f) passes from ``first_guess`` on ``tree``, and their windows (MAX's view)."""
     tree: GameTree = context["tree"]
     passes = whole_number("my_passes", answers["my_passes"])
-    if isinstance(passes, Line):
-        return [passes]
     try:
         mine = [(alpha, beta) for alpha, beta in answers["my_windows"]]
     except (TypeError, ValueError):
         mine = []
-    if not mine or any(isinstance(bound, bool) or not isinstance(bound, numbers.Integral) for window in mine
-                       for bound in window):
-        return [Line(WRONG, f"my_windows: give a list of windows (alpha, beta) of whole numbers, like [(9, 10)], not "
-                            f"{answers['my_windows']!r:.40}.")]
     tracer = RecordingTracer()
     mtdf(tree, first_guess=context["first_guess"], tracer=tracer)
     made = [(event.alpha, event.beta) for event in tracer.events if isinstance(event, MtdPass)]
-    lines = [number_line("my_passes", passes, len(made), hint="The passes go on until the bounds they return meet.")]
+    lines = [passes if isinstance(passes, Line) else number_line(
+        "my_passes", passes, len(made), hint="The passes go on until the bounds they return meet.")]
+    if not mine or any(isinstance(bound, bool) or not isinstance(bound, numbers.Integral) for window in mine
+                       for bound in window):
+        return [*lines, Line(WRONG, f"my_windows: give a list of windows, each (alpha, beta) in whole numbers, not "
+                                    f"{answers['my_windows']!r:.40}.")]
     wrong = next((number for number, (guess, window) in enumerate(zip(mine, made), start=1) if guess != window), None)
     if wrong is not None:
         lines.append(Line(WRONG, f"my_windows: not quite: pass {wrong}'s window is not {mine[wrong - 1]}. Pass 1 is a "
@@ -304,15 +296,15 @@ def _one_slot(answers: Answers, context: Answers) -> list[Line]:
 
 
 SAME_PARITY = Choice(
-    options={"A": "Depth 2 has no value from two depths back, so its window is centred on depth 1's value, of the "
-                  "other parity.",
-             "B": "Depth 2 is too shallow for an aspiration window of width 2.",
-             "C": "At depth 2 the table is still empty, so the search has no best move to try first."},
+    options={"A": "It has no value from two depths back, so its window is centred on the value of the depth just "
+                  "before it, of the other parity.",
+             "B": "It is too shallow for an aspiration window of 2 on either side of the guess.",
+             "C": "The table is still empty when it starts, so the search has no best move to try first."},
     key="A",
     why_not={"B": "a window's width says nothing about the depth; the window fails when the value falls outside it, "
                   "so the question is where it was centred.",
-             "C": "depth 1 has filled the table before depth 2 starts; and a move order changes the nodes a search "
-                  "enters, never its value, so it cannot make a window fail."})
+             "C": "the depths before it have filled the table when it starts; and a move order changes the nodes a "
+                  "search enters, never its value, so it cannot make a window fail."})
 """Lesson 4, exercise 4: why a window centred two depths back still fails at depth 2."""
 
 
@@ -320,17 +312,18 @@ SAME_PARITY = Choice(
 def _same_parity(answers: Answers, context: Answers) -> list[Line]:
     """The depths whose aspiration window (width 2, centred two depths back) fails in iterative
     deepening to depth 4 on ``game`` from ``position``, and why."""
-    given = names_of("my_failing_depths", answers["my_failing_depths"], "{3}")
+    given = names_of("my_failing_depths", answers["my_failing_depths"], "{5}")
+    choice = SAME_PARITY.judge("my_why", answers["my_why"], "Depth d's value is near depth d - 2's, whose last move is "
+                               "made by the same side; depth 2 has only depth 1's to go by.")
     if isinstance(given, Line):
-        return [given]
+        return [given, choice]
     found = iterative_deepening(context["game"], context["position"], 4, search=alphabeta, aspiration=2,
                                 same_parity=True, table=TranspositionTable(size=1 << 16))
     failing = {str(depth) for depth, *_ in found.failed_windows}
     values = ", ".join(f"{result.value:+}" for result in found.iterations)
     return [set_line("my_failing_depths", given, failing, "failing", why=f"The values by depth are {values}.",
                      hint="Compare each depth's value with its window, (g - 2, g + 2) around its guess g."),
-            SAME_PARITY.judge("my_why", answers["my_why"], "Depth d's value is near depth d - 2's, whose last move is "
-                              "made by the same side; depth 2 has only depth 1's to go by.")]
+            choice]
 
 
 # Lesson 5
@@ -455,7 +448,8 @@ def _reservation_g6(answers: Answers, context: Answers) -> list[Line]:
         for moves in [*context["sequences"], sequence]:
             tree.insert([parse_square(str(move).strip().lower()) for move in moves])
     except ValueError as error:
-        return [Line(WRONG, f"my_sequence: {error}")]
+        return [Line(WRONG, f"my_sequence: not quite: {str(error).rstrip('.')}. Give two empty squares, X's move "
+                            "and then O's reply.")]
     best = square_name(tree.best_move())
     if best == "g6":
         return [Line(RIGHT, f"my_sequence: right: the best move is g6, the root's value {tree.value():+}.")]
@@ -494,7 +488,8 @@ def _weights(answers: Answers, context: Answers) -> list[Line]:
     """The weight that makes the bot value marks that can never be turned again more."""
     given = str(answers["my_weight"]).strip().lower()
     if given not in WEIGHT_FEATURES:
-        return [Line(WRONG, f"my_weight: name one of the weights {', '.join(WEIGHT_FEATURES)}, not {given!r:.40}.")]
+        return [Line(WRONG, f"my_weight: name one of the weights {', '.join(WEIGHT_FEATURES)}, not "
+                            f"{answers['my_weight']!r:.40}.")]
     if given == "stable":
         return [Line(RIGHT, "my_weight: right: `stable` counts " + WEIGHT_FEATURES["stable"] + ".")]
     return [Line(WRONG, f"my_weight: not quite: `{given}` counts {WEIGHT_FEATURES[given]}.")]
@@ -552,6 +547,8 @@ def _colours(answers: Answers, context: Answers) -> list[Line]:
     given = answers["my_match"]
     key = (str(given[0]).strip().lower(), str(given[1]).strip().lower(), given[2]) if isinstance(
         given, (tuple, list)) and len(given) == 3 else None
+    if key is not None and key not in summaries and (key[1], key[0], key[2]) in summaries:
+        key = (key[1], key[0], key[2])  # the match named the other way round
     if key not in summaries:
         return [Line(WRONG, f"my_match: give a key of summaries, (a, b, rule), like (\"alphabeta\", \"genetic\", 4), "
                             f"not {given!r:.60}.")]
