@@ -1,4 +1,4 @@
-"""Strength match files summed up into one small data file that lesson 6 reads (not a test).
+"""Strength match files summed up into one small data file that lessons 7 and 10 read (not a test).
 
 Run from the repository root:
 

@@ -54,10 +54,10 @@ def test_a_retracted_statement_stays_out(name: str, phrase: str, why: str) -> No
     assert not said, f"{name} says again {phrase!r}, which its data does not support ({why})"
 
 
-def test_lesson_6_defines_elo_where_it_first_uses_it() -> None:
-    first = next(cell for cell in cells("06_adjacency_bots.ipynb")[1:] if re.search(r"\bElo\b", cell["text"]))
+def test_lesson_7_defines_elo_where_it_first_uses_it() -> None:
+    first = next(cell for cell in cells("07_tournament.ipynb")[1:] if re.search(r"\bElo\b", cell["text"]))
     assert first["type"] == "markdown" and "10^{-D/400}" in first["text"], (
-        f"lesson 6's first mention of Elo should define it (the expected score 1 / (1 + 10^(-D/400))); it is: "
+        f"lesson 7's first mention of Elo should define it (the expected score 1 / (1 + 10^(-D/400))); it is: "
         f"{first['text'][:200]!r}")
 
 

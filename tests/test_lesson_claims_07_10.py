@@ -29,6 +29,7 @@ from gamelib.play.arena import run_match
 from gamelib.play.match_stats import MatchSummary, Standing, standings, summarise, wilson_interval
 from gamelib.play.ratings import fit_ratings
 from gamelib.play.records import GameRecord, read_records
+from gamelib.play.strength import margin_interval
 from tests.lesson_cells import python_of, setup_namespace, tagged_cell
 from tests.test_lesson_claims import cells
 
@@ -51,6 +52,24 @@ RETRACTED = [
     (L7, "dask or ray cluster's executor works unchanged",
      "ray is neither installed nor tested, and run_match is tested on threads and processes, not on dask"),
     (L7, "is your interval wide enough to say so", "backwards: the interval must be narrow enough to leave out 0.5"),
+    (L7, "endgame solving show no gain in marks",
+     "the interval [-1.65, +0.57] shows no gain, it does not show that there is none"),
+    (L7, "and the data file keeps the pairs in the order of the games): pair i",
+     "the data file records no openings: the pairing rests on the code (seed 0's balanced_openings), not on it"),
+    (L7, "At the 5% level these games do not show that 5b42b67 gains more marks",
+     "borderline and test-dependent: paired t p = 0.091, sign test p = 0.022, Wilcoxon p = 0.037"),
+    (L7, "after Arpad Elo's rating system for chess players, 1978",
+     "Elo's own model (1978) was the normal curve; the logistic form is the later rating bodies' and engine testers'"),
+    (L7, "run once on 23 November 2026",
+     "bot_search_speed.py's docstring records two runs: 1.00-1.13x and 1.04-1.23x"),
+    (L7, "and 5b42b67 1.0 to 1.13 times faster than 8d5fc8a",
+     "an earlier run of the same comparison gave 1.04 to 1.23 times; the figures vary between runs"),
+    (L7, "e2a74ee (the whole-game clock and exact endgame solving)",
+     "the strength matches ran at a fixed 0.2 s a move: the whole-game clock never ran"),
+    (L7, "no gain in marks from the clock and the endgame solving",
+     "only e2a74ee's per-move clock rules were in play: run_strength gives match_tasks no game_time"),
+    (L7, "the two rank tests", "the sign test is not a rank test"),
+    (L7, "pairs split 1-1: {match", "the pentanomial's middle count includes pairs of two draws"),
     (L10, "the interval says how sure the ranking is",
      "the standings' intervals are per entry; the order rests on differences, with intervals of their own"),
     (L10, "keeps it out of the ratings",
@@ -410,6 +429,100 @@ def test_quick_match_fails_when_the_table_miscounts() -> None:
     slow = [dataclasses.replace(games[1], seconds=(0.06,) + games[1].seconds[1:]), *games[2:], games[0]]
     with pytest.raises(AssertionError, match="should count"):  # a move of 60 ms the table does not count as slow
         run(L7, "check:quick-match", mine=mine, quick_games=slow)
+
+
+# Lesson 7: a test of the difference between the two faster versions' margins.
+
+def test_faster_versions_check_passes_on_the_strength_record() -> None:
+    run(L7, "check:faster-versions-differ", strength=read_json("benchmarks", "strength.json"))
+
+
+def test_faster_versions_check_fails_when_one_version_gains_two_marks_more_a_pair() -> None:
+    strength = read_json("benchmarks", "strength.json")
+    shifted = {**strength, "matches": [{**match, "pair_margins": [margin + 2 for margin in match["pair_margins"]]}
+                                       if match["new"] == "5b42b67" else match for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="borderline, and it depends on the test"):
+        run(L7, "check:faster-versions-differ", strength=shifted)
+
+
+def test_faster_versions_check_fails_when_the_pairs_are_misaligned() -> None:
+    """5b42b67's margins in reverse order: Welch's test would not notice (p = 0.12 still); paired, the Wilcoxon
+    test's p rises to 0.07."""
+    strength = read_json("benchmarks", "strength.json")
+    reversed_pairs = {**strength, "matches": [{**match, "pair_margins": match["pair_margins"][::-1]}
+                                              if match["new"] == "5b42b67" else match for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="borderline, and it depends on the test"):
+        run(L7, "check:faster-versions-differ", strength=reversed_pairs)
+
+
+def test_faster_versions_check_fails_when_the_matches_used_another_seed() -> None:
+    strength = read_json("benchmarks", "strength.json")
+    other_seed = {**strength, "provenance": {**strength["provenance"],
+                                             "command": strength["provenance"]["command"].replace("--seed 0", "--seed 1")}}
+    with pytest.raises(AssertionError, match="should record seed 0"):
+        run(L7, "check:faster-versions-differ", strength=other_seed)
+
+
+def test_faster_versions_check_fails_when_a_pair_is_left_out() -> None:
+    """A pair left out of 5b42b67's match would shift every later pair against 8d5fc8a's."""
+    strength = read_json("benchmarks", "strength.json")
+    left_out = {**strength, "matches": [{**match, "pairs_left_out": 1} if match["new"] == "5b42b67" else match
+                                        for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="keep all 100 pairs"):
+        run(L7, "check:faster-versions-differ", strength=left_out)
+
+
+def test_faster_versions_check_fails_without_the_one_large_difference() -> None:
+    """The opening on which 5b42b67 ended 22 marks behind, made a tie: the t test too then gives p = 0.024."""
+    strength = read_json("benchmarks", "strength.json")
+    margins = {match["new"]: match["pair_margins"] for match in strength["matches"] if match["base"] == "629c7bd"}
+    differences = [one - other for one, other in zip(margins["5b42b67"], margins["8d5fc8a"])]
+    worst = differences.index(-22)
+    evened = [margin + 22 if number == worst else margin for number, margin in enumerate(margins["5b42b67"])]
+    changed = {**strength, "matches": [{**match, "pair_margins": evened} if match["new"] == "5b42b67" else match
+                                       for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="borderline, and it depends on the test"):
+        run(L7, "check:faster-versions-differ", strength=changed)
+
+
+# Lesson 7: Elo's expected score.
+
+def test_elo_check_passes_on_gamelibs_expected_score() -> None:
+    run(L7, "check:elo-scores")
+
+
+def test_elo_check_fails_on_a_200_point_scale() -> None:
+    with pytest.raises(AssertionError, match="about 0.64"):
+        run(L7, "check:elo-scores", expected_score=lambda difference: 1 / (1 + 10 ** (-difference / 200)))
+
+
+
+def test_strength_matches_check_passes_on_the_record() -> None:
+    inputs = run(L7, "check:faster-versions-differ", strength=read_json("benchmarks", "strength.json"))
+    run(L7, "check:strength-matches", strength=inputs["strength"], margin_gains=strength_gains(inputs["strength"]))
+
+
+def strength_gains(strength: dict[str, Any]) -> dict[tuple[str, str], Any]:
+    """Each match's margin interval, as the lesson's cell computes them (gamelib.play.strength.margin_interval)."""
+    return {(match["new"], match["base"]): margin_interval(match["pair_margins"]) for match in strength["matches"]}
+
+
+def test_strength_matches_check_fails_when_the_control_gains_marks() -> None:
+    """The control (37ae784 against itself) two marks a pair better: its interval then leaves zero out."""
+    strength = read_json("benchmarks", "strength.json")
+    gained = {**strength, "matches": [{**match, "pair_margins": [margin + 2 for margin in match["pair_margins"]]}
+                                      if match["new"] == match["base"] else match for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="only the two faster versions"):
+        run(L7, "check:strength-matches", strength=gained, margin_gains=strength_gains(gained))
+
+
+def test_strength_matches_check_fails_when_x_wins_the_games() -> None:
+    """The colours' record turned round (X, not O, winning 676 of the 700 games)."""
+    strength = read_json("benchmarks", "strength.json")
+    turned = {**strength, "matches": [{**match, "winners": {**match["winners"], "O": match["winners"]["X"],
+                                                            "X": match["winners"]["O"]}} for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="won 676 of these 700 games"):
+        run(L7, "check:strength-matches", strength=turned, margin_gains=strength_gains(turned))
 
 
 # ---- Lesson 10 --------------------------------------------------------------------------------------

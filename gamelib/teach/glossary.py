@@ -87,16 +87,16 @@ GLOSSARY: tuple[Term, ...] = (
          r"\bkiller moves?\b"),
     Term("history heuristic", 6, "move ordering by how often a move has caused cutoffs anywhere (Schaeffer 1989)",
          r"\bhistory heuristics?\b"),
-    Term("Wilson's interval", 6, "a 95% interval for a rate measured on n results that does not shrink to a point "
+    Term("Wilson's interval", 7, "a 95% interval for a rate measured on n results that does not shrink to a point "
          "when every result is the same (Wilson 1927)", r"\bWilson(?:'s)?(?: score)? intervals?\b"),
-    Term("sign test", 6, "a test of whether one side comes out ahead more often than chance, from how many of the "
-         "decided pairs or games it won", r"\bsign tests?\b"),
-    Term("Elo", 6, "a scale of playing strength; in the logistic form engine testers use, a player D points stronger "
-         "scores 1 / (1 + 10^(-D/400)) a game (Elo 1978 built his tables on the normal curve)", r"\bElo\b"),
     Term("Bonferroni's correction", 7, "testing each of k claims at level 0.05 / k, so that the chance of any false "
          "alarm among them stays under 0.05", r"\bBonferroni\b"),
+    Term("sign test", 7, "a test of whether one side comes out ahead more often than chance, from how many of the "
+         "decided pairs or games it won", r"\bsign tests?\b"),
     Term("permutation test", 7, "a test that asks how often relabelling the results at random gives a difference as "
          "large as the one seen", r"\bpermutation tests?\b"),
+    Term("Elo", 7, "a scale of playing strength; in the logistic form engine testers use, a player D points stronger "
+         "scores 1 / (1 + 10^(-D/400)) a game (Elo 1978 built his tables on the normal curve)", r"\bElo\b"),
     Term("chance node", 8, "a position where chance, not a player, chooses the next move, with known probabilities",
          r"\bchance nodes?\b"),
     Term("expectiminimax", 8, "minimax with chance nodes, each worth the expected value of its outcomes",
