@@ -14,6 +14,7 @@ from gamelib.search.negamax import negascout
 from gamelib.search.random_trees import random_tree
 from gamelib.search.tracing import Cutoff, Enter, Event, MtdPass, Research, TableHit
 from gamelib.view.painter import Ring, SvgPainter
+from gamelib.view.picture import node_type_style
 from gamelib.view.replay import Replay
 from tests.conftest import SEED_CUTS, step_after
 
@@ -155,3 +156,30 @@ def test_words_beside_the_edges_have_a_halo(broeders: GameTree) -> None:
     assert windows and all('stroke="#ffffff"' in text and 'paint-order="stroke"' in text for text in windows)
     labels = re.findall(r'<text class="label"[^>]*>', svg)
     assert labels and not any("paint-order" in text for text in labels)  # inside a node, nothing crosses them
+
+
+def _segments_cross_box(x1: float, y1: float, x2: float, y2: float, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment (x1, y1)-(x2, y2) passes through the box (left, top, right, bottom), sampled finely."""
+    left, top, right, bottom = box
+    return any(left < x1 + t / 200 * (x2 - x1) < right and top < y1 + t / 200 * (y2 - y1) < bottom for t in range(201))
+
+
+def test_node_type_badges_cover_no_edge_and_no_other_badge(broeders: GameTree) -> None:
+    """Every position of Broeders' minimal tree wears a PV, cut or all badge; no badge lies on an edge's line (the
+    edge into a left child comes in at its top right, where a badge used to sit) or on another badge (leaves stand
+    one unit apart)."""
+    painter = SvgPainter(broeders, node_type_style(broeders))
+    events = traced(alphabeta, broeders)
+    svg = painter.paint(Replay(broeders, events).snapshot(len(events)))
+    root = ET.fromstring(svg)
+    boxes = [(float(r.get("x", 0)), float(r.get("y", 0)), float(r.get("x", 0)) + float(r.get("width", 0)),
+              float(r.get("y", 0)) + float(r.get("height", 0))) for r in root.iter(f"{SVG}rect") if r.get("rx") == "3"]
+    assert len(boxes) == 18, (  # 7 leaves (Knuth & Moore: 2^2 + 2^2 - 1 for branching 2, depth 4), 11 above them
+        f"Broeders' minimal tree has 18 positions, each with a badge; found {len(boxes)}")
+    lines = [tuple(float(line.get(end, 0)) for end in ("x1", "y1", "x2", "y2")) for group in root.iter(f"{SVG}g")
+             if group.get("id", "").startswith("edge-") for line in group.iter(f"{SVG}line")]
+    crossed = [box for box in boxes for line in lines if _segments_cross_box(*line, box)]
+    assert not crossed, f"badges lying on an edge: {crossed}"
+    overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                   if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+    assert not overlapping, f"badges overlapping each other: {overlapping}"

@@ -269,6 +269,18 @@ class SvgPainter:
         parts.append("</svg>")
         return "\n".join(parts) + "\n"
 
+    def _badge_place(self, view: NodeView, k: float) -> tuple[float, float]:
+        """A badge's centre x and top y, clear of the node's edges: under a leaf (leaves stand one unit apart,
+        so a badge beside one would meet its neighbour's); at a position's top corner away from the edge that
+        comes in from its parent (top right at the root)."""
+        x, y = self.geometry.centre[view.node]
+        r = self.geometry.radius
+        if view.is_leaf and view.node != self.tree.root:
+            return x, y + r + 2 * k
+        parent = self.tree.parents.get(view.node)
+        left = parent is not None and self.geometry.centre[parent][0] > x + 0.5
+        return x + (-1 if left else 1) * (r + 3 * k), y - r - 8 * k
+
     def _ends(self, parent: str, child: str) -> tuple[float, float, float, float]:
         (x1, y1), (x2, y2) = self.geometry.centre[parent], self.geometry.centre[child]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
@@ -346,9 +358,10 @@ class SvgPainter:
         if badge:
             k = self.sizes.badge_font / 8
             half = (3 + 3 * len(badge)) * k  # "TT" 18k wide, "cut" 24k: the text centred on it
-            parts.append(f'<rect x="{x + r + 3 * k - half:.1f}" y="{y - r - 8 * k:.1f}" width="{2 * half:g}" '
+            centre, top = self._badge_place(view, k)
+            parts.append(f'<rect x="{centre - half:.1f}" y="{top:.1f}" width="{2 * half:g}" '
                          f'height="{12 * k:g}" rx="3" fill="{TABLE_INK}"/>')
-            parts.append(svg_text(x + r + 3 * k, y - r + 1.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
+            parts.append(svg_text(centre, top + 9.5 * k, badge, size=self.sizes.badge_font, colour="#ffffff",
                                   cls="badge"))
         xlabel = self.style.xlabel(view) if view.node == self.tree.root else ""
         if xlabel:
