@@ -158,9 +158,9 @@ def test_words_beside_the_edges_have_a_halo(broeders: GameTree) -> None:
     assert labels and not any("paint-order" in text for text in labels)  # inside a node, nothing crosses them
 
 
-def _segments_cross_box(x1: float, y1: float, x2: float, y2: float, box: tuple[float, float, float, float]) -> bool:
-    """Whether the segment (x1, y1)-(x2, y2) passes through the box (left, top, right, bottom), sampled finely."""
-    left, top, right, bottom = box
+def _segments_cross_box(line: tuple[float, ...], box: tuple[float, ...]) -> bool:
+    """Whether the segment (x1, y1, x2, y2) passes through the box (left, top, right, bottom), sampled finely."""
+    (x1, y1, x2, y2), (left, top, right, bottom) = line, box
     return any(left < x1 + t / 200 * (x2 - x1) < right and top < y1 + t / 200 * (y2 - y1) < bottom for t in range(201))
 
 
@@ -178,7 +178,7 @@ def test_node_type_badges_cover_no_edge_and_no_other_badge(broeders: GameTree) -
         f"Broeders' minimal tree has 18 positions, each with a badge; found {len(boxes)}")
     lines = [tuple(float(line.get(end, 0)) for end in ("x1", "y1", "x2", "y2")) for group in root.iter(f"{SVG}g")
              if group.get("id", "").startswith("edge-") for line in group.iter(f"{SVG}line")]
-    crossed = [box for box in boxes for line in lines if _segments_cross_box(*line, box)]
+    crossed = [box for box in boxes for line in lines if _segments_cross_box(line, box)]
     assert not crossed, f"badges lying on an edge: {crossed}"
     overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
