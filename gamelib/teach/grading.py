@@ -70,7 +70,7 @@ from gamelib.play.box.sandbox import Limits
 from gamelib.teach.code_check import check_source, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict
 
-__all__ = ["CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
+__all__ = ["ANSWER_TAG", "CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
            "Grade", "default_out", "grade", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
            "key_path", "notebook_source", "sign_row", "submission_source", "write_atomically"]
 
@@ -161,11 +161,20 @@ def sign_row(key: bytes, row: dict[str, str]) -> str:
     return hmac.new(key, cells.encode("ascii"), hashlib.sha256).hexdigest()
 
 
-def notebook_source(raw: str) -> str:
-    """The Python code of a notebook (its JSON text): the code cells' sources, in order, one blank
-    line apart, without IPython's extras: a cell starting with a cell magic (``%%time``) is left
-    out, and so are lines of line magics (``%matplotlib``), shell commands (``!pip``) and help
-    (``len?``). Raises ValueError if the text is not a notebook."""
+ANSWER_TAG = "exercise:"
+"""The cell tag that marks an exercise's answer cell in a lesson, ``exercise:NAME`` (``exercise:alphabeta``), as
+nbgrader and otter-grader tag theirs: a lesson handed in is graded on those cells alone."""
+
+
+def notebook_source(raw: str, exercise: str | None = None) -> str:
+    """The Python code of a notebook (its JSON text) for ``exercise``: the code cells tagged
+    ``exercise:EXERCISE`` (:data:`ANSWER_TAG`) if any cell carries an answer tag, as a lesson does (its setup cell
+    and the lesson's own code are not run: an answer has ``Player``, ``Value``, ``math`` and ``Any`` without
+    importing them, and may import :mod:`gamelib.play.box.student_api`'s names, as when the lesson checks it); a notebook without answer tags, a student's own, gives all its code
+    cells. The cells come in order, one blank line apart, without IPython's extras: a cell starting with a cell
+    magic (``%%time``) is left out, and so are lines of line magics (``%matplotlib``), shell commands
+    (``!pip``) and help (``len?``). Raises ValueError if the text is not a notebook, or if it tags answers
+    but none for ``exercise`` (saying which it tags)."""
     try:
         notebook = json.loads(raw)
     except json.JSONDecodeError as error:
@@ -173,10 +182,16 @@ def notebook_source(raw: str) -> str:
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
         raise ValueError("not a notebook: it has no list of cells")
+    code = [cell for cell in cells if isinstance(cell, dict) and cell.get("cell_type") == "code"]
+    tagged = {id(cell): _answer_tags(cell) for cell in code}
+    if exercise is not None and any(tagged.values()):
+        code = [cell for cell in code if exercise in tagged[id(cell)]]
+        if not code:
+            others = sorted({name for names in tagged.values() for name in names})
+            raise ValueError(f"this notebook has no answer cell for {exercise} (a cell tagged {ANSWER_TAG}{exercise}); "
+                             f"its answer cells are for {', '.join(others)}: hand in the lesson of the exercise")
     sources: list[str] = []
-    for cell in cells:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
+    for cell in code:
         source = cell.get("source", "")
         text = "".join(source) if isinstance(source, list) else str(source)
         if text.lstrip().startswith("%%"):
@@ -185,16 +200,26 @@ def notebook_source(raw: str) -> str:
     return "\n\n".join(sources) + "\n"
 
 
+def _answer_tags(cell: dict[str, Any]) -> set[str]:
+    """The exercises a code cell answers, from its tags ``exercise:NAME``."""
+    metadata = cell.get("metadata")
+    tags = metadata.get("tags") if isinstance(metadata, dict) else None
+    if not isinstance(tags, list):
+        return set()
+    return {tag.removeprefix(ANSWER_TAG) for tag in tags if isinstance(tag, str) and tag.startswith(ANSWER_TAG)}
+
+
 def _ipython_only(line: str) -> bool:
     stripped = line.strip()
     return stripped.startswith(("%", "!")) or (stripped.endswith("?") and not stripped.startswith("#"))
 
 
-def submission_source(path: Path) -> str:
-    """The Python code of a submission: a ``.py`` file's text, or a notebook's code
-    (:func:`notebook_source`). Raises ValueError for a file that is too big, not a regular file (a
-    symlink is not followed), not UTF-8 or not a notebook, OSError if it cannot be read."""
-    return _source_of(path, _read_submission(path))
+def submission_source(path: Path, exercise: str | None = None) -> str:
+    """The Python code of a submission for ``exercise``: a ``.py`` file's text, or a notebook's code
+    (:func:`notebook_source`: a lesson's answer cells for ``exercise``). Raises ValueError for a file that is too
+    big, not a regular file (a symlink is not followed), not UTF-8, not a notebook or a lesson without an answer
+    cell for ``exercise``, OSError if it cannot be read."""
+    return _source_of(path, _read_submission(path), exercise)
 
 
 def _read_submission(path: Path) -> bytes:
@@ -233,15 +258,15 @@ def _odd_file(info: os.stat_result) -> str | None:
     return f"not graded: it is {kind}, not a regular file; submit the file itself"
 
 
-def _source_of(path: Path, raw: bytes) -> str:
-    """The code in the bytes ``raw`` of the submission ``path``."""
+def _source_of(path: Path, raw: bytes, exercise: str | None = None) -> str:
+    """The code in the bytes ``raw`` of the submission ``path``, for ``exercise``."""
     if len(raw) > MAX_FILE_BYTES:
         raise ValueError(f"the file is larger than {MAX_FILE_BYTES:,} bytes")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValueError(f"not UTF-8 text (byte {raw[error.start]:#04x} at offset {error.start})") from None
-    return notebook_source(text) if path.suffix == ".ipynb" else text
+    return notebook_source(text, exercise) if path.suffix == ".ipynb" else text
 
 
 def grade_source(exercise: str, student: str, source: str, limits: Limits = Limits(), *, file: str = "",
@@ -280,7 +305,7 @@ def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, st
     try:
         raw = _read_submission(path)
         digest = hashlib.sha256(raw).hexdigest()
-        source = _source_of(path, raw)
+        source = _source_of(path, raw, exercise)
     except (OSError, ValueError) as error:
         trees = len(EXERCISES[exercise].trees())
         said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
@@ -396,11 +421,14 @@ def _check_exercise(exercise: str) -> None:
 def _submissions(folder: Path) -> dict[str, Path]:
     """The submissions directly in ``folder``, by student: every name ending in ``.py`` or ``.ipynb``,
     whatever kind of file it is (odd ones get a row saying why they were not graded), looked at
-    without following symlinks."""
+    without following symlinks. A student is the file's stem, or its whole name where a stem would
+    name two files (``x.py``, ``x.ipynb`` and ``x.py.py`` are three rows)."""
     with os.scandir(folder) as entries:
         files = sorted(folder / entry.name for entry in entries if entry.name.endswith((".py", ".ipynb")))
-    stems = [path.stem for path in files]
-    return {(path.stem if stems.count(path.stem) == 1 else path.name): path for path in files}
+    stems, names = [path.stem for path in files], {path.name for path in files}
+    # a stem names its student unless another file has the same stem or that whole name (x.py.py's stem is x.py)
+    return {(path.stem if stems.count(path.stem) == 1 and path.stem not in names else path.name): path
+            for path in files}
 
 
 def _hash(path: Path) -> str:
