@@ -459,7 +459,7 @@ def test_faster_versions_check_fails_when_the_matches_used_another_seed() -> Non
     strength = read_json("benchmarks", "strength.json")
     other_seed = {**strength, "provenance": {**strength["provenance"],
                                              "command": strength["provenance"]["command"].replace("--seed 0", "--seed 1")}}
-    with pytest.raises(AssertionError, match="should record seed 0"):
+    with pytest.raises(AssertionError, match="should name seed 0"):
         run(L7, "check:faster-versions-differ", strength=other_seed)
 
 
@@ -523,6 +523,26 @@ def test_strength_matches_check_fails_when_x_wins_the_games() -> None:
                                                             "X": match["winners"]["O"]}} for match in strength["matches"]]}
     with pytest.raises(AssertionError, match="won 676 of these 700 games"):
         run(L7, "check:strength-matches", strength=turned, margin_gains=strength_gains(turned))
+
+
+def test_strength_matches_check_fails_on_normal_intervals_printed_as_t_intervals() -> None:
+    """Intervals made with the normal curve's 1.96 where the lesson says Student's t (99 degrees of freedom)."""
+    strength = read_json("benchmarks", "strength.json")
+    narrow = {key: dataclasses.replace(gain, low=gain.mean - (gain.mean - gain.low) * 1.96 / 1.984,
+                                       high=gain.mean + (gain.high - gain.mean) * 1.96 / 1.984)
+              for key, gain in strength_gains(strength).items()}
+    with pytest.raises(AssertionError, match="should be the 95% t interval"):
+        run(L7, "check:strength-matches", strength=strength, margin_gains=narrow)
+
+
+def test_strength_matches_check_fails_when_a_gain_holds_only_at_95_percent() -> None:
+    """8d5fc8a's margins half a mark lower: a mean of +1.04, its 95% interval from +0.10, but at 1 - 0.05/3 from
+    about -0.11: it would not survive choosing the measure after the points."""
+    strength = read_json("benchmarks", "strength.json")
+    lower = {**strength, "matches": [{**match, "pair_margins": [margin - 0.5 for margin in match["pair_margins"]]}
+                                     if match["new"] == "8d5fc8a" else match for match in strength["matches"]]}
+    with pytest.raises(AssertionError, match="at 1 - 0.05/3"):
+        run(L7, "check:strength-matches", strength=lower, margin_gains=strength_gains(lower))
 
 
 # ---- Lesson 10 --------------------------------------------------------------------------------------
