@@ -150,8 +150,23 @@ def test_a_killed_child_names_the_signal() -> None:
     assert "the checking process was killed by SIGSEGV" in verdict.message
 
 
-def test_huge_output_is_cut_and_stops_the_check() -> None:
-    verdict, _ = timed_check("print('x' * 100_000_000)\n")
+CORRECT_MINIMAX = ("def my_minimax(tree, node):\n"
+                   "    if tree.is_terminal(node):\n"
+                   "        return tree.evaluate(node)\n"
+                   "    values = [my_minimax(tree, child) for child in tree.children_of(node)]\n"
+                   "    return max(values) if tree.to_move(node) is Player.MAX else min(values)\n")
+
+
+def test_huge_output_is_capped_and_dropped_not_a_failure() -> None:
+    """100 million characters printed by a correct search: the first 10,000 are shown, the rest counted and dropped,
+    and the search is judged as it is (right)."""
+    verdict, _ = timed_check("print('x' * 100_000_000)\n" + CORRECT_MINIMAX)
+    assert verdict.ok, f"printing too much should not fail a correct search; got {verdict.message!r}"
+    assert verdict.output == "x" * 10_000 + "\n[10,000 characters shown; the rest of what the code prints is dropped]\n"
+
+
+def test_output_written_past_the_streams_still_stops_the_check() -> None:
+    verdict, _ = timed_check("import os\nos.write(1, b'x' * 2_000_000)\n" + CORRECT_MINIMAX)
     assert verdict.message == ("your code printed more than 1 MB before my_minimax was called, so the check was "
                                "stopped; a print inside a loop?")
     assert len(verdict.output) == LIMITS.output_bytes

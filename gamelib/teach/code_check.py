@@ -40,7 +40,7 @@ your code ran longer than 1 s before my_minimax was called; an endless loop?
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from inspect import getsource
 from typing import Any
@@ -56,7 +56,7 @@ from gamelib.play.box.sandbox import END, Limits, RunEnd, Runner, SandboxResult,
 from gamelib.play.box.stepped import STEPS, in_browser, in_kernel
 
 __all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SourceVerdict", "check", "check_code",
-           "check_function", "check_in_kernel", "check_source", "function_name", "function_source", "source_as_exercise",
+           "check_function", "check_in_kernel", "check_source", "check_trees", "function_name", "function_source", "source_as_exercise",
            "starter_code", "unreadable"]
 
 _TREE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX or\n"
@@ -102,7 +102,8 @@ def check_source(exercise: str, source: str, limits: Limits = Limits(), *,
     ``cancel`` from another thread stops it. Returns a :class:`~gamelib.teach.exercises.Verdict`: the checker's report, or a
     message for a syntax error, an error while the code runs, a missing function, an error raised
     by the function during the check (each with the line of ``source`` it came from), code that
-    runs too long (naming the tree), runs out of memory, prints too much, is stopped, or ends the
+    runs too long (naming the tree), runs out of memory, writes past the output limit (what it prints is
+    passed on only up to a cap and dropped after it, so printing alone never fails it), is stopped, or ends the
     checking process; ``output`` holds what the code printed. Where no process can be started (a
     browser), the message says so: :func:`check_code` checks there in the kernel instead. Raises
     UnknownExerciseError for an unknown exercise.
@@ -135,15 +136,27 @@ def check_code(exercise: str, source: str, limits: Limits = Limits(), *,
     return check_source(exercise, source, limits, cancel=cancel)
 
 
-def _check(exercise: str, source: str, limits: Limits, runner: Runner) -> Verdict:
+def check_trees(exercise: str, source: str, trees: Sequence[GameTree], limits: Limits = Limits(), *,
+                first: int = 0, total: int | None = None) -> Verdict:
+    """Check ``source`` as :func:`check_source` does, in the sandbox, on ``trees`` (of the exercise's kind: the
+    grader's, from tree ``first`` of the exercise's on, or seeded ones) instead of the exercise's own; the words
+    number them from ``first + 1`` of ``total`` (default: as given). ``stopped_on`` of the verdict is the index
+    in ``trees`` of a tree the check stopped on without a report (an error raised on it, a limit reached on it).
+    Raises UnknownExerciseError for an unknown exercise, ValueError for no trees."""
+    if not trees:
+        raise ValueError("no trees to check on")
+    return _check(exercise, source, limits, in_box(_ENTRY, None), _Judge(exercise, source, trees, first, total))
+
+
+def _check(exercise: str, source: str, limits: Limits, runner: Runner, judge: _Judge | None = None) -> Verdict:
     """The verdict on ``source``: refused, not run where ``runner`` cannot run, or the judge's
-    verdict on what the run sent back."""
+    verdict on what the run sent back (``judge``: the exercise's trees, unless given)."""
     refused = _refused(exercise, source)
     if refused is not None:
         return refused
-    judge = _Judge(exercise, source)
+    judge = judge if judge is not None else _Judge(exercise, source)
     try:
-        result = runner(judge.payload(), limits, judge.hear)
+        result = runner(judge.payload(limits), limits, judge.hear)
     except SandboxUnavailableError as error:
         return _not_run(exercise, str(error))
     return judge.verdict(result)
@@ -245,9 +258,11 @@ class _Judge:
     box), answers the MCTS exercise's rollouts, ends the run at the first tree that departs, and
     writes every message itself: nothing the box sends is shown as a verdict."""
 
-    def __init__(self, exercise: str, source: str) -> None:
+    def __init__(self, exercise: str, source: str, trees: Sequence[GameTree] | None = None, first: int = 0,
+                 total: int | None = None) -> None:
         self.exercise, self.source = exercise, source
-        self.trees = _exercise(exercise).trees()
+        self.trees = tuple(_exercise(exercise).trees() if trees is None else trees)
+        self.first, self.total = first, len(self.trees) if total is None else total  # how trees are numbered in words
         self.referees = [_exercise(exercise).referee(tree) for tree in self.trees]
         self.nodes = [set(tree.players) for tree in self.trees]
         self.reports: list[CheckReport] = []
@@ -256,10 +271,12 @@ class _Judge:
         self.unreadable: str | None = None
         self.questions = 0
 
-    def payload(self) -> dict[str, Any]:
-        """What the box is given: the function's name, the student's text, how to call it, the trees."""
+    def payload(self, limits: Limits) -> dict[str, Any]:
+        """What the box is given: the function's name, the student's text, how to call it, the trees, and how many
+        characters of what it prints to pass on, a stream (an eighth of the output limit, at most
+        :data:`~gamelib.play.box.answers.PRINT_ROOM`: within the limit whatever the characters' bytes)."""
         return {"function": function_name(self.exercise), "source": self.source, "call": self.referees[0].call,
-                "trees": [_tree_data(tree) for tree in self.trees]}
+                "trees": [_tree_data(tree) for tree in self.trees], "print_room": limits.output_bytes // 8}
 
     def hear(self, message: Any) -> Any:
         """Take one message from the box (see :func:`gamelib.play.box.answers.answer_in_box`): judge a
@@ -336,13 +353,28 @@ class _Judge:
         if self.unreadable is not None:
             return Verdict(self.exercise, message=self.unreadable, output=output, boundary=result.boundary)
         if self.problem is not None and result.outcome in (RunEnd.FINISHED, RunEnd.ENDED):
+            data = self.problem["data"]
+            on_tree = data.get("tree") if self.problem["kind"] == "error" and isinstance(data, dict) else None
             return Verdict(self.exercise, message=self._problem_message(), output=output, boundary=result.boundary,
-                           unwritten=self._unwritten())
-        return Verdict(self.exercise, message=self._stopped_message(result), output=output, boundary=result.boundary)
+                           unwritten=self._unwritten(),
+                           stopped_on=on_tree if type(on_tree) is int and 0 <= on_tree < len(self.trees) else None)
+        return Verdict(self.exercise, message=self._stopped_message(result), output=output, boundary=result.boundary,
+                       stopped_on=self._stopped_on())
+
+    def _tree_words(self, index: int) -> str:
+        """`` on tree 2 of 6 (random tree ...)`` for the tree at ``index`` of the trees checked."""
+        if not 0 <= index < len(self.trees):
+            return ""
+        return f" on tree {self.first + index + 1} of {self.total} ({self.trees[index].name})"
+
+    def _stopped_on(self) -> int | None:
+        """The index of the tree the function was running on when the check stopped without its report, or None
+        (before the function was called)."""
+        return max(self.started, len(self.reports) - 1) if self.started >= 0 else None
 
     def _report(self) -> Verdict:
         return Verdict(self.exercise, tuple(self.reports),
-                              tuple(tree.name for tree in self.trees[:len(self.reports)]), len(self.trees))
+                       tuple(tree.name for tree in self.trees[:len(self.reports)]), len(self.trees))
 
     def _unwritten(self) -> bool:
         """Whether the function raised NotImplementedError when it was called: the lesson's starter,
@@ -381,9 +413,9 @@ class _Judge:
     def _stopped_message(self, result: SandboxResult) -> str:
         """Why a check ended without a verdict: which limit it hit, on which tree, or how it crashed."""
         name = function_name(self.exercise)
-        tree = max(self.started, len(self.reports) - 1) if self.started >= 0 else -1
-        who = name if tree >= 0 else "your code"
-        where = _tree_words(self.exercise, tree) if tree >= 0 else f" before {name} was called"
+        tree = self._stopped_on()
+        who = name if tree is not None else "your code"
+        where = self._tree_words(tree) if tree is not None else f" before {name} was called"
         outcome = result.outcome
         if outcome in (RunEnd.TIMEOUT, RunEnd.CPU_LIMIT, RunEnd.STEPS):
             return f"{who} {result.describe()}{where}; an endless loop?"
@@ -448,7 +480,3 @@ def _where(frames: Iterable[Any], source: str) -> str:
     return "\n".join(shown[-5:]) if shown else "  (not in your code: check what your function returns)"
 
 
-def _tree_words(exercise: str, index: int) -> str:
-    """`` on tree 2 of 6 (random tree ...)`` for the tree at ``index`` of the exercise's trees."""
-    trees = _exercise(exercise).trees()
-    return f" on tree {index + 1} of {len(trees)} ({trees[index].name})" if 0 <= index < len(trees) else ""

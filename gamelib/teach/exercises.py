@@ -191,8 +191,10 @@ class Verdict:
     the code ran: ``"isolated"`` (bubblewrap's box), ``"guard only"``, ``"in the kernel"`` (a
     browser, under a step budget), :data:`IN_PROCESS` (a trusted function), or ``"not run: WHY"``.
     ``unwritten`` says the function is still the lesson's starter (it raised NotImplementedError):
-    not an error, so Jupyter shows it in a neutral colour. In Jupyter it shows the verdict and, on a
-    departure, the tree drawn up to it."""
+    not an error, so Jupyter shows it in a neutral colour. ``stopped_on`` is the index, among the trees
+    checked, of the tree the check stopped on without a report (an error the function raised there, a
+    limit it reached there), or None. In Jupyter it shows the verdict and, on a departure, the tree
+    drawn up to it."""
 
     exercise: str
     reports: tuple[CheckReport, ...] = ()
@@ -202,6 +204,7 @@ class Verdict:
     output: str = ""
     boundary: str = IN_PROCESS
     unwritten: bool = False
+    stopped_on: int | None = None
 
     @property
     def ok(self) -> bool:

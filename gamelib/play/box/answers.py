@@ -671,6 +671,52 @@ def run_student(function: Callable[..., Any], tree: TreeLike, call: Mapping[str,
 _PROVIDED = {"Any": Any, "Player": Player, "Value": Value, "math": math}
 """The names the student's code has without importing them."""
 
+PRINT_ROOM = 10_000
+"""The most characters of what a student's code prints on stdout, and on stderr, that are passed on (fewer if the
+payload's ``print_room`` says so); the rest is counted and dropped, so a correct search that prints too much is
+not failed for it (:class:`CappedStream`). Writing to the streams' file descriptors directly still meets the
+sandbox's output limit."""
+
+
+class CappedStream:
+    """A text stream in place of ``sys.stdout`` or ``sys.stderr`` while the student's code runs: the first ``room``
+    characters written go on to ``stream``, the rest are counted (``dropped``) and dropped."""
+
+    def __init__(self, stream: Any, room: int) -> None:
+        self.stream, self.room, self.shown, self.dropped = stream, max(0, room), max(0, room), 0
+
+    def write(self, text: Any) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        kept = text[:self.room]
+        if kept:
+            self.stream.write(kept)
+            self.room -= len(kept)
+        if len(kept) < len(text) and not self.dropped:  # said at once: the process may be ended before it returns
+            self.stream.write(f"\n[{self.shown:,} characters shown; the rest of what the code prints is dropped]\n")
+            self.stream.flush()
+        self.dropped += len(text) - len(kept)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+@contextmanager
+def capped_output(room: int) -> Iterator[None]:
+    """While active, ``sys.stdout`` and ``sys.stderr`` pass on at most ``room`` characters each
+    (:class:`CappedStream`, which says so when it starts to drop); restored afterwards."""
+    saved = sys.stdout, sys.stderr
+    capped = CappedStream(sys.stdout, room), CappedStream(sys.stderr, room)
+    sys.stdout, sys.stderr = capped  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
 
 def answer_in_box(payload: Mapping[str, Any], channel: Any, *, build: Callable[[str], CodeType] | None = None,
                   tree: Callable[[Mapping[str, Any]], TreeLike] = DataTree,
@@ -682,16 +728,26 @@ def answer_in_box(payload: Mapping[str, Any], channel: Any, *, build: Callable[[
     {...}}`` for an error while the code runs or while its function runs on a tree, ``{"missing":
     [names defined]}`` if there is no such function, and for each tree ``{"tree": index}`` when the
     function starts on it, then ``{"answers": index, ...}`` (:meth:`Answers.to_data`). A MemoryError
-    is left to the sandbox to report.
+    is left to the sandbox to report. What the code prints passes on up to ``payload["print_room"]``
+    characters a stream (at most :data:`PRINT_ROOM`), the rest dropped (:func:`capped_output`).
 
     The same entry runs in the kernel, under a step budget, where no process can be started
     (:mod:`gamelib.play.box.stepped`): ``build`` then compiles the text once it has compiled as it is
     (so a syntax error reads the same), ``tree`` makes each tree from its data, ``names`` are
     added to the code's namespace, and ``execute`` runs the module's code (in place of :func:`exec`,
     so that it takes the recursion room exec takes in the box, however warm this function is)."""
+    room = payload.get("print_room", PRINT_ROOM)
+    with capped_output(min(PRINT_ROOM, room) if type(room) is int else PRINT_ROOM):
+        _answer(payload, channel, build, tree, names or {}, execute)
+
+
+def _answer(payload: Mapping[str, Any], channel: Any, build: Callable[[str], CodeType] | None,
+            tree: Callable[[Mapping[str, Any]], TreeLike], names: Mapping[str, Any],
+            execute: Callable[[CodeType, dict[str, Any]], None]) -> None:
+    """:func:`answer_in_box`'s work, with the output capped."""
     from gamelib.play.box.child import error_data
 
-    name, source, names = str(payload["function"]), str(payload["source"]), names or {}
+    name, source = str(payload["function"]), str(payload["source"])
     try:
         code = compile(source, FILENAME, "exec")
         if build is not None:
