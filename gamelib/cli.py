@@ -58,6 +58,7 @@ from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.grading import (
     MAX_GRADING_WORKERS,
+    MAX_POINTS,
     NOT_RUN,
     OUTCOMES,
     Grade,
@@ -193,6 +194,8 @@ def _add_grade_command(commands: Any) -> None:
                        f"{MAX_GRADING_WORKERS})")
     grade.add_argument("--time", type=option(decimal_number, 0.5, MAX_GRADE_SECONDS, "a number of seconds"),
                        default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
+    grade.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"), default=None,
+                       metavar="N", help="the points the exercise is worth, shared among its trees (default: one a tree)")
     grade.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -207,17 +210,18 @@ def run_grade(args: argparse.Namespace) -> int:
     if path.is_file():
         if args.out is not None:
             raise UsageError("--out is for a folder of submissions; for one file, use --results")
-        grade = grade_file(args.exercise, path, limits)
+        grade = grade_file(args.exercise, path, limits, possible=args.points)
         results = Path(args.results or "results.json")
         results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
         where = (f"student code ran {_boundary_words(grade.boundary)}" if grade.ran
                  else f"no student code ran ({grade.boundary.removeprefix(NOT_RUN + ': ')})")
-        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees; {where}; wrote {results}")
+        print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees, {grade.points:g} of "
+              f"{grade.max_points:g} points; {where}; wrote {results}")
         return 0
     out = args.out or str(default_out(path))
     try:
         grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
-                              progress=not args.quiet)
+                              progress=not args.quiet, possible=args.points)
     except ValueError as error:
         raise UsageError(str(error)) from None
     except OSError as error:

@@ -106,7 +106,7 @@ def test_a_verdict_carries_the_tree_it_failed_on_in_text_that_rebuilds_it() -> N
     Broeders' binary tree, wrong on a random tree of three moves a position. Its verdict gives that tree in the
     notation, and the text rebuilds the very tree (same moves, same leaves); the grades CSV's verdict carries it."""
     from gamelib.games.tree_text import parse_tree_text
-    from gamelib.teach.grading import _grade
+    from gamelib.teach.grading import grade_source
 
     def first_child_below_root(tree: object, node: str) -> Any:
         t: Any = tree
@@ -122,4 +122,9 @@ def test_a_verdict_carries_the_tree_it_failed_on_in_text_that_rebuilds_it() -> N
     rebuilt = parse_tree_text(verdict.tree_text, max_depth=20, max_characters=10_000)
     assert rebuilt["children"] == failed.to_dict()["children"] and rebuilt["values"] == failed.to_dict()["values"]
     assert f"The tree ({verdict.tree_name}): {verdict.tree_text}" in str(verdict)
-    assert verdict.tree_text in _grade(verdict, "ada", "ada.py", "0" * 64, 0.1, timed_out=False).verdict
+    graded = grade_source("minimax", "ada", "def my_minimax(t, node):\n    if t.is_terminal(node):\n"
+                          "        return t.evaluate(node)\n    values = [my_minimax(t, c) for c in t.children_of(node)]\n"
+                          "    return (max if t.to_move(node).sign > 0 else min)(values) if node == t.root or "
+                          "len(values) < 3 else values[0]\n")
+    assert graded.tree == verdict.tree_name and verdict.tree_text in graded.verdict, (
+        "the grades CSV's verdict should carry the failing tree in the notation")

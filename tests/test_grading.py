@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import inspect
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ from gamelib.play.box.guard import ISOLATED, boundary, bwrap_problem
 from gamelib.teach import grading
 from gamelib.teach.grading import CSV_FIELDS, grade_folder, notebook_source
 from gamelib.play.box.sandbox import Limits
+from gamelib.games.game import Player
+from gamelib.teach.exercises import EXERCISES
 
 RIGHT = inspect.getsource(solutions.lesson_02_alpha_beta.my_alphabeta)
 HEADER = "from typing import Any\nfrom gamelib import Player, Value\n\n"
@@ -44,6 +47,40 @@ SYNTAX = "def my_alphabeta(tree, node, alpha, beta)\n    return 0\n"
 SECONDS = 3.0
 BOX_WORDS = "isolated (bubblewrap)" if boundary() == ISOLATED else f"guard only ({bwrap_problem()})"
 """How the command line's summary names the boundary student code ran in here."""
+
+
+def visits(tree: Any, cut: str | None) -> tuple[list[str], Any]:
+    """The positions a fail-hard alpha-beta from the tree's value range enters, in order, and its root value,
+    written here apart from the course: ``cut`` ">=" cuts at value >= beta (the lesson's rule), ">" only at
+    value > beta (the off-by-one), None never (no pruning)."""
+    seen: list[str] = []
+
+    def search(node: str, alpha: Any, beta: Any) -> Any:
+        seen.append(node)
+        if tree.is_terminal(node):
+            return tree.evaluate(node)
+        maxing = tree.to_move(node) is Player.MAX
+        value = alpha if maxing else beta
+        for child in tree.children_of(node):
+            bound = beta if maxing else alpha
+            if cut == ">=" and (value >= bound if maxing else value <= bound):
+                break
+            if cut == ">" and (value > bound if maxing else value < bound):
+                break
+            if maxing:
+                value = alpha = max(value, search(child, alpha, beta))
+            else:
+                value = beta = min(value, search(child, alpha, beta))
+        return value
+
+    low, high = tree.value_range if cut is not None else (-math.inf, math.inf)  # no pruning: minimax's values
+    return seen, search(tree.root, low, high)
+
+
+def trees_passed(cut: str | None) -> list[bool]:
+    """For each of the alpha-beta exercise's trees, whether a search with ``cut`` enters what the lesson's
+    alpha-beta enters, in order, and returns its root value: what the checker compares."""
+    return [visits(tree, cut) == visits(tree, ">=") for tree in EXERCISES["alphabeta"].trees()]
 
 
 def notebook(*cells: tuple[str, str]) -> str:
@@ -81,10 +118,15 @@ def test_a_class_is_graded_as_each_submission_predicts(tmp_path: Path, monkeypat
     for student in ("right", "nb_student"):  # the lesson's answer, as a file and inside a notebook
         assert (got[student]["outcome"], got[student]["score"], got[student]["passed"]) == ("right", "1", "5")
     broeders = "Broeders' 31-node binary tree"
-    for student, node in (("no_pruning", "18"), ("off_by_one", "10")):  # see the module's docstring
-        row = got[student]
-        assert (row["outcome"], row["passed"], row["score"], row["tree"]) == ("wrong", "0", "0", broeders)
+    for student, node, cut in (("no_pruning", "18", None), ("off_by_one", "10", ">")):  # the module's docstring
+        row, passes = got[student], trees_passed(cut)
+        assert not passes[0] and (row["outcome"], row["tree"]) == ("wrong", broeders), (
+            f"{student} should first fail on Broeders' tree; got {row['outcome']} on {row['tree']}")
         assert f"your search enters position {node}, which alpha-beta never enters" in row["verdict"]
+        assert row["per_tree"].split() == ["right" if ok else "wrong" for ok in passes] and int(row["passed"]) == sum(
+            passes), f"{student}: every tree checked, {passes} by a search written here; got {row['per_tree']}"
+        assert row["failing"].count("tree ") >= passes.count(False) and row["possible"] == "5"
+    assert got["endless"]["per_tree"] == "timeout " * 4 + "timeout", "the time runs out on tree 1: none checked after"
     assert got["endless"]["outcome"] == "timeout" and "an endless loop?" in got["endless"]["verdict"]
     assert float(got["endless"]["seconds"]) >= SECONDS  # it ran to its time limit
     assert got["crash"]["outcome"] == "error" and "status 3" in got["crash"]["verdict"]
@@ -92,15 +134,16 @@ def test_a_class_is_graded_as_each_submission_predicts(tmp_path: Path, monkeypat
     right = json.loads((results / "right.json").read_text(encoding="utf-8"))
     assert right["score"] == 5 and [test["status"] for test in right["tests"]] == ["passed"] * 5
     wrong = json.loads((results / "off_by_one.json").read_text(encoding="utf-8"))
-    assert wrong["score"] == 0 and wrong["tests"][0]["output"] == got["off_by_one"]["verdict"]
+    assert wrong["score"] == sum(trees_passed(">")) and wrong["tests"][0]["output"] == "wrong: " + got["off_by_one"][
+        "verdict"]
     assert all(set(test) >= {"name", "score", "max_score", "output"} for test in wrong["tests"])
 
     checked: list[str] = []
     grade_file = grading.grade_file
 
-    def counted(exercise: str, path: Path, limits: Limits, *, student: str) -> Any:
+    def counted(exercise: str, path: Path, limits: Limits, *, student: str, possible: float | None) -> Any:
         checked.append(student)
-        return grade_file(exercise, path, limits, student=student)
+        return grade_file(exercise, path, limits, student=student, possible=possible)
 
     monkeypatch.setattr(grading, "grade_file", counted)
     (folder / "right.py").write_text(HEADER + RIGHT + "\n# resubmitted\n", encoding="utf-8")
@@ -125,11 +168,25 @@ def test_one_file_gives_a_gradescope_results_json(tmp_path: Path, capsys: pytest
     submission.write_text(NO_PRUNING, encoding="utf-8")
     results = tmp_path / "results.json"
     assert main(["grade", "alphabeta", str(submission), "--results", str(results), "--time", "10"]) == 0
-    assert capsys.readouterr().out.startswith(f"ada: wrong, 0/5 trees; student code ran {BOX_WORDS}")
+    passes = trees_passed(None)
+    assert capsys.readouterr().out.startswith(
+        f"ada: wrong, {sum(passes)}/5 trees, {sum(passes)} of 5 points; student code ran {BOX_WORDS}")
     data = json.loads(results.read_text(encoding="utf-8"))
-    assert data["score"] == 0 and len(data["tests"]) == 5
+    assert data["score"] == sum(passes) and len(data["tests"]) == 5
     assert [test["max_score"] for test in data["tests"]] == [1] * 5
-    assert data["tests"][1]["output"].startswith("not checked")
+    assert [test["status"] == "passed" for test in data["tests"]] == passes, (
+        "every tree should be checked, each test passed where a search without pruning enters what alpha-beta does")
+
+
+def test_points_are_shared_among_the_trees(tmp_path: Path) -> None:
+    submission = tmp_path / "ada.py"
+    submission.write_text(HEADER + OFF_BY_ONE, encoding="utf-8")
+    grade = grading.grade_file("alphabeta", submission, Limits(seconds=SECONDS), possible=20)
+    passes = trees_passed(">")
+    assert (grade.max_points, grade.points) == (20, 20 * sum(passes) / 5), (
+        f"20 points over 5 trees: 4 a tree passed ({passes}); got {grade.points} of {grade.max_points}")
+    with pytest.raises(ValueError, match="points is 0"):
+        grading.grade("alphabeta", submission, possible=0)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -173,3 +230,29 @@ def test_grade_is_the_one_entry_point_for_a_folder_or_a_file(tmp_path: Path) -> 
     assert (tmp_path / "grades.csv").is_file()
     (one,) = grade("alphabeta", folder / "ada.py")
     assert (one.student, one.outcome) == ("ada", "right")
+
+
+def test_a_tree_that_raises_fails_alone_and_the_trees_after_it_are_checked(tmp_path: Path) -> None:
+    """Right everywhere but on Broeders' tree, the only one checked from the window (0, 15), where it raises: tree 1
+    an error, trees 2 to 5 checked in a new run and right."""
+    submission = tmp_path / "ada.py"
+    submission.write_text(HEADER + RIGHT.replace("    if tree.is_terminal(node):", "    if node == tree.root and alpha == 0:\n"
+                                                 "        raise ValueError('not on this tree')\n"
+                                                 "    if tree.is_terminal(node):", 1), encoding="utf-8")
+    grade = grading.grade_file("alphabeta", submission, Limits(seconds=SECONDS))
+    assert [result.outcome for result in grade.results] == ["error", "right", "right", "right", "right"], (
+        f"only Broeders' tree should fail; got {grade.results}")
+    assert (grade.passed, grade.outcome, grade.tree) == (4, "error", "Broeders' 31-node binary tree")
+    assert "ValueError: not on this tree" in grade.verdict and "tree 1 of 5" in grade.failing_text()
+
+
+def test_a_resumed_row_keeps_its_trees(tmp_path: Path) -> None:
+    """A row kept on a rerun (same file, same points) gives the same Gradescope results, tree by tree."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada.py").write_text(HEADER + OFF_BY_ONE, encoding="utf-8")
+    out, results = tmp_path / "grades.csv", tmp_path / "results"
+    first = grade_folder("alphabeta", folder, out, results, Limits(seconds=SECONDS), progress=False)
+    before = (results / "ada.json").read_text(encoding="utf-8")
+    again = grade_folder("alphabeta", folder, out, results, Limits(seconds=SECONDS), progress=False)
+    assert again[0].results == first[0].results and (results / "ada.json").read_text(encoding="utf-8") == before

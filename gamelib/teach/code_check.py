@@ -357,9 +357,10 @@ class _Judge:
             on_tree = data.get("tree") if self.problem["kind"] == "error" and isinstance(data, dict) else None
             return Verdict(self.exercise, message=self._problem_message(), output=output, boundary=result.boundary,
                            unwritten=self._unwritten(),
-                           stopped_on=on_tree if type(on_tree) is int and 0 <= on_tree < len(self.trees) else None)
+                           stopped_on=on_tree if type(on_tree) is int and 0 <= on_tree < len(self.trees) else None,
+                           judged_right=len(self.reports))
         return Verdict(self.exercise, message=self._stopped_message(result), output=output, boundary=result.boundary,
-                       stopped_on=self._stopped_on())
+                       stopped_on=self._stopped_on(), judged_right=len(self.reports))
 
     def _tree_words(self, index: int) -> str:
         """`` on tree 2 of 6 (random tree ...)`` for the tree at ``index`` of the trees checked."""

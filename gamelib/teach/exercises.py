@@ -193,7 +193,8 @@ class Verdict:
     ``unwritten`` says the function is still the lesson's starter (it raised NotImplementedError):
     not an error, so Jupyter shows it in a neutral colour. ``stopped_on`` is the index, among the trees
     checked, of the tree the check stopped on without a report (an error the function raised there, a
-    limit it reached there), or None. In Jupyter it shows the verdict and, on a departure, the tree
+    limit it reached there), or None, and ``judged_right`` the number of trees before it judged right (their
+    reports are not kept in a verdict without one). In Jupyter it shows the verdict and, on a departure, the tree
     drawn up to it."""
 
     exercise: str
@@ -205,6 +206,7 @@ class Verdict:
     boundary: str = IN_PROCESS
     unwritten: bool = False
     stopped_on: int | None = None
+    judged_right: int = 0
 
     @property
     def ok(self) -> bool:

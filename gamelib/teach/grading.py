@@ -35,9 +35,11 @@ another user or in bubblewrap's box, which cannot read the key, so cannot write 
 trusts. What it does not: code under the guard only runs as you, can read the key and sign any row
 it likes; the guard only is no boundary (the README's Security section).
 
-The score is the share of the exercise's trees passed. The checker stops at the first tree where
-the student's search departs from the reference (:func:`gamelib.teach.exercises.check_exercise`),
-so the trees after it count as not passed: a score of 2/5 says "right on the first two trees".
+Every tree is checked (:func:`grade_source`): where the student's search departs from the reference, raises
+an error or meets a limit on a tree, that tree fails and the check goes on from the next tree in a new run,
+all within the submission's time. The score is the share of the exercise's trees passed, the points that
+share of ``--points`` (one a tree by default), and each row gives the outcome on every tree and the checker's
+words on every tree that failed. What a submission prints is capped and dropped, never a failure.
 
 >>> source = "def my_minimax(tree, node):\\n    return 0\\n"
 >>> grade = grade_source("minimax", "ada", source)
@@ -52,6 +54,7 @@ import hashlib
 import hmac
 import io
 import json
+import math
 import os
 import secrets
 import stat
@@ -67,7 +70,7 @@ from gamelib.games.user_text import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
 from gamelib.play.box.sandbox import Limits
-from gamelib.teach.code_check import check_source, function_name
+from gamelib.teach.code_check import check_trees, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict
 
 __all__ = ["ANSWER_TAG", "CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
@@ -85,7 +88,7 @@ OUTCOMES = ("right", "wrong", "timeout", "error")
 """How a submission's check can end (the CSV's ``outcome``)."""
 
 GRADE_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree",
-                "verdict", "seconds", "boundary", "folder")
+                "verdict", "seconds", "boundary", "folder", "points", "possible", "per_tree", "failing")
 """A grade's columns in the grades CSV (all of them before rows were signed): ``score`` (passed /
 trees, 0 to 1), ``outcome`` one of ``right``, ``wrong`` (the search departs from the reference:
 ``verdict`` says where, ``tree`` on which tree), ``timeout`` (it ran out of time) or ``error`` (it
@@ -93,7 +96,9 @@ did not run: a syntax error, no function, a crash, a file that is not graded or 
 ``verdict`` says what), ``seconds`` of wall-clock time the check took, ``boundary`` the box it ran
 in (``isolated`` or ``guard only``) or ``not run: WHY`` for code that never ran, ``folder`` the
 folder of submissions graded (its full path); ``exercise`` and the file's ``sha256`` tell a rerun
-which rows still hold."""
+which rows still hold; ``points`` earned of ``possible`` (``--points``; by default one a tree), ``per_tree`` the
+outcome on each tree in order (``right wrong right ...``), and ``failing`` the checker's words on every tree that
+failed, each after ``tree N of M (NAME):``, a blank line apart."""
 
 CSV_FIELDS = (*GRADE_FIELDS, "signature")
 """The columns of the grades CSV: :data:`GRADE_FIELDS`, then the row's ``signature``
@@ -101,8 +106,18 @@ CSV_FIELDS = (*GRADE_FIELDS, "signature")
 position find the others where they were."""
 
 
+_OLDER_FIELDS = (("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree",
+                  "verdict", "seconds", "boundary", "folder", "signature"),)
+"""Headers of grades CSVs written by earlier versions: read (their rows are graded again), never refused."""
+
+MAX_POINTS = 10_000.0
+"""The most points an exercise may be worth (``--points``)."""
+
 KEY_BYTES = 32
 """The length of the key that signs the rows, in bytes (as long as SHA-256's output)."""
+
+_LEAST_RUN_SECONDS = 0.5
+"""A new run for the trees after a failing one starts only with this much of the submission's time left."""
 
 _SAVE_SECONDS = 1.0
 """While checks run, the CSV is written again at most this often (seconds): a killed run loses at
@@ -113,10 +128,25 @@ _SIGNED = "gamelib grades row v1"
 
 
 @dataclass(frozen=True)
+class TreeResult:
+    """A grade's result on one tree: its ``name``, its ``outcome`` (one of :data:`OUTCOMES`) and, unless it is
+    right, the checker's ``words`` on it."""
+
+    name: str
+    outcome: str
+    words: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "right"
+
+
+@dataclass(frozen=True)
 class Grade:
-    """One student's result on ``exercise``: ``passed`` of the exercise's ``trees``; ``outcome`` and ``verdict`` as
-    :data:`CSV_FIELDS` says; ``tree`` the name of the tree where the search first departs (or
-    empty); ``file`` and ``sha256`` the file graded and its hash (for resuming)."""
+    """One student's result on ``exercise``: ``passed`` of the exercise's ``trees``, every tree checked
+    (``results``, one :class:`TreeResult` a tree); ``outcome`` and ``verdict`` as :data:`CSV_FIELDS` says, of
+    the first tree that failed (``tree`` its name, or empty); ``file`` and ``sha256`` the file graded and its
+    hash (for resuming); ``possible`` the points the exercise is worth (None: one a tree)."""
 
     student: str
     exercise: str
@@ -130,11 +160,23 @@ class Grade:
     seconds: float
     boundary: str = GUARD_ONLY
     folder: str = ""
+    results: tuple[TreeResult, ...] = ()
+    possible: float | None = None
 
     @property
     def score(self) -> float:
         """The share of trees passed, 0 to 1 (1.0 only when every tree passes)."""
         return self.passed / self.trees if self.trees else 0.0
+
+    @property
+    def points(self) -> float:
+        """The points earned: :attr:`possible` times the share of trees passed."""
+        return self.max_points * self.score
+
+    @property
+    def max_points(self) -> float:
+        """The points possible: :attr:`possible`, or one a tree."""
+        return float(self.trees) if self.possible is None else self.possible
 
     @property
     def ok(self) -> bool:
@@ -146,11 +188,17 @@ class Grade:
         """True unless the code never ran (``boundary`` is ``not run: WHY``)."""
         return not self.boundary.startswith(NOT_RUN)
 
+    def failing_text(self) -> str:
+        """The checker's words on every tree that failed, each after ``tree N of M (NAME):``, a blank line apart."""
+        return "\n\n".join(f"tree {number} of {self.trees} ({result.name}): {result.outcome}: {result.words}"
+                            for number, result in enumerate(self.results, start=1) if not result.ok)
+
     def row(self) -> dict[str, str]:
         """The CSV row without its signature (:data:`GRADE_FIELDS`), every cell
         :func:`~gamelib.games.user_text.spreadsheet_safe`."""
         data = {**asdict(self), "score": f"{self.score:.4g}", "ok": str(self.ok).lower(),
-                "seconds": f"{self.seconds:.2f}"}
+                "seconds": f"{self.seconds:.2f}", "points": f"{self.points:.4g}", "possible": f"{self.max_points:g}",
+                "per_tree": " ".join(result.outcome for result in self.results), "failing": self.failing_text()}
         return {name: spreadsheet_safe(str(data[name])) for name in GRADE_FIELDS}
 
 
@@ -270,35 +318,59 @@ def _source_of(path: Path, raw: bytes, exercise: str | None = None) -> str:
 
 
 def grade_source(exercise: str, student: str, source: str, limits: Limits = Limits(), *, file: str = "",
-                 sha256: str = "") -> Grade:
-    """Check ``source`` for ``exercise`` in the sandbox within ``limits`` and grade it; code the
-    checker refuses to run (too long) or cannot run (no sandbox here, or the sandbox's own ``not
-    run: ...``, such as no user to run it as) is an ``error`` whose ``boundary`` is ``not run: WHY``.
-    Raises UnknownExerciseError for an unknown exercise."""
-    started = time.monotonic()
-    verdict = check_source(exercise, source, limits)  # its boundary says "not run: WHY" for code that never ran
-    seconds = time.monotonic() - started
-    return _grade(verdict, student, file, sha256, seconds, timed_out=seconds >= limits.seconds)
+                 sha256: str = "", possible: float | None = None) -> Grade:
+    """Check ``source`` for ``exercise`` in the sandbox within ``limits`` on every one of the exercise's trees and
+    grade it: a tree where the search departs or raises an error fails, and the check goes on from the next tree
+    in a new run (at most one run a tree), all of them within ``limits.seconds`` together: a tree the time runs
+    out on fails, and so does every tree after it (not checked); code that fails before any
+    tree (a syntax error, no function, an error as it runs, unreadable answers) fails every tree with that
+    message. Code the checker refuses to run (too long) or cannot run (no sandbox here, or the sandbox's own
+    ``not run: ...``) is an ``error`` whose ``boundary`` is ``not run: WHY``. ``possible``: the points the
+    exercise is worth (None: one a tree). Raises UnknownExerciseError for an unknown exercise."""
+    _check_exercise(exercise)
+    trees = EXERCISES[exercise].trees()
+    started, results, box = time.monotonic(), list[TreeResult](), GUARD_ONLY
+    while len(results) < len(trees):
+        first, left = len(results), limits.seconds - (time.monotonic() - started)
+        if left < _LEAST_RUN_SECONDS:  # the submission's time is spent: the trees left are not checked
+            results += [TreeResult(tree.name, "timeout", f"not checked: the submission's {limits.seconds:g} s ran "
+                                   f"out before tree {first + 1}") for tree in trees[first:]]
+            break
+        run = replace(limits, seconds=left, cpu_seconds=limits.cpu_seconds)
+        verdict = check_trees(exercise, source, trees[first:], run, first=first, total=len(trees))
+        outcome = "timeout" if time.monotonic() - started >= limits.seconds else "error"
+        box = verdict.boundary
+        if verdict.reports:  # judged: right up to a tree where it departed, if any; then go on after it
+            results += [TreeResult(name, "right" if report.ok else "wrong", "" if report.ok else verdict.failure_text)
+                        for name, report in zip(verdict.tree_names, verdict.reports)]
+        elif verdict.stopped_on is not None:  # stopped on a tree (an error raised there, a limit): it fails
+            results += [TreeResult(tree.name, "right") for tree in trees[first:first + verdict.judged_right]]
+            stopped = first + max(verdict.stopped_on, verdict.judged_right)
+            results += [TreeResult(tree.name, outcome, "not checked: the run before it stopped on tree "
+                                   f"{stopped + 1}") for tree in trees[len(results):stopped]]
+            results.append(TreeResult(trees[stopped].name, outcome, verdict.message))
+        else:  # stopped before any tree (a syntax error, no function, an error as it ran): so for every tree left
+            results += [TreeResult(tree.name, outcome, verdict.message) for tree in trees[first:]]
+    return _grade(exercise, student, file, sha256, time.monotonic() - started, box, tuple(results), possible)
 
 
-def _grade(verdict: Verdict, student: str, file: str, sha256: str, seconds: float, *,
-           timed_out: bool) -> Grade:
-    trees, box = len(EXERCISES[verdict.exercise].trees()), verdict.boundary
-    if not verdict.ran:
-        outcome = "timeout" if timed_out else "error"
-        return Grade(student, verdict.exercise, file, sha256, 0, trees, outcome, "", verdict.message, seconds, box)
-    passed = sum(each.ok for each in verdict.reports)
-    if verdict.ok:
-        return Grade(student, verdict.exercise, file, sha256, passed, trees, "right", "", "", seconds, box)
-    return Grade(student, verdict.exercise, file, sha256, passed, trees, "wrong", verdict.tree_name or "",
-                 verdict.failure_text, seconds, box)
+def _grade(exercise: str, student: str, file: str, sha256: str, seconds: float, box: str,
+           results: tuple[TreeResult, ...], possible: float | None) -> Grade:
+    failed = next((result for result in results if not result.ok), None)
+    passed = sum(result.ok for result in results)
+    if failed is None:
+        return Grade(student, exercise, file, sha256, passed, len(results), "right", "", "", seconds, box, "",
+                     results, possible)
+    return Grade(student, exercise, file, sha256, passed, len(results), failed.outcome, failed.name, failed.words,
+                 seconds, box, "", results, possible)
 
 
-def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None) -> Grade:
-    """Grade one submission file (``.py`` or ``.ipynb``); a file that is not read (not a regular
-    file of its own, too big, unreadable, not UTF-8, not a notebook) is an ``error`` grade whose
-    ``boundary`` is ``not run: WHY``, not an exception. Raises UnknownExerciseError for an unknown
-    exercise."""
+def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None,
+               possible: float | None = None) -> Grade:
+    """Grade one submission file (``.py`` or ``.ipynb``) on every tree (:func:`grade_source`; ``possible`` the
+    points it is worth, None for one a tree); a file that is not read (not a regular file of its own, too big,
+    unreadable, not UTF-8, not a notebook) is an ``error`` grade whose ``boundary`` is ``not run: WHY``, not an
+    exception. Raises UnknownExerciseError for an unknown exercise."""
     path = Path(path)
     name = student if student is not None else path.stem
     _check_exercise(exercise)
@@ -307,51 +379,61 @@ def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, st
         digest = hashlib.sha256(raw).hexdigest()
         source = _source_of(path, raw, exercise)
     except (OSError, ValueError) as error:
-        trees = len(EXERCISES[exercise].trees())
         said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         verb = "" if said.startswith("not graded") else "cannot read it: "
         why = f"cannot read it ({said})" if isinstance(error, OSError) else said.removeprefix("not graded: ")
-        return Grade(name, exercise, path.name, "", 0, trees, "error", "", f"{path.name}: {verb}{said}", 0.0,
-                     f"{NOT_RUN}: {why}")
-    return grade_source(exercise, name, source, limits, file=path.name, sha256=digest)
+        return failed_grade(exercise, name, path.name, f"{path.name}: {verb}{said}", f"{NOT_RUN}: {why}", possible)
+    return grade_source(exercise, name, source, limits, file=path.name, sha256=digest, possible=possible)
+
+
+def failed_grade(exercise: str, student: str, file: str, why: str, box: str, possible: float | None = None) -> Grade:
+    """The ``error`` grade of a submission that was not checked, ``why`` on every tree."""
+    results = tuple(TreeResult(tree.name, "error", why) for tree in EXERCISES[exercise].trees())
+    return _grade(exercise, student, file, "", 0.0, box, results, possible)
 
 
 def gradescope_results(exercise: str, grade: Grade) -> dict[str, Any]:
-    """The grade in the shape of Gradescope's autograder ``results.json``: ``score`` (trees
-    passed), ``output`` (the verdict), and one test a tree (``name``, ``score``, ``max_score`` 1,
-    ``status`` ``passed`` or ``failed``, ``output``)."""
-    names = [tree.name for tree in EXERCISES[exercise].trees()]
-    tests = []
-    for index, name in enumerate(names):
-        passed = index < grade.passed
-        if passed:
-            said = "right: the same visits and value as the reference"
-        elif index == grade.passed:  # where it departed, or what stopped it
-            said = grade.verdict
-        else:
-            said = f"not checked: the check stops at the first tree that fails (tree {grade.passed + 1})"
-        tests.append({"name": f"{function_name(exercise)} on tree {index + 1} of {len(names)}: {name}",
-                      "score": int(passed), "max_score": 1, "status": "passed" if passed else "failed",
-                      "output": said})
+    """The grade in the shape of Gradescope's autograder ``results.json``: ``score`` (the points earned),
+    ``output`` (a summary), and one test a tree (``name``, ``score`` and ``max_score``, its share of the points,
+    ``status`` ``passed`` or ``failed``, ``output`` the checker's words on it)."""
+    share = grade.max_points / grade.trees if grade.trees else 0.0
+    tests = [{"name": f"{function_name(exercise)} on tree {number} of {grade.trees}: {result.name}",
+              "score": share if result.ok else 0.0, "max_score": share,
+              "status": "passed" if result.ok else "failed",
+              "output": "right: the same visits and value as the reference" if result.ok
+              else f"{result.outcome}: {result.words}"}
+             for number, result in enumerate(grade.results, start=1)]
     summary = (f"{exercise}: right on all {grade.trees} trees." if grade.ok
-               else f"{exercise}: {grade.outcome} ({grade.passed} of {grade.trees} trees). {grade.verdict}")
-    return {"score": grade.passed, "execution_time": round(grade.seconds, 2), "output": summary, "tests": tests}
+               else f"{exercise}: right on {grade.passed} of {grade.trees} trees; the first that failed, "
+                    f"{grade.tree}: {grade.outcome}. {grade.verdict}")
+    return {"score": round(grade.points, 4), "execution_time": round(grade.seconds, 2), "output": summary,
+            "tests": tests}
 
 
 def grade(exercise: str, path: str | Path, out: str | Path | None = None, results: str | Path | None = None,
-          limits: Limits = Limits(), *, workers: int = 2, progress: bool = True) -> list[Grade]:
+          limits: Limits = Limits(), *, workers: int = 2, progress: bool = True,
+          possible: float | None = None) -> list[Grade]:
     """Grade a class's hand-in for ``exercise``, the one entry point for it: a folder of submissions
     (:func:`grade_folder`, its CSV written to ``out``, by default :func:`default_out` of the
     folder, and Gradescope results to ``results``) or one file (:func:`grade_file`; ``out`` and
-    ``results`` do not apply). Returns the grades, sorted by student. Raises what those raise."""
+    ``results`` do not apply); ``possible`` the points the exercise is worth (None: one a tree). Returns the
+    grades, sorted by student. Raises what those raise, and ValueError for points outside 0 to
+    :data:`MAX_POINTS`."""
+    _check_points(possible)
     if Path(path).is_dir():
         return grade_folder(exercise, path, default_out(path) if out is None else out, results, limits,
-                            workers=workers, progress=progress)
-    return [grade_file(exercise, path, limits)]
+                            workers=workers, progress=progress, possible=possible)
+    return [grade_file(exercise, path, limits, possible=possible)]
+
+
+def _check_points(possible: float | None) -> None:
+    if possible is not None and not (0 < possible <= MAX_POINTS and math.isfinite(possible)):
+        raise ValueError(f"points is {possible}: give more than 0 and at most {MAX_POINTS:g}")
 
 
 def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: str | Path | None = None,
-                 limits: Limits = Limits(), *, workers: int = 2, progress: bool = True) -> list[Grade]:
+                 limits: Limits = Limits(), *, workers: int = 2, progress: bool = True,
+                 possible: float | None = None) -> list[Grade]:
     """Grade every ``.py`` and ``.ipynb`` file directly in ``folder`` (one per student, named by the
     file's stem; by the whole file name when two files share a stem) and write the CSV ``out``
     (:data:`CSV_FIELDS`, sorted by student) and, if ``results`` is a folder name, one Gradescope
@@ -359,7 +441,8 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     regular file of its own (a symlink, a hard link, a FIFO, a socket, a device, a folder) gets an
     ``error`` row saying why, unread. Students already in ``out`` with the same exercise and file
     hash, in a row whose signature verifies under the key :func:`grading_key` keeps for ``out``,
-    are not checked again; any other row is checked again. ``out`` is replaced whole
+    are not checked again (if worth the same ``possible`` points); any other row is checked again. ``out`` is
+    replaced whole
     (:func:`write_atomically`) at the start, at most once a second as checks finish, and once more
     after every check's child is gone.
     ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a tqdm bar
@@ -368,6 +451,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     or a key file that is not this user's private file, NotADirectoryError if ``folder`` is not a
     folder."""
     _check_exercise(exercise)
+    _check_points(possible)
     if not 1 <= workers <= MAX_GRADING_WORKERS:
         raise ValueError(f"workers is {workers}: give 1 to {MAX_GRADING_WORKERS}")
     folder, out = Path(folder), Path(out)
@@ -379,7 +463,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     key = grading_key(out)
     kept = {student: grade for student, (grade, row, signature) in earlier.items()
             if _signed(key, row, signature) and student in submissions and grade.sha256
-            and grade.sha256 == _hash(submissions[student])}
+            and grade.sha256 == _hash(submissions[student]) and grade.possible == possible}
     todo = {student: path for student, path in submissions.items() if student not in kept}
     grades = dict(kept)
     _write_csv(out, grades, key)
@@ -387,7 +471,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     with ThreadPoolExecutor(max_workers=workers) as pool, progress_bar(
             total=len(submissions), initial=len(kept), disable=not progress, desc=f"grading {exercise}",
             unit="student") as bar:
-        futures = {pool.submit(grade_file, exercise, path, limits, student=student): student
+        futures = {pool.submit(grade_file, exercise, path, limits, student=student, possible=possible): student
                    for student, path in sorted(todo.items())}
         for future in as_completed(futures):
             grade = replace(_safely(future.result, futures[future], exercise, todo[futures[future]]), folder=where)
@@ -409,8 +493,8 @@ def _safely(result: Callable[[], Grade], student: str, exercise: str, path: Path
     try:
         return result()
     except Exception as error:  # noqa: BLE001 - one student's failure must not stop the class's
-        return Grade(student, exercise, path.name, "", 0, len(EXERCISES[exercise].trees()), "error", "",
-                     f"{path.name}: the grader failed on this file: {type(error).__name__}: {error}", 0.0, boundary())
+        return failed_grade(exercise, student, path.name,
+                            f"{path.name}: the grader failed on this file: {type(error).__name__}: {error}", boundary())
 
 
 def _check_exercise(exercise: str) -> None:
@@ -463,17 +547,16 @@ def _earlier_rows(out: Path, exercise: str, folder: str) -> dict[str, _Earlier]:
     grades: dict[str, _Earlier] = {}
     with out.open(newline="", encoding="utf-8") as file:
         reader = csv.DictReader(file)
-        if reader.fieldnames is not None and tuple(reader.fieldnames) not in (CSV_FIELDS, GRADE_FIELDS):
+        if reader.fieldnames is not None and tuple(reader.fieldnames) not in (CSV_FIELDS, GRADE_FIELDS,
+                                                                               *_OLDER_FIELDS):
             raise ValueError(f"{out} exists and is not a grades CSV of this version: give another --out")
         for raw in reader:
             written = {name: value or "" for name, value in raw.items() if isinstance(name, str)}
             row = {name: spreadsheet_text(value) for name, value in written.items()}
             try:
-                grade = Grade(row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]),
-                              int(row["trees"]), row["outcome"], row["tree"], row["verdict"], float(row["seconds"]),
-                              row["boundary"], row["folder"])
+                grade = _grade_of_row(row)
             except (KeyError, ValueError, TypeError):
-                continue
+                continue  # a row of an earlier version, or not a row: graded again
             grades[grade.student] = (grade, written, raw.get("signature"))
     others = sorted({grade.exercise for grade, _, _ in grades.values()} - {exercise})
     if others:
@@ -482,6 +565,35 @@ def _earlier_rows(out: Path, exercise: str, folder: str) -> dict[str, _Earlier]:
     if folders:
         raise ValueError(f"{out} holds the grades of another folder, {folders[0]}: give another --out for {folder}")
     return grades
+
+
+def _grade_of_row(row: dict[str, str]) -> Grade:
+    """The grade a row of the grades CSV holds (read back as written). Raises KeyError, ValueError or TypeError
+    for a row that does not hold one."""
+    trees, outcomes = int(row["trees"]), row["per_tree"].split()
+    if len(outcomes) != trees or not set(outcomes) <= set(OUTCOMES):
+        raise ValueError("per_tree does not give an outcome a tree")
+    names = [tree.name for tree in EXERCISES[row["exercise"]].trees()]
+    if len(names) != trees:
+        raise ValueError("not this version's trees")
+    failing, words = row["failing"], {}
+    failed = [number for number, outcome in enumerate(outcomes, start=1) if outcome != "right"]
+    for position, number in enumerate(failed):
+        head = f"tree {number} of {trees} ({names[number - 1]}): {outcomes[number - 1]}: "
+        start = failing.find(head)
+        following = (f"\n\ntree {failed[position + 1]} of {trees} ({names[failed[position + 1] - 1]}): "
+                     if position + 1 < len(failed) else None)
+        end = failing.find(following, start) if following is not None and start >= 0 else -1
+        words[number] = failing[start + len(head):end if end >= 0 else len(failing)] if start >= 0 else ""
+    results = tuple(TreeResult(name, outcome, words.get(number, ""))
+                    for number, (name, outcome) in enumerate(zip(names, outcomes), start=1))
+    possible = float(row["possible"])
+    grade = Grade(row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]), trees,
+                  row["outcome"], row["tree"], row["verdict"], float(row["seconds"]), row["boundary"], row["folder"],
+                  results, None if possible == trees else possible)
+    if not (0 < possible <= MAX_POINTS and math.isfinite(possible)):
+        raise ValueError("points possible out of range")
+    return grade
 
 
 def key_path(out: str | Path) -> Path:

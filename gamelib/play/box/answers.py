@@ -711,7 +711,7 @@ def capped_output(room: int) -> Iterator[None]:
     (:class:`CappedStream`, which says so when it starts to drop); restored afterwards."""
     saved = sys.stdout, sys.stderr
     capped = CappedStream(sys.stdout, room), CappedStream(sys.stderr, room)
-    sys.stdout, sys.stderr = capped  # type: ignore[assignment]
+    sys.stdout, sys.stderr = capped
     try:
         yield
     finally:
