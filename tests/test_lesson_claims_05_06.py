@@ -388,6 +388,15 @@ def test_weighted_nodes_check_fails_when_the_control_keeps_the_lookahead() -> No
         run_check(BOTS, "check:weighted-nodes", entered={**entered, "control": entered["material"]})
 
 
+
+def test_weighted_nodes_check_fails_when_materials_depth_2_costs_more_than_depth_1() -> None:
+    """The lesson says material's depth 2 enters fewer nodes than its depth 1 (the lookahead's doing)."""
+    entered = weighted_nodes()
+    depth_1 = entered["material"][0][0]
+    costlier = [[depth_1, depth_1 + 1, *entered["material"][0][2:]]]
+    with pytest.raises(AssertionError, match="depth 2 should enter fewer nodes than its depth 1"):
+        run_check(BOTS, "check:weighted-nodes", entered={**entered, "material": costlier})
+
 # Lesson 6: the table kept from move to move answers the next move's shallow depths with deeper entries.
 
 @cache

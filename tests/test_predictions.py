@@ -157,7 +157,7 @@ WRONG: dict[str, tuple[dict[str, Any], str, str]] = {
                 "ahead; one more is to find.", "whose worst reply is best"),
     "reservation-g6": ({"my_sequence": ("a4", "a8")}, "my_sequence: not quite: the best move is", "worst of the replies"),
     "more-time": ({"my_depth_2s": 8, "my_depth_5s": 9}, "my_depth_5s: not quite: 9 is too high.", "predicted time"),
-    "weights": ({"my_weight": "frontier"}, "my_weight: not quite: `frontier` counts marks next to an empty square",
+    "weights": ({"my_weight": "frontier"}, "my_weight: not quite: \"frontier\" counts marks next to an empty square",
                 "can still be turned"),
     "depth-9": ({"my_by_last_factor": 720_000, "my_by_factor_two_back": 720_000},
                 "my_by_factor_two_back: not quite: 720,000 is too low for depth 8's nodes times the factor into depth 7",
@@ -606,3 +606,15 @@ def test_an_own_match_is_read_from_its_games(tmp_path: Path) -> None:
     other = dataclasses.replace(summary, rule=8)
     assert "play the genetic bot first against the hill climber, rule 4, 8 rounds" in str(
         check_answer("own-match", my_summary=other, **right))
+
+
+def test_a_set_given_with_many_wrong_items_is_told_how_many_not_which() -> None:
+    """Every item given at once must not be answered with exactly the wrong ones (the rest being the answer)."""
+    from gamelib.teach.predictions import NAMED_EXTRAS, set_line
+
+    right, every = {"a4", "b4"}, {"a4", "b4", "c4", "d4", "e4", "f4"}
+    line = set_line("my_moves", every, right, "among the best moves")
+    assert "four of yours are not among the best moves" in line.text and not any(
+        square in line.text for square in every - right), line.text
+    few = set_line("my_moves", {"a4", "c4", "d4"}, right, "among the best moves")
+    assert "c4 and d4 are not among the best moves" in few.text and NAMED_EXTRAS == 3, few.text

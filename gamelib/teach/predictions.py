@@ -9,7 +9,7 @@ position, the summaries: every other keyword). The questions themselves, each wi
 in :mod:`gamelib.teach.questions`; a judge works the truth out from a traced run, the rules or the
 data, never from a stored answer, and returns one :class:`Line` a part of the answer.
 
-A wrong part is told what is wrong without the answer: the items that do not belong and how many
+A wrong part is told what is wrong without the answer: the items that do not belong (named up to three) and how many
 are still to find, whether a number is too high or too low, why a chosen explanation fails, with a
 hint; the reason behind the answer comes once it is right. A part with two possible answers (yes
 or no, one of two searches) is told the other one, with the reason. An answer of the wrong kind (text where
@@ -144,15 +144,23 @@ def names_of(name: str, given: Any, example: str) -> set[str] | Line:
     return {str(item).strip().lower() for item in given}
 
 
+NAMED_EXTRAS = 3
+"""The most items given in error that a set's answer names; past it, it says only how many (else an answer that
+gives every item would be told exactly which are wrong, and so the answer)."""
+
+
 def set_line(name: str, mine: set[str], right: set[str], what: str, *, hint: str = "", why: str = "") -> Line:
     """Right, or what is wrong without the answer: the items given that are not ``what``
-    ("among the squares with the biggest gain"), and how many are still to find; then ``hint``.
-    ``why`` is said once the answer is right."""
+    ("among the squares with the biggest gain"; named if at most :data:`NAMED_EXTRAS`, else counted), and how
+    many are still to find; then ``hint``. ``why`` is said once the answer is right."""
     if mine == right:
         return Line(RIGHT, f"{name}: right.{' ' + why if why else ''}")
     extra, missing, kept = sorted(mine - right, key=_natural), len(right - mine), len(mine & right)
     parts = [f"{_count(kept)} of yours {'is' if kept == 1 else 'are'} right"] if kept else []
-    parts += [f"{' and '.join(extra)} {'is' if len(extra) == 1 else 'are'} not {what}"] if extra else []
+    if len(extra) > NAMED_EXTRAS:  # named, so many would tell the answer to whoever gives every item
+        parts.append(f"{_count(len(extra))} of yours are not {what}")
+    elif extra:
+        parts.append(f"{' and '.join(extra)} {'is' if len(extra) == 1 else 'are'} not {what}")
     if missing:
         parts.append(f"{_count(missing)} more {'is' if missing == 1 else 'are'} to find" if mine & right or extra
                      else f"there {'is' if missing == 1 else 'are'} {_count(missing)}, and you have none of them")

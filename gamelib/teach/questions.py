@@ -470,10 +470,11 @@ def _more_time(answers: Answers, context: Answers) -> list[Line]:
             continue
         with counted_time(step=0.003):
             decision = make_bot("alphabeta").choose(game, context["position"], seconds)
+        hinted = any(line.state == WRONG for line in lines)  # the hint once, under the first wrong answer
         lines.append(number_line(name, mine, decision.depth or 0, why=f"In {seconds:g} counted s: {decision.note}.",
-                                 hint="A depth is started only if its predicted time fits in the time left when the "
-                                      "depth before it is done, not in the whole budget: compare depth 9's predicted "
-                                      "time in the note above with that."))
+                                 hint="" if hinted else "A depth is started only if its predicted time fits in the "
+                                      "time left when the depth before it is done, not in the whole budget: compare "
+                                      "depth 9's predicted time, in the note of the 1.5 s decision above, with that."))
     return lines
 
 
@@ -491,8 +492,8 @@ def _weights(answers: Answers, context: Answers) -> list[Line]:
         return [Line(WRONG, f"my_weight: name one of the weights {', '.join(WEIGHT_FEATURES)}, not "
                             f"{answers['my_weight']!r:.40}.")]
     if given == "stable":
-        return [Line(RIGHT, "my_weight: right: `stable` counts " + WEIGHT_FEATURES["stable"] + ".")]
-    return [Line(WRONG, f"my_weight: not quite: `{given}` counts {WEIGHT_FEATURES[given]}.")]
+        return [Line(RIGHT, 'my_weight: right: "stable" counts ' + WEIGHT_FEATURES["stable"] + ".")]
+    return [Line(WRONG, f'my_weight: not quite: "{given}" counts {WEIGHT_FEATURES[given]}.')]
 
 
 @question("depth-9", "my_by_last_factor", "my_by_factor_two_back")
