@@ -55,7 +55,9 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
-from gamelib.teach.exercises import EXERCISES
+from gamelib.teach.exercises import EXERCISES, MAX_SEED
+from gamelib.teach.autograder import MAX_AUTOGRADER_SECONDS, build_autograder
+from gamelib.teach.gradebook import FORMATS, canvas_csv, moodle_csv
 from gamelib.teach.grading import (
     MAX_GRADING_WORKERS,
     MAX_POINTS,
@@ -66,7 +68,9 @@ from gamelib.teach.grading import (
     grade_file,
     grade_folder,
     gradescope_results,
+    write_atomically,
 )
+from gamelib.teach.hand_in import read_roster
 from gamelib.teach.worksheet import (
     BRANCHING,
     DEPTH,
@@ -130,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
     _add_grade_command(commands)
+    _add_autograder_command(commands)
     _add_worksheet_command(commands)
     return parser
 
@@ -196,7 +201,43 @@ def _add_grade_command(commands: Any) -> None:
                        default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
     grade.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"), default=None,
                        metavar="N", help="the points the exercise is worth, shared among its trees (default: one a tree)")
+    grade.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=None, metavar="N",
+                       help="also grade on trees of the exercise's shapes, drawn from seed N, that no lesson shows "
+                       "(keep N to yourself: a function that hard-codes the lessons' trees fails them)")
+    grade.add_argument("--roster", default=None, metavar="CSV",
+                       help="the class's roster (columns id, name and optionally email): every student on it gets a "
+                       "row, and a submission matching no one is noted")
+    grade.add_argument("--format", choices=FORMATS, default="csv",
+                       help="what --out holds: the grader's CSV (default), Canvas's gradebook import or Moodle's "
+                       "grading worksheet; for canvas and moodle the grader's CSV is kept as grades-FOLDER.csv")
+    grade.add_argument("--assignment", default=None, metavar="NAME",
+                       help="the assignment's column in Canvas's file (default: the exercise's name)")
     grade.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_autograder_command(commands: Any) -> None:
+    autograder = commands.add_parser("autograder", help="write a Gradescope autograder zip for an exercise")
+    autograder.add_argument("exercise", choices=list(EXERCISES), help="the exercise it grades")
+    autograder.add_argument("--out", default="autograder.zip", metavar="ZIP", help="the zip (default autograder.zip)")
+    autograder.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"),
+                            default=None, metavar="N", help="the points the exercise is worth (default: one a tree)")
+    autograder.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=None, metavar="N",
+                            help="also grade on trees drawn from seed N that no lesson shows")
+    autograder.add_argument("--time", type=option(decimal_number, 0.5, MAX_AUTOGRADER_SECONDS, "a number of seconds"),
+                            default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
+
+
+def run_autograder_command(args: argparse.Namespace) -> int:
+    """Run ``autograder``: write the zip and say what it holds."""
+    try:
+        out = build_autograder(args.exercise, args.out, possible=args.points, seed=args.seed, seconds=args.time)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename or args.out}: {error.strerror}") from None
+    print(f"wrote {out}: setup.sh, run_autograder and the gamelib package, grading {args.exercise}; upload it on "
+          "Gradescope's Configure Autograder page")
+    return 0
 
 
 def run_grade(args: argparse.Namespace) -> int:
@@ -210,7 +251,7 @@ def run_grade(args: argparse.Namespace) -> int:
     if path.is_file():
         if args.out is not None:
             raise UsageError("--out is for a folder of submissions; for one file, use --results")
-        grade = grade_file(args.exercise, path, limits, possible=args.points)
+        grade = grade_file(args.exercise, path, limits, possible=args.points, seed=args.seed)
         results = Path(args.results or "results.json")
         results.write_text(json.dumps(gradescope_results(args.exercise, grade), indent=1), encoding="utf-8")
         where = (f"student code ran {_boundary_words(grade.boundary)}" if grade.ran
@@ -218,18 +259,36 @@ def run_grade(args: argparse.Namespace) -> int:
         print(f"{grade.student}: {grade.outcome}, {grade.passed}/{grade.trees} trees, {grade.points:g} of "
               f"{grade.max_points:g} points; {where}; wrote {results}")
         return 0
-    out = args.out or str(default_out(path))
+    state = args.out if args.format == "csv" and args.out else str(default_out(path))
+    book = None if args.format == "csv" else args.out or f"{args.format}-{Path(state).stem.removeprefix('grades-')}.csv"
     try:
-        grades = grade_folder(args.exercise, path, out, args.results, limits, workers=args.workers,
-                              progress=not args.quiet, possible=args.points)
+        roster = read_roster(args.roster) if args.roster is not None else None
+        grades = grade_folder(args.exercise, path, state, args.results, limits, workers=args.workers,
+                              progress=not args.quiet, possible=args.points, roster=roster, seed=args.seed)
+        left_out = _write_gradebook(args, grades, book)
     except ValueError as error:
         raise UsageError(str(error)) from None
     except OSError as error:
-        raise UsageError(f"{error.filename or out}: {error.strerror}") from None
+        raise UsageError(f"{error.filename or state}: {error.strerror}") from None
     counts = {outcome: sum(grade.outcome == outcome for grade in grades) for outcome in OUTCOMES}
     said = ", ".join(f"{count} {outcome}" for outcome, count in counts.items() if count)
-    print(f"graded {len(grades)} students ({said or 'no files'}); {_where_code_ran(grades)}; wrote {out}")
+    wrote = state if book is None else f"{state} and {book}" + (
+        f" ({left_out} without a Moodle participant number left out of it)" if left_out else "")
+    print(f"graded {len(grades)} rows ({said or 'no files'}); {_where_code_ran(grades)}; wrote {wrote}")
     return 0
+
+
+def _write_gradebook(args: argparse.Namespace, grades: Sequence[Grade], book: str | None) -> int:
+    """Write the LMS's file ``book`` in ``args.format`` (nothing for the grader's own CSV); return how many
+    students it had to leave out."""
+    if book is None:
+        return 0
+    if args.format == "canvas":
+        text, left_out = canvas_csv(grades, args.assignment or args.exercise), 0
+    else:
+        text, left_out = moodle_csv(grades)
+    write_atomically(book, text)
+    return left_out
 
 
 def _where_code_ran(grades: Sequence[Grade]) -> str:
@@ -358,6 +417,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "grade":
             return run_grade(args)
+        if args.command == "autograder":
+            return run_autograder_command(args)
         if args.command == "worksheet":
             return run_worksheet(args)
         if args.command != "trace":

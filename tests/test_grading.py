@@ -112,8 +112,10 @@ def test_a_class_is_graded_as_each_submission_predicts(tmp_path: Path, monkeypat
     out, results = tmp_path / "grades.csv", tmp_path / "results"
     grade_folder("alphabeta", folder, out, results, Limits(seconds=SECONDS), workers=3, progress=False)
     got = rows(out)
-    assert list(got) == sorted(got) == ["crash", "endless", "nb_student", "no_pruning", "off_by_one", "right",
-                                        "syntax"]  # notes.txt is no submission
+    assert list(got) == sorted(got) == ["crash", "endless", "nb_student", "no_pruning", "notes.txt", "off_by_one",
+                                        "right", "syntax"]  # notes.txt is no submission, but it gets a row
+    assert (got["notes.txt"]["outcome"], got["notes.txt"]["points"]) == ("error", "0") and got["notes.txt"][
+        "verdict"].startswith("not graded: .txt files are not graded"), got["notes.txt"]
     assert list(next(iter(got.values()))) == list(CSV_FIELDS)
     for student in ("right", "nb_student"):  # the lesson's answer, as a file and inside a notebook
         assert (got[student]["outcome"], got[student]["score"], got[student]["passed"]) == ("right", "1", "5")
@@ -208,7 +210,7 @@ def test_grading_a_folder_from_the_command_line(tmp_path: Path, capsys: pytest.C
     (folder / "bob.py").write_text(SYNTAX, encoding="utf-8")
     out = tmp_path / "grades.csv"
     assert main(["grade", "alphabeta", str(folder), "--out", str(out), "--quiet"]) == 0
-    assert capsys.readouterr().out == f"graded 2 students (1 right, 1 error); student code ran {BOX_WORDS}; wrote {out}\n"
+    assert capsys.readouterr().out == f"graded 2 rows (1 right, 1 error); student code ran {BOX_WORDS}; wrote {out}\n"
     assert {student: row["outcome"] for student, row in rows(out).items()} == {"ada": "right", "bob": "error"}
     # the same CSV for another exercise would mix two exercises' grades: refused, nothing overwritten
     assert main(["grade", "minimax", str(folder), "--out", str(out), "--quiet"]) == 2

@@ -57,7 +57,7 @@ def test_odd_files_get_a_row_and_are_never_opened(tmp_path: Path) -> None:
     said = {student: grade.verdict for student, grade in grades.items()}
     assert said == {
         "dangling": "dangling.py: not graded: it is a symlink, not a regular file; submit the file itself",
-        "folder": "folder.py: not graded: it is a folder, not a regular file; submit the file itself",
+        "folder.py": "an empty folder: nothing handed in",  # a folder is a student's folder, whatever its name
         "latin1": "latin1.py: cannot read it: not UTF-8 text (byte 0xe9 at offset 5)",
         "linked": "linked.py: not graded: it is a symlink, not a regular file; submit the file itself",
         "piped": "piped.py: not graded: it is a FIFO (named pipe), not a regular file; submit the file itself"}

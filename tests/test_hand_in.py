@@ -8,6 +8,7 @@ with the solution pasted in as a student would (the function, its helpers, the i
 
 from __future__ import annotations
 
+import csv
 import inspect
 import json
 from pathlib import Path
@@ -20,8 +21,10 @@ import solutions.lesson_01_minimax
 import solutions.lesson_02_alpha_beta
 import solutions.lesson_08_chance
 import solutions.lesson_09_mcts
-from gamelib.teach.exercises import EXERCISES
+from gamelib.cli import main
+from gamelib.teach.exercises import EXERCISES, exercise_trees
 from gamelib.teach.grading import ANSWER_TAG, grade_file, grade_folder, notebook_source
+from gamelib.teach.hand_in import RosterEntry, Submission, find_submissions, match_roster, read_roster
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -133,3 +136,168 @@ def test_files_whose_names_collide_each_keep_their_row(tmp_path: Path) -> None:
         f"each file should keep a row of its own; got {[(grade.student, grade.file) for grade in grades.values()]}")
     assert (grades["x.py"].ok, grades["x.ipynb"].ok, grades["x.py.py"].ok) == (True, True, False), (
         "x.py and x.ipynb should be right and x.py.py wrong, each on its own row")
+
+
+# ---- Folders as an LMS hands them out -------------------------------------------------------------------------
+
+def make(root: Path, files: dict[str, str]) -> Path:
+    """A folder of submissions: each name a file (its text) or, ending in /, an empty folder."""
+    for name, text in files.items():
+        path = root / name
+        if name.endswith("/"):
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def by_student(folder: Path) -> dict[str, Submission]:
+    return {each.student: each for each in find_submissions(folder)}
+
+
+def test_a_folder_a_student_gives_each_a_row_saying_what_is_graded(tmp_path: Path) -> None:
+    found = by_student(make(tmp_path / "class", {
+        "ada/answer.py": "x", "bob/": "", "cy/a.py": "x", "cy/b.ipynb": "{}", "dee/report.pdf": "%PDF",
+        "eve/work/deep/answer.ipynb": "{}", ".hidden/answer.py": "x", "loose.py": "x", "notes.txt": "hi"}))
+    assert set(found) == {"ada", "bob", "cy", "dee", "eve", "loose", "notes.txt"}, sorted(found)
+    assert found["ada"].path == tmp_path / "class/ada/answer.py" and found["ada"].layout == "folder"
+    assert found["bob"].path is None and found["bob"].problem == "an empty folder: nothing handed in"
+    assert found["cy"].path is None and found["cy"].problem.startswith("several files to grade (a.py, b.ipynb)")
+    assert found["dee"].path is None and "no .py or .ipynb file to grade (handed in: report.pdf)" in found["dee"].problem
+    assert found["eve"].path == tmp_path / "class/eve/work/deep/answer.ipynb"
+    assert found["loose"].path == tmp_path / "class/loose.py" and found["notes.txt"].path is None
+
+
+def test_canvas_names_give_the_student_and_their_canvas_id(tmp_path: Path) -> None:
+    found = by_student(make(tmp_path / "canvas", {
+        "lovelaceada_1234_5678_answer.py": "x", "babbagecharles_LATE_2345_6789_alphabeta-1.py": "x",
+        "turingalan_3456_7890_answer.py": "x", "turingalan_3456_7891_notes.txt": "x",
+        "hoppergrace_4567_8901_a.py": "x", "hoppergrace_4567_8902_b.ipynb": "{}"}))
+    assert set(found) == {"1234", "2345", "3456", "4567"}, sorted(found)
+    assert (found["1234"].name, found["1234"].student_id, found["1234"].layout) == ("lovelaceada", "1234", "canvas")
+    assert found["2345"].path is not None and found["2345"].path.name == "babbagecharles_LATE_2345_6789_alphabeta-1.py"
+    assert found["3456"].path is not None and found["3456"].problem == ""  # one file to grade beside a text file
+    assert found["4567"].path is None and found["4567"].problem.startswith("several files to grade")
+
+
+def test_moodle_folders_give_the_full_name_and_participant_id(tmp_path: Path) -> None:
+    found = by_student(make(tmp_path / "moodle", {
+        "Ada Lovelace_1234_assignsubmission_file_/answer.ipynb": "{}",
+        "Bob Smith_2345_assignsubmission_file_/": "",
+        "Cy Young_3456_assignsubmission_onlinetext_/onlinetext.html": "<p>hi</p>"}))
+    assert set(found) == {"1234", "2345", "3456"}
+    assert (found["1234"].name, found["1234"].layout) == ("Ada Lovelace", "moodle") and found["1234"].path is not None
+    assert found["2345"].problem == "an empty folder: nothing handed in"
+    assert found["3456"].problem.startswith("no .py or .ipynb file to grade (handed in: onlinetext.html)")
+
+
+def test_a_roster_gives_every_student_a_row(tmp_path: Path) -> None:
+    roster_file = tmp_path / "roster.csv"
+    roster_file.write_text("ID,Name,Email\n1234,Ada Lovelace,ada@uni.edu\nS2,Bob Smith,bsmith@uni.edu\n"
+                           "S3,Cy Young,cy@uni.edu\nS4,Dee Dee,dd@uni.edu\n", encoding="utf-8")
+    roster = read_roster(roster_file)
+    found = find_submissions(make(tmp_path / "class", {
+        "Ada Lovelace_1234_assignsubmission_file_/a.py": "x", "bsmith.py": "x", "cy young/answer.py": "x",
+        "zed.py": "x"}))
+    rows = {each.student: each for each in match_roster(found, roster)}
+    assert set(rows) == {"1234", "S2", "S3", "S4", "zed"}, sorted(rows)
+    assert (rows["1234"].name, rows["S2"].name, rows["S3"].name) == ("Ada Lovelace", "Bob Smith", "Cy Young")
+    assert rows["S4"].path is None and rows["S4"].problem == "nothing handed in"
+    assert rows["zed"].path is not None and rows["zed"].note == "not on the roster"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name,email\nAda,a@x\n", "needs the columns id and name"),
+    ("id,name\n1,Ada\n1,Bob\n", "line 3: the id 1 is given twice"),
+    ("id,name\n,Ada\n", "line 2: no id for Ada"),
+])
+def test_a_bad_roster_says_what_and_where(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "roster.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        read_roster(path)
+
+
+def test_a_moodle_class_with_a_roster_is_graded_a_row_a_student(tmp_path: Path) -> None:
+    folder = make(tmp_path / "moodle", {
+        "Ada Lovelace_1234_assignsubmission_file_/answer.py": pasted("minimax"),
+        "Bob Smith_2345_assignsubmission_file_/a.py": "def my_minimax(tree, node):\n    return 0\n",
+        "Bob Smith_2345_assignsubmission_file_/b.py": "x = 1\n",
+        "Cy Young_3456_assignsubmission_file_/": ""})
+    roster = [RosterEntry("1234", "Ada Lovelace"), RosterEntry("2345", "Bob Smith"), RosterEntry("3456", "Cy Young"),
+              RosterEntry("4567", "Dee Dee")]
+    grades = {grade.student: grade for grade in grade_folder("minimax", folder, tmp_path / "grades.csv",
+                                                             progress=False, roster=roster)}
+    assert set(grades) == {"1234", "2345", "3456", "4567"}
+    assert grades["1234"].ok and grades["1234"].file == "Ada Lovelace_1234_assignsubmission_file_/answer.py"
+    assert [grades[s].outcome for s in ("2345", "3456", "4567")] == ["error"] * 3
+    assert grades["2345"].verdict.startswith("several files to grade") and grades["4567"].verdict == "nothing handed in"
+    assert all(grades[s].points == 0 and grades[s].name for s in ("2345", "3456", "4567"))
+
+
+# ---- Gradebook files ------------------------------------------------------------------------------------------
+
+def test_the_command_writes_canvas_and_moodle_gradebooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Canvas's download graded into Canvas's import (points in the assignment's column, the Canvas id in ID), and
+    Moodle's into its grading worksheet (Participant N, the grade, the maximum, the feedback)."""
+    monkeypatch.chdir(tmp_path)
+    canvas = make(tmp_path / "canvas", {"lovelaceada_1234_5678_answer.py": pasted("minimax"),
+                                        "babbagecharles_2345_6789_answer.py": "def my_minimax(tree, node):\n    return 0\n"})
+    assert main(["grade", "minimax", str(canvas), "--format", "canvas", "--points", "12", "--assignment",
+                 "Minimax (99)", "--quiet"]) == 0
+    assert "wrote grades-canvas.csv and canvas-canvas.csv" in capsys.readouterr().out
+    with open(tmp_path / "canvas-canvas.csv", newline="", encoding="utf-8") as file:
+        rows = list(csv.reader(file))
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Minimax (99)"]
+    assert sorted(rows[1:]) == [["babbagecharles", "2345", "", "", "", "0"], ["lovelaceada", "1234", "", "", "", "12"]]
+
+    moodle = make(tmp_path / "moodle", {"Ada Lovelace_1234_assignsubmission_file_/answer.py": pasted("minimax"),
+                                        "Bob Smith_2345_assignsubmission_file_/": ""})
+    assert main(["grade", "minimax", str(moodle), "--format", "moodle", "--out", "book.csv", "--quiet"]) == 0
+    with open(tmp_path / "book.csv", newline="", encoding="utf-8") as file:
+        sheet = {row["Identifier"]: row for row in csv.DictReader(file)}
+    trees = len(EXERCISES["minimax"].trees())
+    assert (sheet["Participant 1234"]["Grade"], sheet["Participant 1234"]["Maximum Grade"]) == (str(trees), str(trees))
+    assert sheet["Participant 2345"]["Grade"] == "0" and "nothing handed in" in sheet["Participant 2345"][
+        "Feedback comments"]
+
+
+def test_a_missing_roster_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = make(tmp_path / "class", {"ada.py": "x"})
+    assert main(["grade", "minimax", str(folder), "--roster", str(tmp_path / "none.csv"), "--quiet"]) == 2
+    assert "none.csv" in capsys.readouterr().err
+
+
+# ---- Trees the class has not seen -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("exercise", sorted(ANSWERS))
+def test_a_seed_adds_trees_of_the_same_shapes_that_no_lesson_shows(exercise: str) -> None:
+    public = EXERCISES[exercise].trees()
+    seeded = exercise_trees(exercise, 7)[len(public):]
+    assert seeded and exercise_trees(exercise, 7)[:len(public)] == public
+    assert [tree.name for tree in seeded] == [tree.name for tree in exercise_trees(exercise, 7)[len(public):]]
+    other = exercise_trees(exercise, 8)[len(public):]
+    assert all(a.values != b.values for a, b in zip(seeded, other)), "another seed should draw other trees"
+    assert not {tuple(sorted(tree.values.items())) for tree in seeded} & {
+        tuple(sorted(tree.values.items())) for tree in public}, "no seeded tree should be one of the lessons' trees"
+    assert all(f"seed={1_000_000 + 16 * 7 + i}" in tree.name for i, tree in enumerate(seeded)), (
+        "the i-th seeded tree should come from seed 1,000,000 + 16 × 7 + i, far from any lesson's seed")
+
+
+def test_the_solution_passes_the_seeded_trees_too(tmp_path: Path) -> None:
+    path = tmp_path / "ada.py"
+    path.write_text(pasted("alphabeta"), encoding="utf-8")
+    grade = grade_file("alphabeta", path, seed=3, possible=9)
+    assert (grade.trees, grade.passed, grade.points, grade.seed) == (9, 9, 9, 3), (
+        f"the official alpha-beta should pass the 5 public trees and the 4 seeded ones; got {grade.passed} of "
+        f"{grade.trees}")
+
+
+@pytest.mark.parametrize("seed", ["-1", "1000001", "x"])
+def test_a_seed_out_of_range_is_one_line_and_exit_2(tmp_path: Path, seed: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ada.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    assert main(["grade", "minimax", str(path), "--seed", seed]) == 2 and "--seed" in capsys.readouterr().err

@@ -259,7 +259,7 @@ def test_a_file_refused_for_its_size_is_labelled_not_run(tmp_path: Path, monkeyp
     (folder / "big.py").write_text(WRONG + "#" * 2000 + "\n", encoding="utf-8")
     assert main(["grade", "minimax", str(folder), "--out", str(out), "--quiet"]) == 0
     said = capsys.readouterr().out
-    assert said == (f"graded 1 students (1 error); no student code ran; 1 file not run (the boundary column says "
+    assert said == (f"graded 1 rows (1 error); no student code ran; 1 file not run (the boundary column says "
                     f"why); wrote {out}\n")  # the old summary said code ran isolated or under the guard only
     assert rows(out)["big"]["boundary"] == f"{NOT_RUN}: the file is larger than 1,000 bytes"
 
@@ -274,7 +274,7 @@ def test_files_that_never_ran_are_not_counted_as_run(tmp_path: Path, capsys: pyt
     (folder / "linked.py").symlink_to(folder / "ran.py")
     assert main(["grade", "minimax", str(folder), "--out", str(out), "--quiet"]) == 0
     box = "isolated (bubblewrap)" if WHY_NOT is None else f"guard only ({WHY_NOT})"
-    assert capsys.readouterr().out == (f"graded 5 students (1 wrong, 4 error); student code ran {box}; 4 files not "
+    assert capsys.readouterr().out == (f"graded 5 rows (1 wrong, 4 error); student code ran {box}; 4 files not "
                                        f"run (the boundary column says why); wrote {out}\n")
     got = {student: row["boundary"] for student, row in rows(out).items()}
     assert got.pop("notebook").startswith(f"{NOT_RUN}: not a notebook: its JSON is invalid")

@@ -57,7 +57,9 @@ class Exercise:
     """A programming exercise: ``function`` is the student's function's name and signature,
     ``lesson`` the notebook, ``trees`` builds the trees it is checked on, ``referee(tree)`` makes the
     trusted side of a check on one tree (:class:`Referee`). ``api`` is the part of the tree API the
-    starter code names in a comment ("" for the minimax and alpha-beta one)."""
+    starter code names in a comment ("" for the minimax and alpha-beta one). ``seeded(seed_of)`` builds
+    trees of the same shapes as the random ones of ``trees``, the i-th from seed ``seed_of(i)``
+    (:func:`exercise_trees`)."""
 
     name: str
     lesson: str
@@ -65,6 +67,7 @@ class Exercise:
     trees: Callable[[], tuple[GameTree, ...]]
     referee: Callable[[GameTree], Referee]
     api: str = ""
+    seeded: Callable[[Callable[[int], int]], tuple[GameTree, ...]] | None = None
 
     def check(self, student: Any, tree: GameTree) -> CheckReport:
         """Run ``student`` on ``tree`` in this process and judge it (for a trusted function, such as
@@ -82,6 +85,16 @@ def _minimax_trees() -> tuple[GameTree, ...]:
 def _alphabeta_trees() -> tuple[GameTree, ...]:
     return (load_seed_tree("broeders31"), random_tree(3, 4, seed=11), random_tree(3, 4, low=0, high=4, seed=5),
             random_tree((1, 3), 4, seed=2), random_tree(2, 4, seed=4, to_move="min"))
+
+
+def _minimax_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_tree(3, 3, seed=seed_of(0)), random_tree((1, 3), 4, seed=seed_of(1)),
+            random_tree(2, 3, seed=seed_of(2), to_move="min"))
+
+
+def _alphabeta_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_tree(3, 4, seed=seed_of(0)), random_tree(3, 4, low=0, high=4, seed=seed_of(1)),
+            random_tree((1, 3), 4, seed=seed_of(2)), random_tree(2, 4, seed=seed_of(3), to_move="min"))
 
 
 def _searched(algorithm: str) -> Callable[[GameTree], Referee]:
@@ -107,6 +120,11 @@ def _expectimax_trees() -> tuple[GameTree, ...]:
             random_tree(3, 2, seed=3, chance=True, to_move="min"))
 
 
+def _expectimax_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_tree(2, 3, seed=seed_of(0), chance=True), random_tree((1, 3), 4, seed=seed_of(1), chance=True),
+            random_tree(3, 2, seed=seed_of(2), chance=True, to_move="min"))
+
+
 _CHANCE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX,\n"
                "    # Player.MIN or Player.CHANCE), tree.children_of(node) (in search order),\n"
                "    # tree.chance_outcomes(node) ((child, probability) pairs at a chance node)\n")
@@ -114,18 +132,18 @@ _CHANCE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tre
 
 EXERCISES: dict[str, Exercise] = {
     "minimax": Exercise("minimax", "01_minimax.ipynb", "my_minimax(tree, node) -> value for MAX",
-                        _minimax_trees, _searched("minimax")),
+                        _minimax_trees, _searched("minimax"), seeded=_minimax_seeded),
     "negamax": Exercise("negamax", "01_minimax.ipynb", "my_negamax(tree, node) -> value for the side to move",
-                        _minimax_trees, _searched("negamax")),  # MAX's view, then minimax
+                        _minimax_trees, _searched("negamax"), seeded=_minimax_seeded),  # MAX's view, then minimax
     "alphabeta": Exercise("alphabeta", "02_alpha_beta.ipynb",
                           "my_alphabeta(tree, node, alpha, beta) -> value for MAX, window MAX's view "
                           "(fail-hard asked; checked: the positions visited and the root's value)",
-                          _alphabeta_trees, _searched("alpha-beta")),
+                          _alphabeta_trees, _searched("alpha-beta"), seeded=_alphabeta_seeded),
     "expectimax": Exercise("expectimax", "08_chance_and_many_players.ipynb",
                            "my_expectimax(tree, node) -> value for MAX: the largest at MAX, the smallest at MIN, "
                            "the probability-weighted sum at a chance node", _expectimax_trees,
                            _searched("expectiminimax"),
-                           _CHANCE_API),
+                           _CHANCE_API, seeded=_expectimax_seeded),
 }
 """The exercises by name."""
 
@@ -152,9 +170,16 @@ def _backed_up(tree: GameTree) -> Referee:
 _PLAYERS_API = ("    # tree.is_terminal(node), tree.payoff(node) (a leaf's payoffs, one a player, player 1 first),\n"
                 "    # tree.mover(node) (the player moving there: 1, 2, ...), tree.children_of(node) (in search order)\n")
 
+def _maxn_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_multiplayer_tree(3, 3, high=3, seed=seed_of(0)),
+            random_multiplayer_tree((1, 3), 4, high=3, seed=seed_of(1)),
+            random_multiplayer_tree(2, 4, players=4, seed=seed_of(2)))
+
+
 EXERCISES["maxn"] = Exercise("maxn", "08_chance_and_many_players.ipynb",
                              "my_maxn(tree, node) -> payoffs: player k = tree.mover(node) takes the child whose entry "
-                             "k - 1 is largest, the first of equal ones", _maxn_trees, _backed_up, _PLAYERS_API)
+                             "k - 1 is largest, the first of equal ones", _maxn_trees, _backed_up, _PLAYERS_API,
+                             seeded=_maxn_seeded)
 
 
 # Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.checker).
@@ -166,9 +191,35 @@ def _mcts_trees() -> tuple[GameTree, ...]:
             random_tree(4, 2, seed=16))  # after 40 iterations the most visited move (2) has not the best mean (4)
 
 
+def _mcts_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_tree(3, 3, seed=seed_of(0)), random_tree(2, 4, seed=seed_of(1), to_move="min"),
+            random_tree((1, 3), 4, seed=seed_of(2)))
+
+
 EXERCISES["mcts"] = Exercise("mcts", "09_monte_carlo_tree_search.ipynb",
                              "my_mcts(tree, root, iterations, c, rollout) -> root's most visited move",
-                             _mcts_trees, _rolled_out)
+                             _mcts_trees, _rolled_out, seeded=_mcts_seeded)
+
+MAX_SEED = 1_000_000
+"""The largest ``seed`` of :func:`exercise_trees` (``--seed``)."""
+
+SEEDED_BASE = 1_000_000
+"""The seeded trees' random seeds start here, far above any seed a lesson or the exercises' own trees use."""
+
+
+def exercise_trees(name: str, seed: int | None = None) -> tuple[GameTree, ...]:
+    """The trees exercise ``name`` is graded on: its own (the lessons' and the checker's, public), and with
+    ``seed`` (0 to :data:`MAX_SEED`) trees of the same shapes that no lesson shows, the i-th of them drawn from
+    the random seed ``SEEDED_BASE + 16 * seed + i``: a function that hard-codes the public trees' answers fails
+    them. Raises UnknownExerciseError for an unknown name, ValueError for a seed out of range."""
+    if name not in EXERCISES:
+        raise UnknownExerciseError(f"no exercise {name!r}: use one of {', '.join(EXERCISES)}")
+    exercise = EXERCISES[name]
+    if seed is None or exercise.seeded is None:
+        return exercise.trees()
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed is {seed}: give 0 to {MAX_SEED:,}")
+    return exercise.trees() + exercise.seeded(lambda index: SEEDED_BASE + 16 * seed + index)
 
 
 IN_PROCESS = "in this process"

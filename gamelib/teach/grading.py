@@ -60,7 +60,7 @@ import secrets
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -71,7 +71,8 @@ from gamelib.play.arena import progress_bar
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
 from gamelib.play.box.sandbox import Limits
 from gamelib.teach.code_check import check_trees, function_name
-from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict
+from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict, exercise_trees
+from gamelib.teach.hand_in import RosterEntry, Submission, find_submissions, match_roster
 
 __all__ = ["ANSWER_TAG", "CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
            "Grade", "default_out", "grade", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
@@ -87,8 +88,8 @@ MAX_GRADING_WORKERS = 32
 OUTCOMES = ("right", "wrong", "timeout", "error")
 """How a submission's check can end (the CSV's ``outcome``)."""
 
-GRADE_FIELDS = ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree",
-                "verdict", "seconds", "boundary", "folder", "points", "possible", "per_tree", "failing")
+GRADE_FIELDS = ("student", "id", "name", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome",
+                "tree", "verdict", "seconds", "boundary", "folder", "points", "possible", "per_tree", "failing", "note", "seed")
 """A grade's columns in the grades CSV (all of them before rows were signed): ``score`` (passed /
 trees, 0 to 1), ``outcome`` one of ``right``, ``wrong`` (the search departs from the reference:
 ``verdict`` says where, ``tree`` on which tree), ``timeout`` (it ran out of time) or ``error`` (it
@@ -98,7 +99,8 @@ in (``isolated`` or ``guard only``) or ``not run: WHY`` for code that never ran,
 folder of submissions graded (its full path); ``exercise`` and the file's ``sha256`` tell a rerun
 which rows still hold; ``points`` earned of ``possible`` (``--points``; by default one a tree), ``per_tree`` the
 outcome on each tree in order (``right wrong right ...``), and ``failing`` the checker's words on every tree that
-failed, each after ``tree N of M (NAME):``, a blank line apart."""
+failed, each after ``tree N of M (NAME):``, a blank line apart; ``seed`` the ``--seed`` that added trees no lesson shows
+(empty: the public trees only)."""
 
 CSV_FIELDS = (*GRADE_FIELDS, "signature")
 """The columns of the grades CSV: :data:`GRADE_FIELDS`, then the row's ``signature``
@@ -107,7 +109,12 @@ position find the others where they were."""
 
 
 _OLDER_FIELDS = (("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree",
-                  "verdict", "seconds", "boundary", "folder", "signature"),)
+                  "verdict", "seconds", "boundary", "folder", "signature"),
+                 ("student", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome", "tree",
+                  "verdict", "seconds", "boundary", "folder", "points", "possible", "per_tree", "failing", "signature"),
+                 ("student", "id", "name", "exercise", "file", "sha256", "score", "passed", "trees", "ok", "outcome",
+                  "tree", "verdict", "seconds", "boundary", "folder", "points", "possible", "per_tree", "failing", "note",
+                  "signature"))
 """Headers of grades CSVs written by earlier versions: read (their rows are graded again), never refused."""
 
 MAX_POINTS = 10_000.0
@@ -146,7 +153,8 @@ class Grade:
     """One student's result on ``exercise``: ``passed`` of the exercise's ``trees``, every tree checked
     (``results``, one :class:`TreeResult` a tree); ``outcome`` and ``verdict`` as :data:`CSV_FIELDS` says, of
     the first tree that failed (``tree`` its name, or empty); ``file`` and ``sha256`` the file graded and its
-    hash (for resuming); ``possible`` the points the exercise is worth (None: one a tree)."""
+    hash (for resuming); ``possible`` the points the exercise is worth (None: one a tree); ``student_id``,
+    ``name`` and ``note`` as the hand-in's layout and roster give them (:mod:`gamelib.teach.hand_in`)."""
 
     student: str
     exercise: str
@@ -162,6 +170,10 @@ class Grade:
     folder: str = ""
     results: tuple[TreeResult, ...] = ()
     possible: float | None = None
+    student_id: str = ""
+    name: str = ""
+    note: str = ""
+    seed: int | None = None
 
     @property
     def score(self) -> float:
@@ -189,7 +201,8 @@ class Grade:
         return not self.boundary.startswith(NOT_RUN)
 
     def failing_text(self) -> str:
-        """The checker's words on every tree that failed, each after ``tree N of M (NAME):``, a blank line apart."""
+        """The checker's words on every tree that failed, each after ``tree N of M (NAME):``, a blank line apart; ``seed`` the ``--seed`` that added trees no lesson shows
+(empty: the public trees only)."""
         return "\n\n".join(f"tree {number} of {self.trees} ({result.name}): {result.outcome}: {result.words}"
                             for number, result in enumerate(self.results, start=1) if not result.ok)
 
@@ -198,7 +211,8 @@ class Grade:
         :func:`~gamelib.games.user_text.spreadsheet_safe`."""
         data = {**asdict(self), "score": f"{self.score:.4g}", "ok": str(self.ok).lower(),
                 "seconds": f"{self.seconds:.2f}", "points": f"{self.points:.4g}", "possible": f"{self.max_points:g}",
-                "per_tree": " ".join(result.outcome for result in self.results), "failing": self.failing_text()}
+                "per_tree": " ".join(result.outcome for result in self.results), "failing": self.failing_text(),
+                "id": self.student_id, "seed": "" if self.seed is None else str(self.seed)}
         return {name: spreadsheet_safe(str(data[name])) for name in GRADE_FIELDS}
 
 
@@ -318,7 +332,7 @@ def _source_of(path: Path, raw: bytes, exercise: str | None = None) -> str:
 
 
 def grade_source(exercise: str, student: str, source: str, limits: Limits = Limits(), *, file: str = "",
-                 sha256: str = "", possible: float | None = None) -> Grade:
+                 sha256: str = "", possible: float | None = None, seed: int | None = None) -> Grade:
     """Check ``source`` for ``exercise`` in the sandbox within ``limits`` on every one of the exercise's trees and
     grade it: a tree where the search departs or raises an error fails, and the check goes on from the next tree
     in a new run (at most one run a tree), all of them within ``limits.seconds`` together: a tree the time runs
@@ -326,9 +340,10 @@ def grade_source(exercise: str, student: str, source: str, limits: Limits = Limi
     tree (a syntax error, no function, an error as it runs, unreadable answers) fails every tree with that
     message. Code the checker refuses to run (too long) or cannot run (no sandbox here, or the sandbox's own
     ``not run: ...``) is an ``error`` whose ``boundary`` is ``not run: WHY``. ``possible``: the points the
-    exercise is worth (None: one a tree). Raises UnknownExerciseError for an unknown exercise."""
-    _check_exercise(exercise)
-    trees = EXERCISES[exercise].trees()
+    exercise is worth (None: one a tree); ``seed``: add the trees of :func:`~gamelib.teach.exercises.exercise_trees`
+    that no lesson shows. Raises UnknownExerciseError for an unknown exercise, ValueError for a seed out of
+    range."""
+    trees = exercise_trees(exercise, seed)
     started, results, box = time.monotonic(), list[TreeResult](), GUARD_ONLY
     while len(results) < len(trees):
         first, left = len(results), limits.seconds - (time.monotonic() - started)
@@ -351,7 +366,8 @@ def grade_source(exercise: str, student: str, source: str, limits: Limits = Limi
             results.append(TreeResult(trees[stopped].name, outcome, verdict.message))
         else:  # stopped before any tree (a syntax error, no function, an error as it ran): so for every tree left
             results += [TreeResult(tree.name, outcome, verdict.message) for tree in trees[first:]]
-    return _grade(exercise, student, file, sha256, time.monotonic() - started, box, tuple(results), possible)
+    return replace(_grade(exercise, student, file, sha256, time.monotonic() - started, box, tuple(results), possible),
+                   seed=seed)
 
 
 def _grade(exercise: str, student: str, file: str, sha256: str, seconds: float, box: str,
@@ -366,9 +382,9 @@ def _grade(exercise: str, student: str, file: str, sha256: str, seconds: float, 
 
 
 def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, student: str | None = None,
-               possible: float | None = None) -> Grade:
+               possible: float | None = None, seed: int | None = None) -> Grade:
     """Grade one submission file (``.py`` or ``.ipynb``) on every tree (:func:`grade_source`; ``possible`` the
-    points it is worth, None for one a tree); a file that is not read (not a regular file of its own, too big,
+    points it is worth, None for one a tree; ``seed`` adds unseen trees); a file that is not read (not a regular file of its own, too big,
     unreadable, not UTF-8, not a notebook) is an ``error`` grade whose ``boundary`` is ``not run: WHY``, not an
     exception. Raises UnknownExerciseError for an unknown exercise."""
     path = Path(path)
@@ -382,14 +398,15 @@ def grade_file(exercise: str, path: str | Path, limits: Limits = Limits(), *, st
         said = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         verb = "" if said.startswith("not graded") else "cannot read it: "
         why = f"cannot read it ({said})" if isinstance(error, OSError) else said.removeprefix("not graded: ")
-        return failed_grade(exercise, name, path.name, f"{path.name}: {verb}{said}", f"{NOT_RUN}: {why}", possible)
-    return grade_source(exercise, name, source, limits, file=path.name, sha256=digest, possible=possible)
+        return failed_grade(exercise, name, path.name, f"{path.name}: {verb}{said}", f"{NOT_RUN}: {why}", possible, seed)
+    return grade_source(exercise, name, source, limits, file=path.name, sha256=digest, possible=possible, seed=seed)
 
 
-def failed_grade(exercise: str, student: str, file: str, why: str, box: str, possible: float | None = None) -> Grade:
+def failed_grade(exercise: str, student: str, file: str, why: str, box: str, possible: float | None = None,
+                 seed: int | None = None) -> Grade:
     """The ``error`` grade of a submission that was not checked, ``why`` on every tree."""
-    results = tuple(TreeResult(tree.name, "error", why) for tree in EXERCISES[exercise].trees())
-    return _grade(exercise, student, file, "", 0.0, box, results, possible)
+    results = tuple(TreeResult(tree.name, "error", why) for tree in exercise_trees(exercise, seed))
+    return replace(_grade(exercise, student, file, "", 0.0, box, results, possible), seed=seed)
 
 
 def gradescope_results(exercise: str, grade: Grade) -> dict[str, Any]:
@@ -412,18 +429,19 @@ def gradescope_results(exercise: str, grade: Grade) -> dict[str, Any]:
 
 def grade(exercise: str, path: str | Path, out: str | Path | None = None, results: str | Path | None = None,
           limits: Limits = Limits(), *, workers: int = 2, progress: bool = True,
-          possible: float | None = None) -> list[Grade]:
+          possible: float | None = None, seed: int | None = None) -> list[Grade]:
     """Grade a class's hand-in for ``exercise``, the one entry point for it: a folder of submissions
     (:func:`grade_folder`, its CSV written to ``out``, by default :func:`default_out` of the
     folder, and Gradescope results to ``results``) or one file (:func:`grade_file`; ``out`` and
-    ``results`` do not apply); ``possible`` the points the exercise is worth (None: one a tree). Returns the
+    ``results`` do not apply); ``possible`` the points the exercise is worth (None: one a tree), ``seed`` adds
+    trees no lesson shows (:func:`~gamelib.teach.exercises.exercise_trees`). Returns the
     grades, sorted by student. Raises what those raise, and ValueError for points outside 0 to
     :data:`MAX_POINTS`."""
     _check_points(possible)
     if Path(path).is_dir():
         return grade_folder(exercise, path, default_out(path) if out is None else out, results, limits,
-                            workers=workers, progress=progress, possible=possible)
-    return [grade_file(exercise, path, limits, possible=possible)]
+                            workers=workers, progress=progress, possible=possible, seed=seed)
+    return [grade_file(exercise, path, limits, possible=possible, seed=seed)]
 
 
 def _check_points(possible: float | None) -> None:
@@ -433,49 +451,59 @@ def _check_points(possible: float | None) -> None:
 
 def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: str | Path | None = None,
                  limits: Limits = Limits(), *, workers: int = 2, progress: bool = True,
-                 possible: float | None = None) -> list[Grade]:
-    """Grade every ``.py`` and ``.ipynb`` file directly in ``folder`` (one per student, named by the
-    file's stem; by the whole file name when two files share a stem) and write the CSV ``out``
-    (:data:`CSV_FIELDS`, sorted by student) and, if ``results`` is a folder name, one Gradescope
-    ``STUDENT.json`` there. Every file gets a row, whatever another file does; a file that is not a
-    regular file of its own (a symlink, a hard link, a FIFO, a socket, a device, a folder) gets an
-    ``error`` row saying why, unread. Students already in ``out`` with the same exercise and file
-    hash, in a row whose signature verifies under the key :func:`grading_key` keeps for ``out``,
-    are not checked again (if worth the same ``possible`` points); any other row is checked again. ``out`` is
-    replaced whole
-    (:func:`write_atomically`) at the start, at most once a second as checks finish, and once more
-    after every check's child is gone.
+                 possible: float | None = None, roster: Sequence[RosterEntry] | None = None,
+                 seed: int | None = None) -> list[Grade]:
+    """Grade a class's hand-in in ``folder``, in any layout :func:`gamelib.teach.hand_in.find_submissions` reads
+    (a file or a folder a student, Canvas's or Moodle's download), matched to ``roster`` if given
+    (:func:`~gamelib.teach.hand_in.match_roster`), and write the CSV ``out`` (:data:`CSV_FIELDS`, sorted by
+    student) and, if ``results`` is a folder name, one Gradescope ``STUDENT.json`` there. Every student and
+    every other entry gets a row, whatever another does: one with nothing to grade (an empty folder, several
+    files, a file of another kind, a student on the roster who handed in nothing) an ``error`` row saying why; a
+    file that is not a regular file of its own (a symlink, a hard link, a FIFO, a socket, a device) an ``error``
+    row saying why, unread. Students already in ``out`` with the same exercise, file and hash, worth the same
+    ``possible`` points and on the same trees (``seed``), in a row whose signature verifies under the key :func:`grading_key` keeps for ``out``,
+    are not checked again; any other row is checked again. ``out`` is replaced whole (:func:`write_atomically`)
+    at the start, at most once a second as checks finish, and once more after every check's child is gone.
     ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a tqdm bar
     on stderr. Returns the grades, sorted by student. Raises UnknownExerciseError, ValueError for a
-    bad ``workers``, an ``out`` that exists and is not this exercise's and this folder's grades CSV,
+    bad ``workers`` or points, an ``out`` that exists and is not this exercise's and this folder's grades CSV,
     or a key file that is not this user's private file, NotADirectoryError if ``folder`` is not a
     folder."""
     _check_exercise(exercise)
     _check_points(possible)
+    exercise_trees(exercise, seed)  # a seed out of range is refused before anything is written
     if not 1 <= workers <= MAX_GRADING_WORKERS:
         raise ValueError(f"workers is {workers}: give 1 to {MAX_GRADING_WORKERS}")
     folder, out = Path(folder), Path(out)
-    if not folder.is_dir():
-        raise NotADirectoryError(f"{folder} is not a folder of submissions")
     where = str(folder.resolve())
-    submissions = _submissions(folder)
+    found = find_submissions(folder)
+    submissions = {each.student: each for each in (match_roster(found, list(roster)) if roster is not None else found)}
     earlier = _earlier_rows(out, exercise, where)
     key = grading_key(out)
     kept = {student: grade for student, (grade, row, signature) in earlier.items()
             if _signed(key, row, signature) and student in submissions and grade.sha256
-            and grade.sha256 == _hash(submissions[student]) and grade.possible == possible}
-    todo = {student: path for student, path in submissions.items() if student not in kept}
+            and _same_hand_in(grade, submissions[student], folder) and grade.possible == possible
+            and grade.seed == seed}
     grades = dict(kept)
+    for student, each in submissions.items():  # nothing to grade: a row saying why
+        if each.path is None:
+            grades[student] = _described(failed_grade(exercise, student, "", each.problem,
+                                                      f"{NOT_RUN}: {each.problem}", possible, seed), each, where)
+    todo = {student: each for student, each in submissions.items() if student not in grades}
     _write_csv(out, grades, key)
     saved = time.monotonic()
     with ThreadPoolExecutor(max_workers=workers) as pool, progress_bar(
-            total=len(submissions), initial=len(kept), disable=not progress, desc=f"grading {exercise}",
+            total=len(submissions), initial=len(grades), disable=not progress, desc=f"grading {exercise}",
             unit="student") as bar:
-        futures = {pool.submit(grade_file, exercise, path, limits, student=student, possible=possible): student
-                   for student, path in sorted(todo.items())}
+        futures = {pool.submit(grade_file, exercise, each.path, limits, student=student, possible=possible,
+                               seed=seed): student
+                   for student, each in sorted(todo.items()) if each.path is not None}
         for future in as_completed(futures):
-            grade = replace(_safely(future.result, futures[future], exercise, todo[futures[future]]), folder=where)
-            grades[grade.student] = grade
+            student = futures[future]
+            each = todo[student]
+            assert each.path is not None
+            grade = _safely(future.result, student, exercise, each.path, possible, seed)
+            grades[student] = _described(replace(grade, file=_relative(each.path, folder)), each, where)
             if time.monotonic() - saved >= _SAVE_SECONDS:  # so a killed run keeps what it has graded
                 _write_csv(out, grades, key)
                 saved = time.monotonic()
@@ -488,31 +516,40 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     return ordered
 
 
-def _safely(result: Callable[[], Grade], student: str, exercise: str, path: Path) -> Grade:
+def _described(grade: Grade, submission: Submission, folder: str) -> Grade:
+    """``grade`` with the hand-in's id, name and note, and the folder graded."""
+    return replace(grade, student_id=submission.student_id, name=submission.name, note=submission.note,
+                   folder=folder)
+
+
+def _relative(path: Path, folder: Path) -> str:
+    """The file's name within the folder graded (``ada/answer.py`` in a student's folder)."""
+    try:
+        return str(path.relative_to(folder))
+    except ValueError:
+        return path.name
+
+
+def _same_hand_in(grade: Grade, submission: Submission, folder: Path) -> bool:
+    """Whether an earlier grade is of this very file, unchanged."""
+    return (submission.path is not None and grade.file == _relative(submission.path, folder)
+            and grade.sha256 == _hash(submission.path))
+
+
+def _safely(result: Callable[[], Grade], student: str, exercise: str, path: Path,
+            possible: float | None = None, seed: int | None = None) -> Grade:
     """The grade, or an ``error`` grade naming the file if grading itself failed (it never stops the run)."""
     try:
         return result()
     except Exception as error:  # noqa: BLE001 - one student's failure must not stop the class's
         return failed_grade(exercise, student, path.name,
-                            f"{path.name}: the grader failed on this file: {type(error).__name__}: {error}", boundary())
+                            f"{path.name}: the grader failed on this file: {type(error).__name__}: {error}", boundary(),
+                            possible, seed)
 
 
 def _check_exercise(exercise: str) -> None:
     if exercise not in EXERCISES:
         raise UnknownExerciseError(f"no exercise {exercise!r}: use one of {', '.join(EXERCISES)}")
-
-
-def _submissions(folder: Path) -> dict[str, Path]:
-    """The submissions directly in ``folder``, by student: every name ending in ``.py`` or ``.ipynb``,
-    whatever kind of file it is (odd ones get a row saying why they were not graded), looked at
-    without following symlinks. A student is the file's stem, or its whole name where a stem would
-    name two files (``x.py``, ``x.ipynb`` and ``x.py.py`` are three rows)."""
-    with os.scandir(folder) as entries:
-        files = sorted(folder / entry.name for entry in entries if entry.name.endswith((".py", ".ipynb")))
-    stems, names = [path.stem for path in files], {path.name for path in files}
-    # a stem names its student unless another file has the same stem or that whole name (x.py.py's stem is x.py)
-    return {(path.stem if stems.count(path.stem) == 1 and path.stem not in names else path.name): path
-            for path in files}
 
 
 def _hash(path: Path) -> str:
@@ -573,7 +610,8 @@ def _grade_of_row(row: dict[str, str]) -> Grade:
     trees, outcomes = int(row["trees"]), row["per_tree"].split()
     if len(outcomes) != trees or not set(outcomes) <= set(OUTCOMES):
         raise ValueError("per_tree does not give an outcome a tree")
-    names = [tree.name for tree in EXERCISES[row["exercise"]].trees()]
+    seed = int(row["seed"]) if row["seed"] else None
+    names = [tree.name for tree in exercise_trees(row["exercise"], seed)]
     if len(names) != trees:
         raise ValueError("not this version's trees")
     failing, words = row["failing"], {}
@@ -590,7 +628,7 @@ def _grade_of_row(row: dict[str, str]) -> Grade:
     possible = float(row["possible"])
     grade = Grade(row["student"], row["exercise"], row["file"], row["sha256"], int(row["passed"]), trees,
                   row["outcome"], row["tree"], row["verdict"], float(row["seconds"]), row["boundary"], row["folder"],
-                  results, None if possible == trees else possible)
+                  results, None if possible == trees else possible, row["id"], row["name"], row["note"], seed)
     if not (0 < possible <= MAX_POINTS and math.isfinite(possible)):
         raise ValueError("points possible out of range")
     return grade
