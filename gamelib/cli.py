@@ -18,7 +18,7 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NoReturn
@@ -34,6 +34,7 @@ from gamelib.play.box.sandbox import Limits
 from gamelib.play.commands import (
     MAX_SEED,
     add_game_commands,
+    dask_executor,
     option,
     run_engine,
     run_match_command,
@@ -55,7 +56,8 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
-from gamelib.teach.exercises import EXERCISES, MAX_SEED
+from gamelib.teach.exercises import EXERCISES
+from gamelib.teach.exercises import MAX_SEED as MAX_TREE_SEED
 from gamelib.teach.autograder import MAX_AUTOGRADER_SECONDS, build_autograder
 from gamelib.teach.gradebook import FORMATS, canvas_csv, moodle_csv
 from gamelib.teach.grading import (
@@ -79,6 +81,7 @@ from gamelib.teach.worksheet import (
     Difficulty,
     WorksheetError,
     make_worksheet,
+    tree_worksheet,
     write_worksheet,
 )
 from gamelib.view.export import alphabeta0_text, minmax_table, root_line
@@ -145,13 +148,16 @@ MAX_CUTOFFS = 100
 
 def _add_worksheet_command(commands: Any) -> None:
     sheet = commands.add_parser("worksheet", help="write a printable worksheet of alpha-beta trees and its answer key")
-    sheet.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=0, metavar="N",
+    sheet.add_argument("--tree", default=None, metavar="FILE",
+                       help="a worksheet of your own tree (any tree file trace reads), named by it, instead of "
+                       "seeded random trees")
+    sheet.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=None, metavar="N",
                        help="the seed that picks the trees (default 0)")
-    sheet.add_argument("--trees", type=option(whole_number, 1, MAX_TREES, "a number of trees"), default=6,
+    sheet.add_argument("--trees", type=option(whole_number, 1, MAX_TREES, "a number of trees"), default=None,
                        metavar="N", help=f"trees on the worksheet, a page each (default 6, at most {MAX_TREES})")
-    sheet.add_argument("--branching", type=option(whole_number, *BRANCHING, "a branching factor"), default=3,
+    sheet.add_argument("--branching", type=option(whole_number, *BRANCHING, "a branching factor"), default=None,
                        metavar="B", help="children of every inner node (default 3)")
-    sheet.add_argument("--depth", type=option(whole_number, *DEPTH, "a number of plies"), default=3, metavar="D",
+    sheet.add_argument("--depth", type=option(whole_number, *DEPTH, "a number of plies"), default=None, metavar="D",
                        help="plies from the root to the leaves (default 3); at most 27 leaves")
     sheet.add_argument("--algorithm", choices=WORKSHEET_SEARCHES, default="alphabeta", help="the search to work")
     count = option(whole_number, 0, MAX_CUTOFFS, "a number of cut-offs")
@@ -164,10 +170,17 @@ def _add_worksheet_command(commands: Any) -> None:
 
 def run_worksheet(args: argparse.Namespace) -> int:
     """Run ``worksheet``: write the files into ``--out`` and print what was written."""
-    difficulty = Difficulty(args.min_cutoffs, args.max_cutoffs, args.deep_cutoffs)
+    drawn = {"--seed": args.seed, "--trees": args.trees, "--branching": args.branching, "--depth": args.depth}
     try:
-        sheet = make_worksheet(args.seed, args.trees, args.branching, args.depth, algorithm=args.algorithm,
-                               difficulty=difficulty)
+        if args.tree is not None:
+            given = [name for name, value in drawn.items() if value is not None]
+            if given:
+                raise UsageError(f"--tree gives the worksheet's tree: {', '.join(given)} would draw random ones")
+            sheet = tree_worksheet(load_any_tree(args.tree), algorithm=args.algorithm)
+        else:
+            sheet = make_worksheet(_or(args.seed, 0), _or(args.trees, 6), _or(args.branching, 3), _or(args.depth, 3),
+                                   algorithm=args.algorithm,
+                                   difficulty=Difficulty(args.min_cutoffs, args.max_cutoffs, args.deep_cutoffs))
     except WorksheetError as error:
         raise UsageError(str(error)) from None
     try:
@@ -177,6 +190,10 @@ def run_worksheet(args: argparse.Namespace) -> int:
     print(f"wrote {len(paths)} files to {args.out}: worksheet.html, answers.html, answers.json and an SVG "
           "picture of each tree, blank and answered")
     return 0
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
 
 
 MAX_GRADE_SECONDS = 600.0
@@ -201,7 +218,7 @@ def _add_grade_command(commands: Any) -> None:
                        default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
     grade.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"), default=None,
                        metavar="N", help="the points the exercise is worth, shared among its trees (default: one a tree)")
-    grade.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=None, metavar="N",
+    grade.add_argument("--seed", type=option(whole_number, 0, MAX_TREE_SEED, "a seed"), default=None, metavar="N",
                        help="also grade on trees of the exercise's shapes, drawn from seed N, that no lesson shows "
                        "(keep N to yourself: a function that hard-codes the lessons' trees fails them)")
     grade.add_argument("--roster", default=None, metavar="CSV",
@@ -212,6 +229,9 @@ def _add_grade_command(commands: Any) -> None:
                        "grading worksheet; for canvas and moodle the grader's CSV is kept as grades-FOLDER.csv")
     grade.add_argument("--assignment", default=None, metavar="NAME",
                        help="the assignment's column in Canvas's file (default: the exercise's name)")
+    grade.add_argument("--scheduler", default=None, metavar="tcp://HOST:8786",
+                       help="check the submissions on this dask.distributed cluster (its workers must see the "
+                       "folder at the same path) instead of --workers threads here")
     grade.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -221,7 +241,7 @@ def _add_autograder_command(commands: Any) -> None:
     autograder.add_argument("--out", default="autograder.zip", metavar="ZIP", help="the zip (default autograder.zip)")
     autograder.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"),
                             default=None, metavar="N", help="the points the exercise is worth (default: one a tree)")
-    autograder.add_argument("--seed", type=option(whole_number, 0, MAX_SEED, "a seed"), default=None, metavar="N",
+    autograder.add_argument("--seed", type=option(whole_number, 0, MAX_TREE_SEED, "a seed"), default=None, metavar="N",
                             help="also grade on trees drawn from seed N that no lesson shows")
     autograder.add_argument("--time", type=option(decimal_number, 0.5, MAX_AUTOGRADER_SECONDS, "a number of seconds"),
                             default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
@@ -263,8 +283,11 @@ def run_grade(args: argparse.Namespace) -> int:
     book = None if args.format == "csv" else args.out or f"{args.format}-{Path(state).stem.removeprefix('grades-')}.csv"
     try:
         roster = read_roster(args.roster) if args.roster is not None else None
-        grades = grade_folder(args.exercise, path, state, args.results, limits, workers=args.workers,
-                              progress=not args.quiet, possible=args.points, roster=roster, seed=args.seed)
+        with ExitStack() as stack:
+            executor = None if args.scheduler is None else stack.enter_context(dask_executor(args.scheduler))
+            grades = grade_folder(args.exercise, path, state, args.results, limits, workers=args.workers,
+                                  progress=not args.quiet, possible=args.points, roster=roster, seed=args.seed,
+                                  executor=executor)
         left_out = _write_gradebook(args, grades, book)
     except ValueError as error:
         raise UsageError(str(error)) from None

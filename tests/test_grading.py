@@ -143,9 +143,9 @@ def test_a_class_is_graded_as_each_submission_predicts(tmp_path: Path, monkeypat
     checked: list[str] = []
     grade_file = grading.grade_file
 
-    def counted(exercise: str, path: Path, limits: Limits, *, student: str, possible: float | None) -> Any:
+    def counted(exercise: str, path: Path, limits: Limits, *, student: str, **options: Any) -> Any:
         checked.append(student)
-        return grade_file(exercise, path, limits, student=student, possible=possible)
+        return grade_file(exercise, path, limits, student=student, **options)
 
     monkeypatch.setattr(grading, "grade_file", counted)
     (folder / "right.py").write_text(HEADER + RIGHT + "\n# resubmitted\n", encoding="utf-8")

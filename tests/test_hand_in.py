@@ -301,3 +301,13 @@ def test_a_seed_out_of_range_is_one_line_and_exit_2(tmp_path: Path, seed: str,
     path = tmp_path / "ada.py"
     path.write_text("x = 1\n", encoding="utf-8")
     assert main(["grade", "minimax", str(path), "--seed", seed]) == 2 and "--seed" in capsys.readouterr().err
+
+
+def test_an_answer_cell_importing_the_lessons_names_gets_the_lessons_verdict(tmp_path: Path) -> None:
+    """The answer cell with the setup's import of Bound: unused, right (as the lesson's check, which sends the
+    function alone, says); used, an error naming it (the lesson's check: NameError too)."""
+    unused = "from gamelib import Bound, Player\n\n" + pasted("alphabeta")
+    assert grade_file("alphabeta", handed_in(tmp_path, "alphabeta", unused)).ok
+    used = unused.replace("    if tree.is_terminal(node):", "    assert Bound.EXACT\n    if tree.is_terminal(node):", 1)
+    grade = grade_file("alphabeta", handed_in(tmp_path, "alphabeta", used))
+    assert grade.passed == 0 and "NameError: Bound is not available to an answer" in grade.verdict, grade.verdict

@@ -312,9 +312,9 @@ def graded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Pa
     checked: list[str] = []
     grade_file = grading.grade_file
 
-    def counted(exercise: str, path: Path, limits: Limits, *, student: str, possible: float | None) -> Any:
+    def counted(exercise: str, path: Path, limits: Limits, *, student: str, **options: Any) -> Any:
         checked.append(student)
-        return grade_file(exercise, path, limits, student=student, possible=possible)
+        return grade_file(exercise, path, limits, student=student, **options)
 
     monkeypatch.setattr(grading, "grade_file", counted)
     yield folder, out, checked

@@ -298,7 +298,9 @@ def test_printing_too_much_memory_and_exit_get_their_verdicts() -> None:
 def test_the_code_imports_what_the_box_holds() -> None:
     for source, said in [("import numpy\n", "ModuleNotFoundError: No module named 'numpy'"),
                          ("import gamelib.search\n", "ModuleNotFoundError: No module named 'gamelib.search'"),
-                         ("from gamelib import alphabeta\n", "ImportError: cannot import name 'alphabeta' from 'gamelib'")]:
+                         ("from gamelib import alphabeta\n", "define a function my_minimax: the code has none"),
+                         ("from gamelib import alphabeta\ndef my_minimax(tree, node):\n    return alphabeta(tree)\n",
+                          "NameError: alphabeta is not available to an answer")]:
         assert said in check_in_kernel("minimax", source).message and said in check_source("minimax", source).message
     typed = inspect.getsource(solutions.lesson_01_minimax) + (
         "import math, itertools\nfrom gamelib import INF, Player, Value, format_value\nimport gamelib.games.game\n")

@@ -180,3 +180,34 @@ def test_a_trace_without_windows_is_refused() -> None:
     tree = GameTree.from_text("((3 12 8) (2 4 6))")
     with pytest.raises(WorksheetError, match="no windows"):
         answer_key(tree, record(tree, "minimax"))
+
+
+def test_a_worksheet_of_the_instructors_own_tree_is_named_by_it(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """AIMA Figure 5.2's tree from its file: the worksheet names it (not "seed 0"), and its key is Figure 5.5's
+    (value 3, best move B, C's second and third leaves pruned, C2 and C3 in the file's names; worked by hand in the
+    test above, whose nodes are numbered)."""
+    tree_file = Path(__file__).resolve().parents[1] / "gamelib" / "data" / "trees" / "textbook_aima_fig5_2.json"
+    out = tmp_path / "sheet"
+    assert main(["worksheet", "--tree", str(tree_file), "--out", str(out)]) == 0
+    page, key = (out / "worksheet.html").read_text(encoding="utf-8"), json.loads((out / "answers.json").read_text())
+    name = key["tree_name"]
+    assert name and name in page and "seed" not in page.split("</h1>")[0], page.split("</h1>")[0]
+    assert (key["trees"][0]["value"], key["trees"][0]["best_move"], key["trees"][0]["pruned"]) == (3, "B", ["C2", "C3"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "3"], "--tree gives the worksheet's tree: --seed"),
+    (["--algorithm", "alphabeta"], None),
+])
+def test_tree_with_random_tree_options_is_refused(tmp_path: Path, args: list[str], message: str | None,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    tree_file = Path(__file__).resolve().parents[1] / "gamelib" / "data" / "trees" / "textbook_aima_fig5_2.json"
+    status = main(["worksheet", "--tree", str(tree_file), "--out", str(tmp_path / "s"), *args])
+    assert status == (2 if message else 0) and (message is None or message in capsys.readouterr().err)
+
+
+def test_a_tree_with_chance_nodes_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tree_file = Path(__file__).resolve().parents[1] / "gamelib" / "data" / "trees" / "textbook_aima_fig5_12.json"
+    assert main(["worksheet", "--tree", str(tree_file), "--out", str(tmp_path / "s")]) == 2
+    assert "chance nodes" in capsys.readouterr().err and not (tmp_path / "s").exists()

@@ -33,7 +33,7 @@ from gamelib.play.serve_file import own_channel
 from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
 
 __all__ = ["MAX_GAME_SECONDS", "MAX_GAMES", "MAX_MEMORY_MB", "MAX_SEED", "MAX_WORKERS", "MIN_GAME_SECONDS",
-           "add_game_commands", "move_seconds", "option", "run_engine", "run_match_command", "run_play",
+           "add_game_commands", "dask_executor", "move_seconds", "option", "run_engine", "run_match_command", "run_play",
            "run_tournament_command"]
 
 INTERRUPTED = 130
@@ -191,7 +191,7 @@ def run_tournament_command(args: argparse.Namespace,
                    limits=limits, progress=not args.quiet)
     try:
         with ExitStack() as stack:
-            executor = None if args.scheduler is None else stack.enter_context(_dask_executor(args.scheduler))
+            executor = None if args.scheduler is None else stack.enter_context(dask_executor(args.scheduler))
             result = run_tournament(entries, executor=executor, **options)
     except KeyboardInterrupt:
         return _stopped(f"tournament stopped: the finished games are in {Path(args.out) / GAMES_FILE}; "
@@ -210,7 +210,7 @@ def run_tournament_command(args: argparse.Namespace,
 
 
 @contextmanager
-def _dask_executor(address: str) -> Iterator[Executor]:
+def dask_executor(address: str) -> Iterator[Executor]:
     """An Executor on the dask.distributed scheduler at ``address``; ValueError if it cannot be reached."""
     try:
         from distributed import Client

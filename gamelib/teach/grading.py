@@ -60,8 +60,9 @@ import secrets
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -452,7 +453,7 @@ def _check_points(possible: float | None) -> None:
 def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: str | Path | None = None,
                  limits: Limits = Limits(), *, workers: int = 2, progress: bool = True,
                  possible: float | None = None, roster: Sequence[RosterEntry] | None = None,
-                 seed: int | None = None) -> list[Grade]:
+                 seed: int | None = None, executor: Executor | None = None) -> list[Grade]:
     """Grade a class's hand-in in ``folder``, in any layout :func:`gamelib.teach.hand_in.find_submissions` reads
     (a file or a folder a student, Canvas's or Moodle's download), matched to ``roster`` if given
     (:func:`~gamelib.teach.hand_in.match_roster`), and write the CSV ``out`` (:data:`CSV_FIELDS`, sorted by
@@ -464,7 +465,9 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     ``possible`` points and on the same trees (``seed``), in a row whose signature verifies under the key :func:`grading_key` keeps for ``out``,
     are not checked again; any other row is checked again. ``out`` is replaced whole (:func:`write_atomically`)
     at the start, at most once a second as checks finish, and once more after every check's child is gone.
-    ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once; ``progress`` shows a tqdm bar
+    ``workers`` (1 to :data:`MAX_GRADING_WORKERS`) checks run at once on a pool of threads here, or each check
+    runs on ``executor`` (a dask.distributed cluster's, whose workers must see the folder at the same path, as a
+    LocalCluster's or a shared file system's do; the same rows either way); ``progress`` shows a tqdm bar
     on stderr. Returns the grades, sorted by student. Raises UnknownExerciseError, ValueError for a
     bad ``workers`` or points, an ``out`` that exists and is not this exercise's and this folder's grades CSV,
     or a key file that is not this user's private file, NotADirectoryError if ``folder`` is not a
@@ -492,7 +495,7 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     todo = {student: each for student, each in submissions.items() if student not in grades}
     _write_csv(out, grades, key)
     saved = time.monotonic()
-    with ThreadPoolExecutor(max_workers=workers) as pool, progress_bar(
+    with _pool(workers, executor) as pool, progress_bar(
             total=len(submissions), initial=len(grades), disable=not progress, desc=f"grading {exercise}",
             unit="student") as bar:
         futures = {pool.submit(grade_file, exercise, each.path, limits, student=student, possible=possible,
@@ -514,6 +517,16 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
     if results is not None:
         _write_results(exercise, Path(results), ordered)
     return ordered
+
+
+@contextmanager
+def _pool(workers: int, executor: Executor | None) -> Iterator[Executor]:
+    """``executor`` as it is (its owner shuts it down), or a pool of ``workers`` threads, shut down after."""
+    if executor is not None:
+        yield executor
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        yield pool
 
 
 def _described(grade: Grade, submission: Submission, folder: str) -> Grade:

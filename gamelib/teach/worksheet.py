@@ -378,13 +378,16 @@ def _heading(answer: TreeAnswer) -> str:
     tree = answer.tree
     depth = tree.height
     branching = len(tree.children_of(tree.root))
-    return (f"<h2>Tree {answer.number}</h2>\n<p class=\"source\">classroom_tree({branching}, {depth}, "
-            f"seed={answer.tree_seed}); in the board notation: <code>{escape(tree.to_text())}</code></p>")
+    source = (f"classroom_tree({branching}, {depth}, seed={answer.tree_seed})" if answer.tree_seed is not None
+              else escape(tree.name))
+    return (f"<h2>Tree {answer.number}</h2>\n<p class=\"source\">{source}; in the board notation: "
+            f"<code>{escape(tree.to_text())}</code></p>")
 
 
-def worksheet_html(answers: Sequence[TreeAnswer], seed: int) -> str:
-    """The worksheet page: instructions, then a printed page per tree with its blank picture."""
-    title = f"{_NAMES[answers[0].algorithm].capitalize()} worksheet (seed {seed})"
+def worksheet_html(answers: Sequence[TreeAnswer], seed: int | str) -> str:
+    """The worksheet page: instructions, then a printed page per tree with its blank picture; ``seed`` the seed
+    that drew the trees, or the name of the one tree given."""
+    title = f"{_NAMES[answers[0].algorithm].capitalize()} worksheet ({_source(seed)})"
     body = [f"<h1>{escape(title)}</h1>", '<p class="name">Name: ______________________________</p>',
             *_instructions(answers)]
     for answer in answers:
@@ -416,10 +419,14 @@ def _key_tables(answer: TreeAnswer) -> list[str]:
             f"<ul class=\"nodes\">{lines}</ul></div></div>"]
 
 
-def answers_html(answers: Sequence[TreeAnswer], seed: int) -> str:
+def _source(seed: int | str) -> str:
+    return f"seed {seed}" if isinstance(seed, int) else seed
+
+
+def answers_html(answers: Sequence[TreeAnswer], seed: int | str) -> str:
     """The answer key page: per tree the filled-in picture, the value, best move, pruned nodes,
     cut-offs and every node's window and value."""
-    title = f"{_NAMES[answers[0].algorithm].capitalize()} worksheet (seed {seed}): answers"
+    title = f"{_NAMES[answers[0].algorithm].capitalize()} worksheet ({_source(seed)}): answers"
     body = [f"<h1>{escape(title)}</h1>"]
     for answer in answers:
         body += ['<section class="tree">', _heading(answer), tree_svg(answer, filled=True), *_key_tables(answer),
@@ -455,6 +462,29 @@ def make_worksheet(seed: int = 0, trees: int = 6, branching: int = 3, depth: int
         files[f"tree-{answer.number}.svg"] = tree_svg(answer, filled=False)
         files[f"tree-{answer.number}-answers.svg"] = tree_svg(answer, filled=True)
     return Worksheet(seed, answers, files)
+
+
+MAX_SHEET_LEAVES = 40
+"""The most leaves a tree given for a worksheet may have (a page each, written on by hand)."""
+
+
+def tree_worksheet(tree: GameTree, *, algorithm: str = "alphabeta") -> Worksheet:
+    """A worksheet of the one ``tree`` an instructor gives (of MAX and MIN, at most :data:`MAX_SHEET_LEAVES`
+    leaves), headed by its name, and its answer key, as :func:`make_worksheet` makes them. Raises WorksheetError
+    for a tree with chance nodes or too many leaves, or an algorithm without windows."""
+    if algorithm not in WORKSHEET_SEARCHES:
+        raise WorksheetError(f"a worksheet works {', '.join(WORKSHEET_SEARCHES)}, not {algorithm}")
+    leaves = sum(1 for node in tree.nodes() if tree.is_terminal(node))
+    if leaves > MAX_SHEET_LEAVES:
+        raise WorksheetError(f"{tree.name} has {leaves} leaves: a worksheet takes at most {MAX_SHEET_LEAVES}")
+    if any(tree.to_move(node) not in (Player.MAX, Player.MIN) for node in tree.nodes()):
+        raise WorksheetError(f"{tree.name} has chance nodes or several players: a worksheet takes MAX and MIN only")
+    answer = answer_key(tree, record(tree, algorithm), algorithm=algorithm)
+    key = {"tree_name": tree.name, "algorithm": algorithm, "trees": [answer.to_dict()]}
+    files = {"worksheet.html": worksheet_html((answer,), tree.name), "answers.html": answers_html((answer,), tree.name),
+             "answers.json": json.dumps(key, indent=1, ensure_ascii=False) + "\n",
+             "tree-1.svg": tree_svg(answer, filled=False), "tree-1-answers.svg": tree_svg(answer, filled=True)}
+    return Worksheet(0, (answer,), files)
 
 
 def write_worksheet(out: str | Path, sheet: Worksheet) -> list[Path]:

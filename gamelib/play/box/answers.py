@@ -767,8 +767,9 @@ def _answer(payload: Mapping[str, Any], channel: Any, build: Callable[[str], Cod
         return
     function = namespace.get(name)
     if not callable(function):
-        defined = sorted(key for key, value in namespace.items()
-                         if callable(value) and key not in _PROVIDED and key not in names)
+        defined = sorted(key for key, value in namespace.items()  # gamelib's names the box lacks are not the code's
+                         if callable(value) and key not in _PROVIDED and key not in names
+                         and not getattr(type(value), "UNAVAILABLE", False))
         channel.send({"missing": [each[:MAX_NODE_CHARACTERS] for each in defined[:50]]})
         return
     for index, data in enumerate(payload["trees"]):

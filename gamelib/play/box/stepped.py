@@ -298,7 +298,8 @@ _BOX_GAMELIB = frozenset({"gamelib", "gamelib.games", "gamelib.games.game"})
 """The modules of gamelib a student's code may import (the box's game-tree API)."""
 
 _GAMELIB = ModuleType("gamelib", student_api.__doc__)
-_GAMELIB.__dict__.update({name: getattr(student_api, name) for name in student_api.__all__}, __all__=student_api.__all__)
+_GAMELIB.__dict__.update({name: getattr(student_api, name) for name in student_api.__all__}, __all__=student_api.__all__,
+                         __getattr__=student_api.__getattr__)
 """What ``import gamelib`` gives the student's code: the box's ``gamelib``, :mod:`gamelib.play.box.student_api`'s names."""
 
 

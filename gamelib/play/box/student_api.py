@@ -4,8 +4,46 @@ Inside the box (:mod:`gamelib.play.box.sandbox`) this file is gamelib's ``__init
 game-tree API a student's search uses (:class:`~gamelib.games.game.Player`, ``Value``, ``INF``,
 :func:`~gamelib.games.game.format_value`) and none of the course's searches, checkers, exercises or
 solutions. Outside the box the same names come from gamelib itself.
+
+Any other name imported from gamelib in the box (``from gamelib import Bound``, as a lesson's setup does) is an
+:class:`Unavailable`: the import succeeds, and any use of the name raises NameError saying the box does not hold
+it. So an answer cell handed in with the lesson's imports gets the verdict it gets in the lesson, whose check
+sends the function alone, without its imports: right if the function does not use the name, an error if it does.
 """
+
+from typing import Any, NoReturn
 
 from gamelib.games.game import INF, Player, Value, format_value
 
 __all__ = ["INF", "Player", "Value", "format_value"]
+
+
+class Unavailable:
+    """A name of gamelib that the box does not hold: any use of it raises NameError."""
+
+    __slots__ = ("_name",)
+    UNAVAILABLE = True  # read on the type (``getattr(type(value), "UNAVAILABLE", False)``): no instance use raises
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "_name", name)
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise NameError(f"{object.__getattribute__(self, '_name')} is not available to an answer: of gamelib, the "
+                        f"checker gives only {', '.join(__all__)}")
+
+    def __getattr__(self, name: str) -> NoReturn:
+        self._refuse()
+
+    __call__ = __getitem__ = __iter__ = __bool__ = __len__ = __int__ = __float__ = __index__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __add__ = __sub__ = __mul__ = __neg__ = _refuse
+    __hash__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"<{object.__getattribute__(self, '_name')}: not available in the checker's box>"
+
+
+def __getattr__(name: str) -> Unavailable:
+    """``from gamelib import NAME`` for a name the box does not hold (dunder names stay missing)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return Unavailable(name)
