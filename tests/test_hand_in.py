@@ -311,3 +311,54 @@ def test_an_answer_cell_importing_the_lessons_names_gets_the_lessons_verdict(tmp
     used = unused.replace("    if tree.is_terminal(node):", "    assert Bound.EXACT\n    if tree.is_terminal(node):", 1)
     grade = grade_file("alphabeta", handed_in(tmp_path, "alphabeta", used))
     assert grade.passed == 0 and "NameError: Bound is not available to an answer" in grade.verdict, grade.verdict
+
+
+# ---- The lesson's check and the grader take the same code -----------------------------------------------------
+
+def cell_function(cells: list[str], name: str, tmp_path: Path) -> Any:
+    """``name`` as a notebook defines it: each cell compiled under a name that is no file (as IPython's), kept in
+    linecache, run in one namespace."""
+    import linecache
+
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    for number, text in enumerate(cells):
+        filename = str(tmp_path / f"ipykernel_0/{number}.py")  # not on disk, as an IPython cell's
+        linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+        exec(compile(text, filename, "exec"), namespace)
+    return namespace[name]
+
+
+HELPER = "def is_max(tree, node):\n    return tree.to_move(node) is Player.MAX\n"
+USING_HELPER = pasted("alphabeta").replace("if tree.to_move(node) is Player.MAX:", "if is_max(tree, node):")
+
+
+@pytest.mark.parametrize("cells, right", [
+    ([pasted("alphabeta")], True),  # the answer alone
+    ([HELPER + "\n" + USING_HELPER], True),  # its helper in its cell
+    ([HELPER, USING_HELPER], False),  # its helper in another cell: checked alone, the cell has no is_max
+    (["tried_on = 'Broeders'\n",  # a name of the notebook's, which the box has not: its use in a test is left out
+      pasted("alphabeta") + "\nprint(my_alphabeta.__name__, len(tried_on))  # a test call\n"], True),
+    (["from gamelib import INF\n" + pasted("alphabeta").replace("value: Value = tree.evaluate(node)",
+                                                              "value: Value = tree.evaluate(node) + 0 * (INF > 0)")],
+     True),
+])
+def test_the_lessons_check_and_the_grader_judge_the_same_cell(tmp_path: Path, cells: list[str], right: bool) -> None:
+    """What the reading found disagreeing: a helper in another cell passed the lesson's check and failed the
+    grade; an import in the cell failed the check and passed the grade. Now both take the answer's cell alone."""
+    from gamelib.teach.code_check import check_function
+
+    function = cell_function([f"from gamelib import Player, Value\n{text}" if "def " in text else text
+                              for text in cells], "my_alphabeta", tmp_path)
+    checked = check_function("alphabeta", function)
+    graded = grade_file("alphabeta", handed_in(tmp_path, "alphabeta", cells[-1]))
+    assert checked.ok == graded.ok == right, (checked.message or checked, graded.verdict)
+    if not right:
+        assert "on its own: define or import there what it uses" in graded.verdict and "is_max" in checked.message
+
+
+def test_answer_source_keeps_definitions_and_line_numbers() -> None:
+    from gamelib.teach.code_check import answer_source
+
+    cell = "import math\nLIMIT = 3\ndef f(x):\n    return x\nprint(f(2))\nvalue = f(3)\n"
+    assert answer_source(cell) == "import math\nLIMIT = 3\ndef f(x):\n    return x\n\n\n"
+    assert answer_source("def f(:\n") == "def f(:\n"

@@ -905,7 +905,7 @@ def test_the_start_page_asks_for_p_values_where_a_lesson_gives_one_before_lesson
         assert not missing, f"lesson {number} no longer explains its test in the words {missing}"
     assert "Lesson 7 shows which intervals stay honest with few games, and gives the p-values of tests" in " ".join(
         start_page().split())
-    assert ("Lesson 3 uses a little statistics, explained there" in start_page() and "a coin toss (a sign test)" in start_page()
+    assert ("Lesson 3 uses a little statistics, explained there" in start_page() and "a coin toss (lesson 7 names this a sign test)" in start_page()
             and "twice its give-or-take" in start_page() and "twice its give-or-take" in lesson_text(3))
 
 
@@ -928,7 +928,8 @@ def test_the_start_page_says_bonferroni_holds_wilsons_intervals_together_only_no
     interval; at 40 games Wilson's coverage falls to 0.893 and 0.884 near 0 (a scan of p in a scratch folder), far
     below its level, so Bonferroni's sum of the misses promises no 95%. Exact (Clopper-Pearson) intervals would."""
     page = start_page()
-    assert ("All of them then hold together at least 95% of the time only nominally (lesson 7 says so): exact "
+    assert ("The Wilson intervals among them then hold together at least 95% of the time only nominally (lesson 7 "
+            "says so): exact "
             "(Clopper-Pearson) intervals would guarantee it, but both lessons use Wilson's intervals, which cover less "
             "often than their level says for many true scores, and far less for some near 0 and 1") in page
     assert re.search(r"Wilson's intervals[^.]*only nominally", lesson_text(7)), (

@@ -536,12 +536,12 @@ def test_strength_matches_check_fails_on_normal_intervals_printed_as_t_intervals
 
 
 def test_strength_matches_check_fails_when_a_gain_holds_only_at_95_percent() -> None:
-    """8d5fc8a's margins half a mark lower: a mean of +1.04, its 95% interval from +0.10, but at 1 - 0.05/3 from
-    about -0.11: it would not survive choosing the measure after the points."""
+    """8d5fc8a's margins half a mark lower: a mean of +1.04, its 95% interval from +0.10, but at 1 - 0.05/6 from
+    about -0.23: it would not survive counting every claim that could have been made."""
     strength = read_json("benchmarks", "strength.json")
     lower = {**strength, "matches": [{**match, "pair_margins": [margin - 0.5 for margin in match["pair_margins"]]}
                                      if match["new"] == "8d5fc8a" else match for match in strength["matches"]]}
-    with pytest.raises(AssertionError, match="at 1 - 0.05/3"):
+    with pytest.raises(AssertionError, match="at 1 - 0.05/6"):
         run(L7, "check:strength-matches", strength=lower, margin_gains=strength_gains(lower))
 
 

@@ -174,15 +174,18 @@ def pair_margins(records: Sequence[GameRecord]) -> tuple[list[int], int]:
     return margins, left_out
 
 
-def margin_interval(margins: Sequence[int], left_out: int = 0) -> MarginGain | None:
-    """The :class:`MarginGain` of per-pair ``margins`` (:func:`pair_margins`): their mean with a
-    :data:`MARGIN_LEVEL` Student t interval; None for fewer than two pairs (no interval)."""
+def margin_interval(margins: Sequence[int], left_out: int = 0, *, level: float = MARGIN_LEVEL) -> MarginGain | None:
+    """The :class:`MarginGain` of per-pair ``margins`` (:func:`pair_margins`): their mean with a Student t interval
+    at confidence ``level`` (default :data:`MARGIN_LEVEL`); None for fewer than two pairs (no interval). Raises
+    ValueError for a level outside (0, 1)."""
+    if not 0 < level < 1:
+        raise ValueError(f"level is {level}: give a confidence between 0 and 1")
     if len(margins) < 2:
         return None
     from scipy.stats import t as student_t  # type: ignore[import-untyped]  # 2 s to import cold: only when needed
 
     mean = statistics.fmean(margins)
-    quantile = float(student_t.ppf((1 + MARGIN_LEVEL) / 2, len(margins) - 1))
+    quantile = float(student_t.ppf((1 + level) / 2, len(margins) - 1))
     half = quantile * statistics.stdev(margins) / math.sqrt(len(margins))
     return MarginGain(len(margins), mean, mean - half, mean + half, left_out)
 

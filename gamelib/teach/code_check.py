@@ -39,6 +39,9 @@ your code ran longer than 1 s before my_minimax was called; an endless loop?
 
 from __future__ import annotations
 
+import ast
+import linecache
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -55,7 +58,7 @@ from gamelib.teach.exercises import EXERCISES, Exercise, UnknownExerciseError, V
 from gamelib.play.box.sandbox import END, Limits, RunEnd, Runner, SandboxResult, SandboxUnavailableError, in_box
 from gamelib.play.box.stepped import STEPS, in_browser, in_kernel
 
-__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SourceVerdict", "check", "check_code",
+__all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SourceVerdict", "answer_source", "check", "check_code",
            "check_function", "check_in_kernel", "check_source", "check_trees", "function_name", "function_source", "source_as_exercise",
            "starter_code", "unreadable"]
 
@@ -216,11 +219,51 @@ def check_function(exercise: str, function: Callable[..., Any], limits: Limits =
     return check_code(exercise, source, limits, cancel=cancel)
 
 
+_KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+"""The statements of an answer cell that are checked: its imports, functions and classes (and constants)."""
+
+
+def answer_source(cell: str) -> str:
+    """The part of an answer cell that is checked, the same in the lesson's check and in the grader: its imports,
+    functions, classes and constants (an assignment that calls nothing), each on its own lines; every other
+    statement (a test call, a print) is blanked, its lines kept empty so that line numbers stay the cell's. Text
+    that does not parse is returned as it is, for the checker to report the syntax error."""
+    try:
+        module = ast.parse(cell)
+    except SyntaxError:
+        return cell
+    lines = cell.splitlines()
+    kept = [False] * len(lines)
+    for statement in module.body:
+        constant = isinstance(statement, (ast.Assign, ast.AnnAssign)) and not any(
+            isinstance(node, ast.Call) for node in ast.walk(statement))
+        if isinstance(statement, _KEPT) or constant:
+            first = min([statement.lineno, *(decorator.lineno for decorator in getattr(statement, "decorator_list", []))])
+            for number in range(first, (statement.end_lineno or statement.lineno) + 1):
+                kept[number - 1] = True
+    return "\n".join(line if keep else "" for line, keep in zip(lines, kept)) + "\n"
+
+
+def _cell_of(function: Callable[..., Any]) -> str | None:
+    """The text of the notebook cell that defined ``function`` (IPython keeps it in :mod:`linecache` under a name
+    that is no file on disk), or None for a function from a file."""
+    filename = getattr(getattr(function, "__code__", None), "co_filename", "")
+    if not filename or (os.path.isfile(filename) and "ipykernel_" not in filename):
+        return None
+    text = "".join(linecache.getlines(filename))
+    return text or None
+
+
 def function_source(function: Callable[..., Any], name: str) -> str:
-    """The source of ``function`` and of every plain function it calls, directly or through
-    another, from its own module's globals (the notebook's, for a function defined in a cell), in
-    the order first met; then ``name = <function's name>`` if the names differ. Raises OSError or
-    TypeError (from :func:`inspect.getsource`) if a source cannot be found."""
+    """The code a check of ``function`` sends: for a function defined in a notebook cell, that cell's
+    :func:`answer_source` (what the grader takes from the cell in a lesson handed in, so both judge the same
+    code: helpers and imports must be in that cell); for one from a file, its source and the sources of every
+    plain function it calls, directly or through another, from its module's globals, in the order first met.
+    Then ``name = <function's name>`` if the names differ. Raises OSError or TypeError (from
+    :func:`inspect.getsource`) if a source cannot be found."""
+    cell = _cell_of(function)
+    if cell is not None:  # a notebook's answer: its cell, as the grader takes it from the lesson handed in
+        return answer_source(cell) + (f"{name} = {function.__name__}\n" if function.__name__ != name else "")
     namespace = getattr(function, "__globals__", {})
     found: dict[str, Callable[..., Any]] = {}
     waiting = [function]
@@ -407,9 +450,11 @@ class _Judge:
         where = _where(frames if isinstance(frames, list) else [], self.source)
         if self._unwritten():
             return f"{name} is not written yet: write it above, then run this cell.\n({said}\n{where})"
+        alone = ("\n(a check runs the cell, or the file, that defines your function on its own: define or import "
+                 "there what it uses)") if str(data.get("type")) == "NameError" else ""
         if data.get("stage") == "call":
-            return f"{name} raised an error while it was checked:\n{said}\n{where}"
-        return f"your code raised an error as it ran:\n{said}\n{where}"
+            return f"{name} raised an error while it was checked:\n{said}\n{where}{alone}"
+        return f"your code raised an error as it ran:\n{said}\n{where}{alone}"
 
     def _stopped_message(self, result: SandboxResult) -> str:
         """Why a check ended without a verdict: which limit it hit, on which tree, or how it crashed."""

@@ -71,7 +71,7 @@ from gamelib.games.user_text import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
 from gamelib.play.box.sandbox import Limits
-from gamelib.teach.code_check import check_trees, function_name
+from gamelib.teach.code_check import answer_source, check_trees, function_name
 from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict, exercise_trees
 from gamelib.teach.hand_in import RosterEntry, Submission, find_submissions, match_roster
 
@@ -231,8 +231,10 @@ nbgrader and otter-grader tag theirs: a lesson handed in is graded on those cell
 
 def notebook_source(raw: str, exercise: str | None = None) -> str:
     """The Python code of a notebook (its JSON text) for ``exercise``: the code cells tagged
-    ``exercise:EXERCISE`` (:data:`ANSWER_TAG`) if any cell carries an answer tag, as a lesson does (its setup cell
-    and the lesson's own code are not run: an answer has ``Player``, ``Value``, ``math`` and ``Any`` without
+    ``exercise:EXERCISE`` (:data:`ANSWER_TAG`) if any cell carries an answer tag, as a lesson does, each taken as
+    the lesson's own check takes it (:func:`~gamelib.teach.code_check.answer_source`: its imports, functions,
+    classes and constants; a test call in it is left out), while its setup cell and the lesson's own code are not
+    run: an answer has ``Player``, ``Value``, ``math`` and ``Any`` without
     importing them, and may import :mod:`gamelib.play.box.student_api`'s names, as when the lesson checks it); a notebook without answer tags, a student's own, gives all its code
     cells. The cells come in order, one blank line apart, without IPython's extras: a cell starting with a cell
     magic (``%%time``) is left out, and so are lines of line magics (``%matplotlib``), shell commands
@@ -253,13 +255,15 @@ def notebook_source(raw: str, exercise: str | None = None) -> str:
             others = sorted({name for names in tagged.values() for name in names})
             raise ValueError(f"this notebook has no answer cell for {exercise} (a cell tagged {ANSWER_TAG}{exercise}); "
                              f"its answer cells are for {', '.join(others)}: hand in the lesson of the exercise")
+    answers = exercise is not None and any(tagged.values())
     sources: list[str] = []
     for cell in code:
         source = cell.get("source", "")
         text = "".join(source) if isinstance(source, list) else str(source)
         if text.lstrip().startswith("%%"):
             continue
-        sources.append("\n".join(line for line in text.splitlines() if not _ipython_only(line)))
+        text = "\n".join(line for line in text.splitlines() if not _ipython_only(line))
+        sources.append(answer_source(text).rstrip("\n") if answers else text)
     return "\n\n".join(sources) + "\n"
 
 
@@ -347,14 +351,15 @@ def grade_source(exercise: str, student: str, source: str, limits: Limits = Limi
     trees = exercise_trees(exercise, seed)
     started, results, box = time.monotonic(), list[TreeResult](), GUARD_ONLY
     while len(results) < len(trees):
-        first, left = len(results), limits.seconds - (time.monotonic() - started)
+        first = len(results)  # the first run has the whole time; a later one what is left, "7.3 s", not "7.29999 s"
+        left = limits.seconds if first == 0 else math.floor((limits.seconds - (time.monotonic() - started)) * 10) / 10
         if left < _LEAST_RUN_SECONDS:  # the submission's time is spent: the trees left are not checked
             results += [TreeResult(tree.name, "timeout", f"not checked: the submission's {limits.seconds:g} s ran "
                                    f"out before tree {first + 1}") for tree in trees[first:]]
             break
-        run = replace(limits, seconds=left, cpu_seconds=limits.cpu_seconds)
+        run, run_started = replace(limits, seconds=left, cpu_seconds=limits.cpu_seconds), time.monotonic()
         verdict = check_trees(exercise, source, trees[first:], run, first=first, total=len(trees))
-        outcome = "timeout" if time.monotonic() - started >= limits.seconds else "error"
+        outcome = "timeout" if time.monotonic() - run_started >= run.seconds else "error"
         box = verdict.boundary
         if verdict.reports:  # judged: right up to a tree where it departed, if any; then go on after it
             results += [TreeResult(name, "right" if report.ok else "wrong", "" if report.ok else verdict.failure_text)

@@ -299,7 +299,7 @@ _BOX_GAMELIB = frozenset({"gamelib", "gamelib.games", "gamelib.games.game"})
 
 _GAMELIB = ModuleType("gamelib", student_api.__doc__)
 _GAMELIB.__dict__.update({name: getattr(student_api, name) for name in student_api.__all__}, __all__=student_api.__all__,
-                         __getattr__=student_api.__getattr__)
+                         __getattr__=student_api.unavailable_name)
 """What ``import gamelib`` gives the student's code: the box's ``gamelib``, :mod:`gamelib.play.box.student_api`'s names."""
 
 

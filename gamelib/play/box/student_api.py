@@ -42,8 +42,13 @@ class Unavailable:
         return f"<{object.__getattribute__(self, '_name')}: not available in the checker's box>"
 
 
-def __getattr__(name: str) -> Unavailable:
-    """``from gamelib import NAME`` for a name the box does not hold (dunder names stay missing)."""
+def unavailable_name(name: str) -> Unavailable:
+    """``from gamelib import NAME`` for a name the box does not hold (dunder names stay missing): the box's
+    ``gamelib`` module's ``__getattr__``."""
     if name.startswith("__"):
         raise AttributeError(name)
     return Unavailable(name)
+
+
+if __name__ == "gamelib":  # this file as the box's gamelib/__init__.py (outside the box it is no package's)
+    __getattr__ = unavailable_name
