@@ -359,6 +359,6 @@ def test_the_lessons_check_and_the_grader_judge_the_same_cell(tmp_path: Path, ce
 def test_answer_source_keeps_definitions_and_line_numbers() -> None:
     from gamelib.teach.code_check import answer_source
 
-    cell = "import math\nLIMIT = 3\ndef f(x):\n    return x\nprint(f(2))\nvalue = f(3)\n"
-    assert answer_source(cell) == "import math\nLIMIT = 3\ndef f(x):\n    return x\n\n\n"
+    cell = "import math\nLIMIT = 3\ndef f(x):\n    return x\nprint(f(2))\nvalue = f(3)\nBIG = float('inf')\nR = math.sqrt(2)\n"
+    assert answer_source(cell) == "import math\nLIMIT = 3\ndef f(x):\n    return x\n\n\nBIG = float('inf')\nR = math.sqrt(2)\n"
     assert answer_source("def f(:\n") == "def f(:\n"

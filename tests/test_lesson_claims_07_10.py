@@ -545,6 +545,18 @@ def test_strength_matches_check_fails_when_a_gain_holds_only_at_95_percent() -> 
         run(L7, "check:strength-matches", strength=lower, margin_gains=strength_gains(lower))
 
 
+def test_strength_matches_check_fails_when_the_adjusted_intervals_printed_are_the_95_percent_ones() -> None:
+    """A margin_interval that ignored its level would print the 95% intervals under the 1 - 0.05/6 heading."""
+    strength = read_json("benchmarks", "strength.json")
+
+    def ignoring_level(margins: list[int], left_out: int = 0, *, level: float = 0.95) -> Any:
+        return margin_interval(margins, left_out)
+
+    with pytest.raises(AssertionError, match="the interval printed at 1 - 0.05/6 should be"):
+        run(L7, "check:strength-matches", strength=strength, margin_gains=strength_gains(strength),
+            margin_interval=ignoring_level)
+
+
 # ---- Lesson 10 --------------------------------------------------------------------------------------
 
 NAMES = ("alphabeta", "hillclimb", "greedy", "slow", "crashy")  # the manifest's order

@@ -225,7 +225,8 @@ _KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.
 
 def answer_source(cell: str) -> str:
     """The part of an answer cell that is checked, the same in the lesson's check and in the grader: its imports,
-    functions, classes and constants (an assignment that calls nothing), each on its own lines; every other
+    functions, classes and constants (an assignment that calls nothing but a built-in conversion such as
+    ``float('inf')`` or a function of :mod:`math`), each on its own lines; every other
     statement (a test call, a print) is blanked, its lines kept empty so that line numbers stay the cell's. Text
     that does not parse is returned as it is, for the checker to report the syntax error."""
     try:
@@ -235,13 +236,26 @@ def answer_source(cell: str) -> str:
     lines = cell.splitlines()
     kept = [False] * len(lines)
     for statement in module.body:
-        constant = isinstance(statement, (ast.Assign, ast.AnnAssign)) and not any(
-            isinstance(node, ast.Call) for node in ast.walk(statement))
+        constant = isinstance(statement, (ast.Assign, ast.AnnAssign)) and all(
+            _plain_call(node) for node in ast.walk(statement) if isinstance(node, ast.Call))
         if isinstance(statement, _KEPT) or constant:
             first = min([statement.lineno, *(decorator.lineno for decorator in getattr(statement, "decorator_list", []))])
             for number in range(first, (statement.end_lineno or statement.lineno) + 1):
                 kept[number - 1] = True
     return "\n".join(line if keep else "" for line, keep in zip(lines, kept)) + "\n"
+
+
+_PLAIN_CALLS = frozenset({"float", "int", "str", "bool", "tuple", "list", "dict", "set", "frozenset", "range", "abs",
+                          "min", "max", "len", "round"})
+"""What a constant of an answer cell may call (``float('inf')``), besides :mod:`math`'s functions."""
+
+
+def _plain_call(call: ast.Call) -> bool:
+    """Whether ``call`` is a built-in conversion or a function of :mod:`math` (``math.sqrt(2)``)."""
+    function = call.func
+    if isinstance(function, ast.Name):
+        return function.id in _PLAIN_CALLS
+    return isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name) and function.value.id == "math"
 
 
 def _cell_of(function: Callable[..., Any]) -> str | None:

@@ -7,8 +7,9 @@ solutions. Outside the box the same names come from gamelib itself.
 
 Any other name imported from gamelib in the box (``from gamelib import Bound``, as a lesson's setup does) is an
 :class:`Unavailable`: the import succeeds, and any use of the name raises NameError saying the box does not hold
-it. So an answer cell handed in with the lesson's imports gets the verdict it gets in the lesson, whose check
-sends the function alone, without its imports: right if the function does not use the name, an error if it does.
+it. So an answer cell that keeps a lesson's ``from gamelib import ...`` line is judged on what its function does:
+right if the function does not use such a name, an error saying so if it does. A module of gamelib the box does
+not hold (``import gamelib.teach``) is not found.
 """
 
 from typing import Any, NoReturn
