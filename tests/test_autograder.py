@@ -66,6 +66,7 @@ def test_setup_installs_what_the_grader_needs(autograder: Path) -> None:
     assert "apt-get install" in setup and "python3.11" in setup and "bubblewrap" in setup
 
 
+@pytest.mark.slow  # runs the unpacked run_autograder in a child Python: seconds
 def test_a_right_submission_scores_every_point(autograder: Path) -> None:
     trees = len(EXERCISES["minimax"].trees())
     data = graded(autograder, {"answer.py": RIGHT})
@@ -74,12 +75,14 @@ def test_a_right_submission_scores_every_point(autograder: Path) -> None:
     assert sum(test["max_score"] for test in data["tests"]) == pytest.approx(12)
 
 
+@pytest.mark.slow  # runs the unpacked run_autograder in a child Python: seconds
 def test_a_wrong_submission_is_told_on_each_tree(autograder: Path) -> None:
     data = graded(autograder, {"answer.py": WRONG})
     assert data["score"] == 0 and all(test["status"] == "failed" and test["output"].startswith("wrong: ")
                                       for test in data["tests"])
 
 
+@pytest.mark.slow  # runs the unpacked run_autograder in a child Python: seconds
 def test_a_submission_without_one_file_to_grade_is_told_so(autograder: Path) -> None:
     none = graded(autograder, {"notes.txt": "hi"})
     assert none["score"] == 0 and "no .py or .ipynb file" in none["output"]

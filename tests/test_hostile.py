@@ -140,6 +140,7 @@ def never_right(verdict: SourceVerdict) -> None:
 
 # The grader: every file, one run.
 
+@pytest.mark.slow  # every hostile file, each tree in a run of its own: 6 s; make test-slow runs it
 def test_the_grader_grades_every_file_and_no_hostile_one_is_right(scene: Scene, tmp_path: Path) -> None:
     hostile = {**EVERYWHERE, **(ISOLATED_ONLY if WHY_NOT is None else {})}
     files = {"right": RIGHT, "wrong": WRONG, **hostile}
