@@ -261,8 +261,9 @@ def test_the_cli_says_what_is_wrong_in_one_line(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "gamelib", "tournament", str(tmp_path), "--out", str(tmp_path / "o")],
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr.splitlines() == [f"python -m gamelib: error: {tmp_path} has no entries.toml: describe each "
-                                          "entry there (see docs/tournament.md)"]
+    assert result.stderr.splitlines() == [f"python -m gamelib: error: {tmp_path} has no entries.toml and no team "
+                                          "folders: give a subfolder per team, each with its bot's Python file, or "
+                                          "describe the entries in entries.toml"]
 
 
 def test_the_leaderboard_shows_standings_ratings_matrix_and_times() -> None:

@@ -26,7 +26,8 @@ from gamelib.play.arena import build_bot, play_game, run_match
 from gamelib.play.bots.base import BOT_NAMES
 from gamelib.play.box.guard import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
-from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_entries, load_file_bot
+from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_file_bot
+from gamelib.play.team_folders import draft_manifest, find_entries
 from gamelib.play.match_stats import standings_csv, standings_text
 from gamelib.play.records import Turn
 from gamelib.play.serve_file import own_channel
@@ -113,11 +114,16 @@ def add_game_commands(commands: Any) -> None:
 def _add_tournament_command(commands: Any) -> None:
     """``tournament SUBMISSIONS/``: its options."""
     tournament = commands.add_parser("tournament", help="play a class tournament between a folder of submissions")
-    tournament.add_argument("folder", metavar="SUBMISSIONS", help=f"a folder of submissions with its {MANIFEST}")
+    tournament.add_argument("folder", metavar="SUBMISSIONS",
+                            help=f"a folder of submissions: with its {MANIFEST}, or a subfolder per team, each with "
+                            "one bot file (a class with a choose method)")
     tournament.add_argument("--games", type=_GAMES, default=2, metavar="N",
                             help=f"games a pairing, colours alternating (default 2, at most {MAX_GAMES})")
-    tournament.add_argument("--out", required=True, metavar="FOLDER",
+    tournament.add_argument("--out", metavar="FOLDER",
                             help=f"results: {GAMES_FILE} (rerun to resume), standings.csv, leaderboard.html")
+    tournament.add_argument("--init", action="store_true",
+                            help=f"write a draft {MANIFEST} from the team folders (a subfolder per team) to review, "
+                            "and play nothing")
     tournament.add_argument("--schedule", choices=SCHEDULES, default="round-robin", help="(default round-robin)")
     tournament.add_argument("--swiss-rounds", type=option(whole_number, 1, MAX_GAMES, "a number of rounds"),
                             metavar="K", help="rounds of a Swiss system")
@@ -184,7 +190,11 @@ def run_tournament_command(args: argparse.Namespace,
                            page: Callable[[TournamentResult, Path], object] | None = None) -> int:
     """``tournament``: play the games not yet in --out, print the standings, write
     ``standings.csv`` and, through ``page`` (the leaderboard writer), ``leaderboard.html``."""
-    entries = load_entries(args.folder) + [course_entry(spec) for spec in args.bot]
+    if args.init:
+        return _init_manifest(Path(args.folder))
+    if args.out is None:
+        raise ValueError("tournament needs --out FOLDER for its results (or --init to draft the entries)")
+    entries = find_entries(args.folder) + [course_entry(spec) for spec in args.bot]
     limits = EntryLimits(memory_bytes=args.memory * 2**20, grace=args.grace)
     options = dict(games=args.games, rounds=args.rounds, rule=args.rule, seconds=args.time, out=args.out,
                    schedule=args.schedule, swiss_rounds=args.swiss_rounds, workers=args.workers, seed=args.seed,
@@ -206,6 +216,19 @@ def run_tournament_command(args: argparse.Namespace,
         print("submissions ran isolated (bubblewrap)" if problem is None else f"submissions ran under the guard only "
               f"({problem})")
     print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}" + (f", {out / 'leaderboard.html'}" if page else ""))
+    return 0
+
+
+def _init_manifest(folder: Path) -> int:
+    """``tournament --init``: write the draft manifest of ``folder``'s team folders, never over one."""
+    manifest = folder / MANIFEST
+    if manifest.exists():
+        raise ValueError(f"{manifest} exists: --init writes a draft only where there is none (review or remove it)")
+    text = draft_manifest(folder)
+    manifest.write_text(text, encoding="utf-8")
+    unclear = text.count("# CHECK")
+    print(f"wrote {manifest}: {text.count('[[entry]]')} entries" + (f", {unclear} marked CHECK to settle" if unclear
+                                                                      else "") + "; review it, then run the tournament")
     return 0
 
 
