@@ -41,6 +41,7 @@ from gamelib.play.commands import (
     run_play,
     run_tournament_command,
 )
+from gamelib.play.records import write_atomically
 from gamelib.search.algorithms import SEARCHES, run_search
 from gamelib.search.expectimax import expectimax
 from gamelib.search.maxn import MaxnResult
@@ -56,9 +57,9 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
+from gamelib.teach.autograder import MAX_AUTOGRADER_SECONDS, build_autograder
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.exercises import MAX_SEED as MAX_TREE_SEED
-from gamelib.teach.autograder import MAX_AUTOGRADER_SECONDS, build_autograder
 from gamelib.teach.gradebook import FORMATS, canvas_csv, moodle_csv
 from gamelib.teach.grading import (
     MAX_GRADING_WORKERS,
@@ -70,7 +71,6 @@ from gamelib.teach.grading import (
     grade_file,
     grade_folder,
     gradescope_results,
-    write_atomically,
 )
 from gamelib.teach.hand_in import read_roster
 from gamelib.teach.worksheet import (

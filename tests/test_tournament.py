@@ -3,6 +3,7 @@ CLI, the leaderboard, and the dask path giving the same games as the process poo
 
 from __future__ import annotations
 
+import csv
 import contextlib
 import json
 import os
@@ -247,6 +248,9 @@ def test_kill_9_then_resume_plays_every_game_once(tmp_path: Path) -> None:
     process.wait()
     killed_with = len(read_records(games))
     assert 4 <= killed_with < 24
+    with (out / "standings.csv").open(newline="", encoding="utf-8") as file:  # rewritten as games end: still there
+        played = sum(int(row["games"]) for row in csv.DictReader(file))
+    assert 2 <= played <= 2 * killed_with, f"the killed run should leave standings of games it played; got {played}"
     finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     problem = bwrap_problem()  # the summary says where the submission ran
@@ -328,3 +332,13 @@ def test_the_cpu_budget_is_twice_the_wall_time_of_the_entrys_moves() -> None:
     assert EntryLimits().cpu_budget(28, 1.0) == 94
     assert EntryLimits(start_seconds=0, grace=0).cpu_budget(3, 0.1) == 1  # 0.6 s, rounded up
     assert EntryLimits(cpu_seconds=7).cpu_budget(28, 1.0) == 7
+
+
+def test_on_game_sees_every_game_as_it_ends(tmp_path: Path) -> None:
+    """The standings can be rewritten as games end: on_game gets the records so far, one more each time."""
+    seen: list[int] = []
+    entries = [course_entry("random"), course_entry("hillclimb")]
+    with ThreadPoolExecutor(1) as pool:
+        result = run_tournament(entries, games=4, rounds=2, seconds=0.5, executor=pool, progress=False,
+                                on_game=lambda records: seen.append(len(records)))
+    assert seen == list(range(1, len(result.records) + 1)) == [1, 2, 3, 4]

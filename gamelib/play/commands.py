@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from gamelib.games.adjacency import MAX_ROUNDS, MIN_ROUNDS, RULES, AdjacencyGame, square_name
+from gamelib.games.adjacency import (
+    MAX_ROUNDS,
+    MIN_ROUNDS,
+    RULES,
+    AdjacencyGame,
+    square_name,
+)
 from gamelib.games.game import format_value
 from gamelib.games.user_text import decimal_number, whole_number
 from gamelib.play.arena import build_bot, play_game, run_match
@@ -27,11 +34,16 @@ from gamelib.play.bots.base import BOT_NAMES
 from gamelib.play.box.guard import bwrap_problem
 from gamelib.play.engine_protocol import MAX_MOVE_SECONDS, serve
 from gamelib.play.entries import MANIFEST, EntryLimits, course_entry, load_file_bot
-from gamelib.play.team_folders import draft_manifest, find_entries
-from gamelib.play.match_stats import standings_csv, standings_text
-from gamelib.play.records import Turn
+from gamelib.play.match_stats import fault_table, faults_csv, standings, standings_csv, standings_text
+from gamelib.play.records import GameRecord, Turn, write_atomically
 from gamelib.play.serve_file import own_channel
-from gamelib.play.tournament import GAMES_FILE, SCHEDULES, TournamentResult, run_tournament
+from gamelib.play.team_folders import draft_manifest, find_entries
+from gamelib.play.tournament import (
+    GAMES_FILE,
+    SCHEDULES,
+    TournamentResult,
+    run_tournament,
+)
 
 __all__ = ["MAX_GAME_SECONDS", "MAX_GAMES", "MAX_MEMORY_MB", "MAX_SEED", "MAX_WORKERS", "MIN_GAME_SECONDS",
            "add_game_commands", "dask_executor", "move_seconds", "option", "run_engine", "run_match_command", "run_play",
@@ -199,24 +211,46 @@ def run_tournament_command(args: argparse.Namespace,
     options = dict(games=args.games, rounds=args.rounds, rule=args.rule, seconds=args.time, out=args.out,
                    schedule=args.schedule, swiss_rounds=args.swiss_rounds, workers=args.workers, seed=args.seed,
                    limits=limits, progress=not args.quiet)
+    out = Path(args.out)
+    written = [0.0]
+
+    def so_far(records: Sequence[GameRecord]) -> None:  # the standings rewritten as games end, every 5 s at most
+        if time.monotonic() - written[0] >= _REWRITE_SECONDS:
+            _write_standings(out, TournamentResult(tuple(entries), tuple(records), tuple(standings(entries, records))),
+                             page)
+            written[0] = time.monotonic()
+
     try:
         with ExitStack() as stack:
             executor = None if args.scheduler is None else stack.enter_context(dask_executor(args.scheduler))
-            result = run_tournament(entries, executor=executor, **options)
+            result = run_tournament(entries, executor=executor, on_game=so_far, **options)
     except KeyboardInterrupt:
-        return _stopped(f"tournament stopped: the finished games are in {Path(args.out) / GAMES_FILE}; "
-                        "run the same command to resume")
-    out = Path(args.out)
-    (out / "standings.csv").write_text(standings_csv(result.table), encoding="utf-8")
-    if page is not None:
-        page(result, out / "leaderboard.html")
+        return _stopped(f"tournament stopped: the finished games are in {out / GAMES_FILE}, the standings so far in "
+                        f"{out / 'standings.csv'}; run the same command to resume")
+    _write_standings(out, result, page)
     print(standings_text(result.table))
     if any(entry.kind != "bot" for entry in entries):
         problem = bwrap_problem()
         print("submissions ran isolated (bubblewrap)" if problem is None else f"submissions ran under the guard only "
               f"({problem})")
-    print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}" + (f", {out / 'leaderboard.html'}" if page else ""))
+    print(f"written: {out / GAMES_FILE}, {out / 'standings.csv'}, {out / 'faults.csv'}"
+          + (f", {out / 'leaderboard.html'}" if page else ""))
     return 0
+
+
+_REWRITE_SECONDS = 5.0
+"""While a tournament plays, its standings are rewritten at most this often (seconds), after a game ends."""
+
+
+def _write_standings(out: Path, result: TournamentResult,
+                     page: Callable[[TournamentResult, Path], object] | None) -> None:
+    """``standings.csv``, ``faults.csv`` (one row an entry and kind of fault) and the leaderboard page of
+    ``result``, each replaced whole (:func:`~gamelib.play.records.write_atomically`)."""
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomically(out / "standings.csv", standings_csv(result.table))
+    write_atomically(out / "faults.csv", faults_csv(fault_table(result.records)))
+    if page is not None:
+        page(result, out / "leaderboard.html")
 
 
 def _init_manifest(folder: Path) -> int:

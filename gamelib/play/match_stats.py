@@ -41,6 +41,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
@@ -52,9 +53,9 @@ from gamelib.games.user_text import spreadsheet_row
 from gamelib.play.ratings import fit_ratings
 from gamelib.play.records import read_records
 
-__all__ = ["BotStats", "MatchSummary", "SLOW_FACTOR", "Standing", "TIE_ELO", "head_to_head", "move_times",
-           "points_of", "score_interval", "standings", "standings_csv", "standings_text", "summarise",
-           "summarise_file", "wilson_interval"]
+__all__ = ["BotStats", "FAULT_FIELDS", "FaultRow", "MatchSummary", "SLOW_FACTOR", "Standing", "TIE_ELO", "fault_table",
+           "faults_csv", "head_to_head", "move_times", "points_of", "score_interval", "standings", "standings_csv",
+           "standings_text", "summarise", "summarise_file", "wilson_interval"]
 
 
 SLOW_FACTOR = 1.05
@@ -353,11 +354,56 @@ def head_to_head(names: Sequence[str], records: Sequence[Any]) -> list[list[floa
 def standings_csv(table: Sequence[Standing]) -> str:
     """The standings as CSV text, a header line of the field names, then one line an entry: every
     text cell (a name, a team, the faults) :func:`~gamelib.games.user_text.spreadsheet_safe`, the
-    numbers as they are (:func:`~gamelib.games.user_text.spreadsheet_row`)."""
+    numbers as they are (:func:`~gamelib.games.user_text.spreadsheet_row`), a number that is not one (the mean
+    move time of an entry that made no move) an empty cell, never ``nan``."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([field.name for field in fields(Standing)])
-    writer.writerows(spreadsheet_row(astuple(row)) for row in table)
+    writer.writerows(spreadsheet_row("" if isinstance(cell, float) and math.isnan(cell) else cell
+                                     for cell in astuple(row)) for row in table)
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class FaultRow:
+    """One entry's games lost by one kind of fault: ``entry``, ``reason`` (timeout, crash, ...), ``count``, the
+    ``first_game`` lost so, and ``example``: what happened in it, its ``line`` in the bot's file where the bot
+    raised and the detail says (else None)."""
+
+    entry: str
+    reason: str
+    count: int
+    first_game: int
+    example: str
+    line: int | None
+
+
+FAULT_FIELDS = ("entry", "reason", "count", "first_game", "line", "example")
+"""The fault table's CSV columns."""
+
+
+def fault_table(records: Sequence[Any]) -> list[FaultRow]:
+    """The games lost by a fault, one row an entry and kind of fault, sorted by entry and reason."""
+    lost: dict[tuple[str, str], list[Any]] = {}
+    for record in sorted(records, key=lambda record: record.index):
+        if record.reason != "played" and record.forfeit in ("X", "O"):
+            lost.setdefault((record.x if record.forfeit == "X" else record.o, record.reason), []).append(record)
+    rows = []
+    for (entry, reason), games in sorted(lost.items()):
+        first = games[0]
+        found = re.findall(r"\bline (\d+)\b", first.detail)
+        rows.append(FaultRow(entry, reason, len(games), first.index, first.detail[:500],
+                             int(found[-1]) if found else None))
+    return rows
+
+
+def faults_csv(rows: Sequence[FaultRow]) -> str:
+    """The fault table as CSV text (:data:`FAULT_FIELDS`), text cells spreadsheet-safe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(FAULT_FIELDS)
+    writer.writerows(spreadsheet_row([row.entry, row.reason, row.count, row.first_game,
+                                      "" if row.line is None else row.line, row.example]) for row in rows)
     return out.getvalue()
 
 

@@ -17,6 +17,9 @@ change of layout.
 from __future__ import annotations
 
 import json
+import os
+import stat
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +31,7 @@ from gamelib.play.bots.base import Decision
 from gamelib.search.tracing import to_jsonable
 
 __all__ = ["REASONS", "SETTINGS", "START_SETTINGS", "GameRecord", "MatchFileError", "Turn", "append_record", "check_settings",
+           "write_atomically",
            "read_records", "recover_records", "resume_records"]
 
 SETTINGS = ("index", "seed", "x", "o", "rule", "rounds", "time_limit")
@@ -206,3 +210,30 @@ def append_record(path: Path, record: GameRecord) -> None:
     """Append ``record`` to the match file ``path`` as one line, flushed at once."""
     with path.open("a", encoding="utf-8") as file:
         file.write(record.to_json() + "\n")
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Replace the file ``path`` with ``text`` (UTF-8) whole: written to a new temporary file in the
+    same folder, flushed to the disk, then renamed over ``path`` (``os.replace``), so a reader, or
+    a run killed half-way, sees the old file or the new one, never a part. The new file keeps the
+    mode of the regular file it replaces, or is 0600 (readable by this user only) if there was none
+    (a symlink at ``path`` is replaced, not followed). Raises
+    OSError if it cannot be written (the temporary file is then removed)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+            file.flush()
+            try:
+                old = os.lstat(path)
+            except FileNotFoundError:
+                old = None
+            if old is not None and stat.S_ISREG(old.st_mode):
+                os.fchmod(file.fileno(), stat.S_IMODE(old.st_mode))
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -21,7 +21,7 @@ continues it.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -170,7 +170,8 @@ def run_tournament(entries: Sequence[Entry], *, games: int = 2, rounds: int = 28
                    seconds: float = 1.0, out: str | Path | None = None, schedule: str = "round-robin",
                    swiss_rounds: int | None = None, workers: int = 2, seed: int = 0,
                    executor: Executor | None = None, limits: EntryLimits = EntryLimits(),
-                   progress: bool = True) -> TournamentResult:
+                   progress: bool = True,
+                   on_game: Callable[[Sequence[GameRecord]], None] | None = None) -> TournamentResult:
     """Play a tournament between ``entries`` and return its result, games already in ``out`` included.
 
     ``schedule`` is ``"round-robin"`` (:func:`round_robin`) or ``"swiss"`` (``swiss_rounds`` rounds of
@@ -178,7 +179,9 @@ def run_tournament(entries: Sequence[Entry], *, games: int = 2, rounds: int = 28
     :func:`play_tournament_game` on ``executor`` (any concurrent.futures Executor, e.g. a dask
     ``Client.get_executor()``) or on a process pool of ``workers``. ``out`` is a folder (created if
     needed): each finished game is appended to its ``games.jsonl``; games already there are not
-    played again. ``progress`` shows a tqdm bar with the time left. Raises ValueError for bad
+    played again. ``progress`` shows a tqdm bar with the time left. ``on_game`` is called with the records so
+    far (those on file included) after each game ends, in this process: to rewrite the standings as the
+    tournament goes, so that a run killed half-way leaves them current. Raises ValueError for bad
     settings, MatchFileError if ``out`` holds games of another tournament.
     """
     _check(entries, games, rounds, rule, seconds, schedule, swiss_rounds, workers)
@@ -198,6 +201,8 @@ def run_tournament(entries: Sequence[Entry], *, games: int = 2, rounds: int = 28
                     append_record(path, record)
                 records[record.index] = record
                 bar.update()
+                if on_game is not None:
+                    on_game(tuple(records[index] for index in sorted(records)))
     _check_leftovers(path, on_file, records)
     ordered = tuple(records[index] for index in sorted(records))
     return TournamentResult(tuple(entries), ordered, tuple(standings(entries, ordered)))

@@ -26,8 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from gamelib.play.box.sandbox import Limits
+from gamelib.play.records import write_atomically
 from gamelib.teach.exercises import MAX_SEED, exercise_trees
-from gamelib.teach.grading import MAX_POINTS, failed_grade, grade_file, gradescope_results, write_atomically
+from gamelib.teach.grading import (
+    MAX_POINTS,
+    failed_grade,
+    grade_file,
+    gradescope_results,
+)
 from gamelib.teach.hand_in import GRADED_SUFFIXES
 
 __all__ = ["MAX_AUTOGRADER_SECONDS", "build_autograder", "run"]

@@ -51,12 +51,20 @@ from typing import Any
 from gamelib.games.game import Value
 from gamelib.games.multiplayer import MultiPlayerTree
 from gamelib.games.trees import GameTree
-from gamelib.play.box.guard import NOT_RUN
 from gamelib.play.box.answers import FILENAME, Answers, message_problem
+from gamelib.play.box.guard import NOT_RUN
+from gamelib.play.box.sandbox import (
+    END,
+    Limits,
+    RunEnd,
+    Runner,
+    SandboxResult,
+    SandboxUnavailableError,
+    in_box,
+)
+from gamelib.play.box.stepped import STEPS, in_browser, in_kernel
 from gamelib.teach.checker import CheckReport
 from gamelib.teach.exercises import EXERCISES, Exercise, UnknownExerciseError, Verdict
-from gamelib.play.box.sandbox import END, Limits, RunEnd, Runner, SandboxResult, SandboxUnavailableError, in_box
-from gamelib.play.box.stepped import STEPS, in_browser, in_kernel
 
 __all__ = ["FILENAME", "MAX_SOURCE_CHARACTERS", "SourceVerdict", "answer_source", "check", "check_code",
            "check_function", "check_in_kernel", "check_source", "check_trees", "function_name", "function_source", "source_as_exercise",

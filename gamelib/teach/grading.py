@@ -58,7 +58,6 @@ import math
 import os
 import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
@@ -71,9 +70,19 @@ from gamelib.games.user_text import spreadsheet_safe, spreadsheet_text
 from gamelib.play.arena import progress_bar
 from gamelib.play.box.guard import GUARD_ONLY, NOT_RUN, boundary
 from gamelib.play.box.sandbox import Limits
+from gamelib.play.records import write_atomically
 from gamelib.teach.code_check import answer_source, check_trees, function_name
-from gamelib.teach.exercises import EXERCISES, UnknownExerciseError, Verdict, exercise_trees
-from gamelib.teach.hand_in import RosterEntry, Submission, find_submissions, match_roster
+from gamelib.teach.exercises import (
+    EXERCISES,
+    UnknownExerciseError,
+    exercise_trees,
+)
+from gamelib.teach.hand_in import (
+    RosterEntry,
+    Submission,
+    find_submissions,
+    match_roster,
+)
 
 __all__ = ["ANSWER_TAG", "CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
            "Grade", "default_out", "grade", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
@@ -710,33 +719,6 @@ def _read_key(path: Path) -> bytes:
     if len(key) != KEY_BYTES:
         raise refused(f"does not hold a key ({2 * KEY_BYTES} hexadecimal digits)")
     return key
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Replace the file ``path`` with ``text`` (UTF-8) whole: written to a new temporary file in the
-    same folder, flushed to the disk, then renamed over ``path`` (``os.replace``), so a reader, or
-    a run killed half-way, sees the old file or the new one, never a part. The new file keeps the
-    mode of the regular file it replaces, or is 0600 (readable by this user only) if there was none
-    (a symlink at ``path`` is replaced, not followed). Raises
-    OSError if it cannot be written (the temporary file is then removed)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            try:
-                old = os.lstat(path)
-            except FileNotFoundError:
-                old = None
-            if old is not None and stat.S_ISREG(old.st_mode):
-                os.fchmod(file.fileno(), stat.S_IMODE(old.st_mode))
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _write_csv(out: Path, grades: dict[str, Grade], key: bytes) -> None:

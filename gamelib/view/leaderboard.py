@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamelib.play.match_stats import Standing, head_to_head, move_times
+from gamelib.play.match_stats import Standing, fault_table, head_to_head, move_times
 
 __all__ = ["leaderboard_html", "write_leaderboard"]
 
@@ -75,15 +75,16 @@ def _ms(seconds: float) -> str:
 
 
 def _faults(records: Sequence[Any]) -> str:
-    """A table of the games lost by a fault (the first 200)."""
-    lost = [record for record in records if record.reason != "played"]
-    if not lost:
+    """The games lost by a fault, one row an entry and kind of fault (:func:`gamelib.play.match_stats.fault_table`):
+    how many, the first game lost so, and what happened there (with its line in the bot's file, where known)."""
+    rows = fault_table(records)
+    if not rows:
         return "<p>None.</p>"
-    rows = [f"<tr><td>{record.index}</td><td class=l>{html.escape(record.x if record.forfeit == 'X' else record.o)}"
-            f"</td><td class=l>{record.reason}</td><td>{len(record.moves)}</td>"
-            f"<td class=l>{html.escape(record.detail)}</td></tr>" for record in lost[:200]]
-    return ("<table><tr><th>game</th><th class=l>lost by</th><th class=l>reason</th><th>moves</th>"
-            "<th class=l>what happened</th></tr>" + "".join(rows) + "</table>")
+    cells = [f"<tr><td class=l>{html.escape(row.entry)}</td><td class=l>{html.escape(row.reason)}</td>"
+             f"<td>{row.count}</td><td>{row.first_game}</td><td>{'' if row.line is None else row.line}</td>"
+             f"<td class=l>{html.escape(row.example)}</td></tr>" for row in rows]
+    return ("<table><tr><th class=l>entry</th><th class=l>fault</th><th>games</th><th>first game</th><th>line</th>"
+            "<th class=l>what happened in the first</th></tr>" + "".join(cells) + "</table>")
 
 
 def _figure(width: float, height: float) -> Any:
