@@ -157,6 +157,8 @@ def test_a_fault_loses_with_its_reason_in_time_and_leaves_no_process(submissions
 
     record = play_tournament_game(TournamentGame(0, 1, entries[name], entries["random"], 8, 2, seconds, limits))
     assert (record.result, record.reason, record.forfeit, record.moves) == ("O", reason, "X", ()), record.detail
+    if name == "crash":  # write_bot puts choose's body on line 7 of crash.py
+        assert record.detail.endswith("(crash.py, line 7)"), record.detail
     assert started, "the game started no process of the entry"
     # the run's own processes: the entry's, and whatever runs code of this test's own folder (its box,
     # its Python); each is waited for until it ends (the kernel takes a moment), not raced

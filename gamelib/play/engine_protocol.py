@@ -405,7 +405,8 @@ class ExternalBot:
     def _exited(self, command: str) -> EngineError:
         """The error for an engine that exited at ``command``: ``cpu`` if SIGXCPU ended it (its CPU
         time limit), ``memory`` if its stderr log ends with a MemoryError, else a crash; the log's
-        last line is in the message."""
+        last line is in the message, and the file and line of a traceback's innermost frame where the log
+        ends with one."""
         try:
             status = self._process.wait(timeout=self.grace)
         except subprocess.TimeoutExpired:  # it closed its stdout but lives on
@@ -414,8 +415,10 @@ class ExternalBot:
         last = tail.strip().splitlines()[-1:] or [""]
         cpu = status in (-signal.SIGXCPU, 128 + signal.SIGXCPU)  # as a boxed engine's bwrap reports the signal
         reason = "cpu" if cpu else "memory" if "MemoryError" in tail else "crash"
+        frames = re.findall(r'File "([^"]+)", line (\d+)', tail)  # a traceback's innermost frame is its last
+        where = f" ({Path(frames[-1][0]).name}, line {frames[-1][1]})" if frames else ""
         return EngineError(f"engine {self.name} exited (status {status}) at {command!r}"
-                           + (f": {last[0][:200]}" if last[0] else ""), reason)
+                           + (f": {last[0][:200]}" if last[0] else "") + where, reason)
 
     def close(self, wait: float | None = None) -> None:
         """Send ``quit``, wait up to ``wait`` seconds (default ``grace``) for the engine to exit,
