@@ -362,3 +362,17 @@ def test_answer_source_keeps_definitions_and_line_numbers() -> None:
     cell = "import math\nLIMIT = 3\ndef f(x):\n    return x\nprint(f(2))\nvalue = f(3)\nBIG = float('inf')\nR = math.sqrt(2)\n"
     assert answer_source(cell) == "import math\nLIMIT = 3\ndef f(x):\n    return x\n\n\nBIG = float('inf')\nR = math.sqrt(2)\n"
     assert answer_source("def f(:\n") == "def f(:\n"
+
+
+def test_a_class_of_150_in_canvas_and_moodle_layouts_gives_150_rows_and_a_roster_of_160_gives_160(
+        tmp_path: Path) -> None:
+    """The sizes of a real class, layouts read without grading: 150 students each way, a row each; with a roster
+    of 160, 160 rows, the 10 who handed nothing in said so."""
+    canvas = make(tmp_path / "canvas", {f"student{n:03d}_{1000 + n}_{5000 + n}_answer.py": "x" for n in range(150)})
+    moodle = make(tmp_path / "moodle", {f"Student {n:03d}_{2000 + n}_assignsubmission_file_/answer.ipynb": "{}"
+                                        for n in range(150)})
+    assert len(find_submissions(canvas)) == len(find_submissions(moodle)) == 150
+    roster = [RosterEntry(str(2000 + n), f"Student {n:03d}") for n in range(160)]
+    rows = match_roster(find_submissions(moodle), roster)
+    missing = [row for row in rows if row.problem == "nothing handed in"]
+    assert len(rows) == 160 and len(missing) == 10 and not any(row.note for row in rows)
