@@ -222,3 +222,13 @@ def test_the_mcts_explorer_leaves_its_picture_and_words_in_a_page_without_a_kern
     assert "application/vnd.jupyter.widget-view+json" in bundle
     page = bundle["text/html"]
     assert 'data-step="7"' in page and html.escape("select: at r go to b") in page
+
+
+def test_it_opens_in_projector_mode() -> None:
+    """explore_mcts(tree, projector=True) raised AttributeError (the toggle showed a search not yet recorded)."""
+    explorer = explore_mcts(load_seed_tree("broeders31"), iterations=10, projector=True)
+    assert explorer.in_projector_mode and explorer.step == 0
+    explorer.go(5)
+    assert explorer.step == 5 and "<svg" in explorer.svg
+    explorer.set_projector(False)
+    assert not explorer.in_projector_mode and explorer.step == 5

@@ -325,10 +325,10 @@ class MctsExplorer(Stepping, StaticForm):
         self.projector, self.widget = self.frame.projector, self.frame.widget
         self.widget.add_class("gamelib-mcts-explorer")
         self.words = widgets.HTML()
-        self.projector.value = projector
         self.frame.arrange()
         self._lay_out()
         self._load(record_mcts(tree, iterations=iterations, seed=seed, c=c, **options), iterations)
+        self.projector.value = projector  # once there is a search to show: the toggle lays out and shows it again
         self.go(step)
 
     @property
