@@ -57,13 +57,14 @@ from gamelib.search.tracing import (
     visited_nodes,
 )
 from gamelib.search.ttable import MAX_SLOTS, TranspositionTable
-from gamelib.teach.autograder import MAX_AUTOGRADER_SECONDS, build_autograder
+from gamelib.teach.autograder import build_autograder
 from gamelib.teach.exercises import EXERCISES
 from gamelib.teach.exercises import MAX_SEED as MAX_TREE_SEED
 from gamelib.teach.gradebook import FORMATS, canvas_csv, moodle_csv
 from gamelib.teach.grading import (
     MAX_GRADING_WORKERS,
     MAX_POINTS,
+    MAX_SUBMISSION_SECONDS,
     NOT_RUN,
     OUTCOMES,
     Grade,
@@ -196,10 +197,6 @@ def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
-MAX_GRADE_SECONDS = 600.0
-"""The longest ``grade --time`` gives one submission, in seconds of wall-clock time."""
-
-
 def _add_grade_command(commands: Any) -> None:
     grade = commands.add_parser("grade", help="check every student's file in a folder (or one file) in the sandbox")
     grade.add_argument("exercise", choices=list(EXERCISES), help="the exercise the files answer")
@@ -214,13 +211,7 @@ def _add_grade_command(commands: Any) -> None:
     grade.add_argument("--workers", type=option(whole_number, 1, MAX_GRADING_WORKERS, "a number of workers"),
                        default=2, metavar="N", help=f"submissions checked at once (default 2, at most "
                        f"{MAX_GRADING_WORKERS})")
-    grade.add_argument("--time", type=option(decimal_number, 0.5, MAX_GRADE_SECONDS, "a number of seconds"),
-                       default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
-    grade.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"), default=None,
-                       metavar="N", help="the points the exercise is worth, shared among its trees (default: one a tree)")
-    grade.add_argument("--seed", type=option(whole_number, 0, MAX_TREE_SEED, "a seed"), default=None, metavar="N",
-                       help="also grade on trees of the exercise's shapes, drawn from seed N, that no lesson shows "
-                       "(keep N to yourself: a function that hard-codes the lessons' trees fails them)")
+    _add_grading_options(grade)
     grade.add_argument("--roster", default=None, metavar="CSV",
                        help="the class's roster (columns id, name and optionally email): every student on it gets a "
                        "row, and a submission matching no one is noted")
@@ -239,12 +230,19 @@ def _add_autograder_command(commands: Any) -> None:
     autograder = commands.add_parser("autograder", help="write a Gradescope autograder zip for an exercise")
     autograder.add_argument("exercise", choices=list(EXERCISES), help="the exercise it grades")
     autograder.add_argument("--out", default="autograder.zip", metavar="ZIP", help="the zip (default autograder.zip)")
-    autograder.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"),
-                            default=None, metavar="N", help="the points the exercise is worth (default: one a tree)")
-    autograder.add_argument("--seed", type=option(whole_number, 0, MAX_TREE_SEED, "a seed"), default=None, metavar="N",
-                            help="also grade on trees drawn from seed N that no lesson shows")
-    autograder.add_argument("--time", type=option(decimal_number, 0.5, MAX_AUTOGRADER_SECONDS, "a number of seconds"),
-                            default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
+    _add_grading_options(autograder)
+
+
+def _add_grading_options(parser: argparse.ArgumentParser) -> None:
+    """--time, --points and --seed: how a submission is graded, by ``grade`` and by the autograder alike."""
+    parser.add_argument("--time", type=option(decimal_number, 0.5, MAX_SUBMISSION_SECONDS, "a number of seconds"),
+                        default=10.0, metavar="S", help="wall-clock seconds each submission may take (default 10)")
+    parser.add_argument("--points", type=option(decimal_number, 0.01, MAX_POINTS, "a number of points"),
+                        default=None, metavar="N",
+                        help="the points the exercise is worth, shared among its trees (default: one a tree)")
+    parser.add_argument("--seed", type=option(whole_number, 0, MAX_TREE_SEED, "a seed"), default=None, metavar="N",
+                        help="also grade on trees of the exercise's shapes, drawn from seed N, that no lesson shows "
+                        "(keep N to yourself: a function that hard-codes the lessons' trees fails them)")
 
 
 def run_autograder_command(args: argparse.Namespace) -> int:

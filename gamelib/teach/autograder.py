@@ -30,16 +30,14 @@ from gamelib.play.records import write_atomically
 from gamelib.teach.exercises import MAX_SEED, exercise_trees
 from gamelib.teach.grading import (
     MAX_POINTS,
+    MAX_SUBMISSION_SECONDS,
     failed_grade,
     grade_file,
     gradescope_results,
 )
-from gamelib.teach.hand_in import GRADED_SUFFIXES
+from gamelib.teach.hand_in import folder_submission
 
-__all__ = ["MAX_AUTOGRADER_SECONDS", "build_autograder", "run"]
-
-MAX_AUTOGRADER_SECONDS = 600.0
-"""The longest time limit a submission may be given (Gradescope's own default limit is 10 minutes)."""
+__all__ = ["build_autograder", "run"]
 
 _SETUP = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image.
@@ -92,8 +90,8 @@ def _add(archive: zipfile.ZipFile, name: str, text: str, *, executable: bool = F
 def _check(possible: float | None, seconds: float) -> None:
     if possible is not None and not 0 < possible <= MAX_POINTS:
         raise ValueError(f"points is {possible}: give more than 0 and at most {MAX_POINTS:g}")
-    if not 0.5 <= seconds <= MAX_AUTOGRADER_SECONDS:
-        raise ValueError(f"time is {seconds} s: give 0.5 to {MAX_AUTOGRADER_SECONDS:g}")
+    if not 0.5 <= seconds <= MAX_SUBMISSION_SECONDS:
+        raise ValueError(f"time is {seconds} s: give 0.5 to {MAX_SUBMISSION_SECONDS:g}")
 
 
 def run(root: str | Path, exercise: str, *, possible: float | None = None, seed: int | None = None,
@@ -101,25 +99,15 @@ def run(root: str | Path, exercise: str, *, possible: float | None = None, seed:
     """Grade the submission in ``root/submission`` and write ``root/results/results.json`` (Gradescope's shape,
     :func:`gamelib.teach.grading.gradescope_results`); return what was written."""
     root = Path(root)
-    files = _gradable(root / "submission")
-    if len(files) == 1:
-        grade = grade_file(exercise, files[0], Limits(seconds=seconds), student="submission", possible=possible,
+    found = folder_submission(root / "submission")  # one file to grade, or why there is none (as for a class)
+    if found.path is not None:
+        grade = grade_file(exercise, found.path, Limits(seconds=seconds), student="submission", possible=possible,
                            seed=seed)
     else:
-        why = (f"several files to grade ({', '.join(path.name for path in files[:10])}): submit one .py or .ipynb file"
-               if files else "no .py or .ipynb file in the submission: submit one")
-        grade = failed_grade(exercise, "submission", "", why, f"not run: {why}", possible, seed)
+        grade = failed_grade(exercise, "submission", "", found.problem, f"not run: {found.problem}", possible, seed)
     results = gradescope_results(exercise, grade)
     write_atomically(root / "results" / "results.json", json.dumps(results, indent=1))
     return results
-
-
-def _gradable(folder: Path) -> list[Path]:
-    """The ``.py`` and ``.ipynb`` files in ``folder`` and below (hidden ones and symlinks left out)."""
-    if not folder.is_dir():
-        return []
-    return sorted(path for path in folder.rglob("*") if path.suffix in GRADED_SUFFIXES and not path.is_symlink()
-                  and path.is_file() and not any(part.startswith(".") for part in path.relative_to(folder).parts))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

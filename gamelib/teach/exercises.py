@@ -30,8 +30,8 @@ from gamelib.search.random_trees import random_multiplayer_tree, random_tree
 from gamelib.play.box.answers import Answers, run_student
 from gamelib.teach.checker import CheckReport, MaxnReferee, MctsReferee, SearchReferee
 
-__all__ = ["EXERCISES", "IN_PROCESS", "SHOWN_OUTPUT_CHARACTERS", "Exercise", "ExerciseReport", "Referee",
-           "UnknownExerciseError", "Verdict", "check_exercise"]
+__all__ = ["EXERCISES", "IN_PROCESS", "MAX_SEED", "SEEDED_BASE", "SHOWN_OUTPUT_CHARACTERS", "Exercise", "ExerciseReport",
+           "Referee", "UnknownExerciseError", "Verdict", "check_exercise", "exercise_trees"]
 
 
 class UnknownExerciseError(ValueError):
@@ -76,16 +76,13 @@ class Exercise:
         return referee.judge(run_student(student, tree, referee.call, referee.answer))
 
 
-def _minimax_trees() -> tuple[GameTree, ...]:
-    return (load_seed_tree("broeders31"), load_seed_tree("rich_knight_two_ply"), load_seed_tree("negascout_table"),
-            random_tree(3, 3, seed=1), random_tree((1, 3), 4, seed=2),
-            random_tree(2, 3, seed=4, to_move="min"))  # its root's moves differ: 50 against 51
+def _seeds(*seeds: int) -> Callable[[int], int]:
+    """The i-th random tree's seed among the exercise's own trees."""
+    return lambda index: seeds[index]
 
 
-def _alphabeta_trees() -> tuple[GameTree, ...]:
-    return (load_seed_tree("broeders31"), random_tree(3, 4, seed=11), random_tree(3, 4, low=0, high=4, seed=5),
-            random_tree((1, 3), 4, seed=2), random_tree(2, 4, seed=4, to_move="min"))
-
+# Each exercise's random trees, the i-th drawn from seed_of(i): its own trees with the seeds below, and the
+# grader's unseen ones (exercise_trees) with others, so both are of the same shapes.
 
 def _minimax_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
     return (random_tree(3, 3, seed=seed_of(0)), random_tree((1, 3), 4, seed=seed_of(1)),
@@ -95,6 +92,16 @@ def _minimax_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
 def _alphabeta_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
     return (random_tree(3, 4, seed=seed_of(0)), random_tree(3, 4, low=0, high=4, seed=seed_of(1)),
             random_tree((1, 3), 4, seed=seed_of(2)), random_tree(2, 4, seed=seed_of(3), to_move="min"))
+
+
+def _minimax_trees() -> tuple[GameTree, ...]:
+    # the last random tree's root moves differ: 50 against 51
+    return (load_seed_tree("broeders31"), load_seed_tree("rich_knight_two_ply"), load_seed_tree("negascout_table"),
+            *_minimax_seeded(_seeds(1, 2, 4)))
+
+
+def _alphabeta_trees() -> tuple[GameTree, ...]:
+    return (load_seed_tree("broeders31"), *_alphabeta_seeded(_seeds(11, 5, 2, 4)))
 
 
 def _searched(algorithm: str) -> Callable[[GameTree], Referee]:
@@ -109,6 +116,11 @@ def _rolled_out(tree: GameTree) -> Referee:
 
 # Lesson 8: expectiminimax.
 
+def _expectimax_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_tree(2, 3, seed=seed_of(0), chance=True), random_tree((1, 3), 4, seed=seed_of(1), chance=True),
+            random_tree(3, 2, seed=seed_of(2), chance=True, to_move="min"))
+
+
 def _expectimax_trees() -> tuple[GameTree, ...]:
     """AIMA's Figure 5.12 (probabilities 0.9 and 0.1: a plain average or a max at chance nodes is
     wrong there), one MAX against two MIN agents (a MIN level taken as MAX is wrong there; no chance
@@ -116,13 +128,7 @@ def _expectimax_trees() -> tuple[GameTree, ...]:
     MAX and MIN positions have one, two or three moves and whose chance nodes one, two or three
     outcomes (seed 5: seed 2 gave a six-node chain); one with MIN at the root."""
     return (load_seed_tree("textbook_aima_fig5_12"), load_seed_tree("two_ghosts"),
-            random_tree(2, 3, seed=1, chance=True), random_tree((1, 3), 4, seed=5, chance=True),
-            random_tree(3, 2, seed=3, chance=True, to_move="min"))
-
-
-def _expectimax_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
-    return (random_tree(2, 3, seed=seed_of(0), chance=True), random_tree((1, 3), 4, seed=seed_of(1), chance=True),
-            random_tree(3, 2, seed=seed_of(2), chance=True, to_move="min"))
+            *_expectimax_seeded(_seeds(1, 5, 3)))
 
 
 _CHANCE_API = ("    # tree.is_terminal(node), tree.evaluate(node) (for MAX), tree.to_move(node) (Player.MAX,\n"
@@ -150,13 +156,18 @@ EXERCISES: dict[str, Exercise] = {
 
 # Lesson 8: max^n, checked node by node (gamelib.teach.checker).
 
+def _maxn_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
+    return (random_multiplayer_tree(3, 3, high=3, seed=seed_of(0)),
+            random_multiplayer_tree((1, 3), 4, high=3, seed=seed_of(1)),
+            random_multiplayer_tree(2, 4, players=4, seed=seed_of(2)))
+
+
 def _maxn_trees() -> tuple[GameTree, ...]:
     """The lesson's three-player tree; two random three-player trees with payoffs 0 to 3, so that
     children tie for the player moving and differ for the others (max^n keeps the first), the second
     with uneven branching; a random four-player tree with payoffs 0 to 9; and Broeders' tree as a
     tree of two players, where max^n is minimax (a leaf worth v pays (v, -v))."""
-    return (load_seed_tree("three_players"), random_multiplayer_tree(3, 3, high=3, seed=2),
-            random_multiplayer_tree((1, 3), 4, high=3, seed=5), random_multiplayer_tree(2, 4, players=4, seed=3),
+    return (load_seed_tree("three_players"), *_maxn_seeded(_seeds(2, 5, 3)),
             as_players_tree(load_seed_tree("broeders31")))
 
 
@@ -170,12 +181,6 @@ def _backed_up(tree: GameTree) -> Referee:
 _PLAYERS_API = ("    # tree.is_terminal(node), tree.payoff(node) (a leaf's payoffs, one a player, player 1 first),\n"
                 "    # tree.mover(node) (the player moving there: 1, 2, ...), tree.children_of(node) (in search order)\n")
 
-def _maxn_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
-    return (random_multiplayer_tree(3, 3, high=3, seed=seed_of(0)),
-            random_multiplayer_tree((1, 3), 4, high=3, seed=seed_of(1)),
-            random_multiplayer_tree(2, 4, players=4, seed=seed_of(2)))
-
-
 EXERCISES["maxn"] = Exercise("maxn", "08_chance_and_many_players.ipynb",
                              "my_maxn(tree, node) -> payoffs: player k = tree.mover(node) takes the child whose entry "
                              "k - 1 is largest, the first of equal ones", _maxn_trees, _backed_up, _PLAYERS_API,
@@ -184,16 +189,15 @@ EXERCISES["maxn"] = Exercise("maxn", "08_chance_and_many_players.ipynb",
 
 # Lesson 9: Monte Carlo tree search, checked iteration by iteration (gamelib.teach.checker).
 
-def _mcts_trees() -> tuple[GameTree, ...]:
-    return (load_seed_tree("broeders31"), random_tree(3, 3, seed=1),
-            random_tree(2, 4, seed=4, to_move="min"),  # MIN chooses at the root: its rewards are 1 - MAX's
-            random_tree((1, 3), 4, seed=2),  # uneven branching: leaves reached by selection
-            random_tree(4, 2, seed=16))  # after 40 iterations the most visited move (2) has not the best mean (4)
-
-
 def _mcts_seeded(seed_of: Callable[[int], int]) -> tuple[GameTree, ...]:
-    return (random_tree(3, 3, seed=seed_of(0)), random_tree(2, 4, seed=seed_of(1), to_move="min"),
-            random_tree((1, 3), 4, seed=seed_of(2)))
+    return (random_tree(3, 3, seed=seed_of(0)),
+            random_tree(2, 4, seed=seed_of(1), to_move="min"),  # MIN chooses at the root: its rewards are 1 - MAX's
+            random_tree((1, 3), 4, seed=seed_of(2)))  # uneven branching: leaves reached by selection
+
+
+def _mcts_trees() -> tuple[GameTree, ...]:
+    return (load_seed_tree("broeders31"), *_mcts_seeded(_seeds(1, 4, 2)),
+            random_tree(4, 2, seed=16))  # after 40 iterations the most visited move (2) has not the best mean (4)
 
 
 EXERCISES["mcts"] = Exercise("mcts", "09_monte_carlo_tree_search.ipynb",

@@ -84,9 +84,10 @@ from gamelib.teach.hand_in import (
     match_roster,
 )
 
-__all__ = ["ANSWER_TAG", "CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "NOT_RUN", "OUTCOMES",
-           "Grade", "default_out", "grade", "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key",
-           "key_path", "notebook_source", "sign_row", "submission_source", "write_atomically"]
+__all__ = ["ANSWER_TAG", "CSV_FIELDS", "GRADE_FIELDS", "KEY_BYTES", "MAX_FILE_BYTES", "MAX_GRADING_WORKERS", "MAX_POINTS",
+           "MAX_SUBMISSION_SECONDS", "NOT_RUN", "OUTCOMES", "Grade", "TreeResult", "default_out", "failed_grade", "grade",
+           "grade_file", "grade_folder", "grade_source", "gradescope_results", "grading_key", "key_path", "notebook_source",
+           "sign_row", "submission_source", "write_atomically"]
 
 MAX_FILE_BYTES = 16 * 2**20
 """The largest submission file read, in bytes (a notebook with big outputs fits; the code in it
@@ -126,6 +127,9 @@ _OLDER_FIELDS = (("student", "exercise", "file", "sha256", "score", "passed", "t
                   "tree", "verdict", "seconds", "boundary", "folder", "points", "possible", "per_tree", "failing", "note",
                   "signature"))
 """Headers of grades CSVs written by earlier versions: read (their rows are graded again), never refused."""
+
+MAX_SUBMISSION_SECONDS = 600.0
+"""The longest wall-clock time a submission may be given (``--time``; Gradescope's own default limit is 10 minutes)."""
 
 MAX_POINTS = 10_000.0
 """The most points an exercise may be worth (``--points``)."""
@@ -506,21 +510,21 @@ def grade_folder(exercise: str, folder: str | Path, out: str | Path, results: st
         if each.path is None:
             grades[student] = _described(failed_grade(exercise, student, "", each.problem,
                                                       f"{NOT_RUN}: {each.problem}", possible, seed), each, where)
-    todo = {student: each for student, each in submissions.items() if student not in grades}
+    todo = {student: (each, each.path) for student, each in submissions.items()
+            if student not in grades and each.path is not None}  # every one left has a file to grade
     _write_csv(out, grades, key)
     saved = time.monotonic()
     with _pool(workers, executor) as pool, progress_bar(
             total=len(submissions), initial=len(grades), disable=not progress, desc=f"grading {exercise}",
             unit="student") as bar:
-        futures = {pool.submit(grade_file, exercise, each.path, limits, student=student, possible=possible,
+        futures = {pool.submit(grade_file, exercise, path, limits, student=student, possible=possible,
                                seed=seed): student
-                   for student, each in sorted(todo.items()) if each.path is not None}
+                   for student, (_, path) in sorted(todo.items())}
         for future in as_completed(futures):
             student = futures[future]
-            each = todo[student]
-            assert each.path is not None
-            grade = _safely(future.result, student, exercise, each.path, possible, seed)
-            grades[student] = _described(replace(grade, file=_relative(each.path, folder)), each, where)
+            each, path = todo[student]
+            grade = _safely(future.result, student, exercise, path, possible, seed)
+            grades[student] = _described(replace(grade, file=_relative(path, folder)), each, where)
             if time.monotonic() - saved >= _SAVE_SECONDS:  # so a killed run keeps what it has graded
                 _write_csv(out, grades, key)
                 saved = time.monotonic()

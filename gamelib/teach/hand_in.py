@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-__all__ = ["GRADED_SUFFIXES", "MAX_ROSTER_ROWS", "RosterEntry", "Submission", "find_submissions", "match_roster",
-           "read_roster"]
+__all__ = ["GRADED_SUFFIXES", "MAX_ROSTER_ROWS", "RosterEntry", "Submission", "find_submissions", "folder_submission",
+           "match_roster", "read_roster"]
 
 GRADED_SUFFIXES = (".py", ".ipynb")
 """The kinds of file the grader grades."""
@@ -88,7 +88,7 @@ def find_submissions(folder: str | Path) -> list[Submission]:
         entries = sorted((entry for entry in scan if not entry.name.startswith(".")), key=lambda entry: entry.name)
     files = [entry for entry in entries if not entry.is_dir(follow_symlinks=False)]
     folders = [entry for entry in entries if entry.is_dir(follow_symlinks=False)]
-    found = _canvas_or_files(folder, files) + [_folder(folder / entry.name) for entry in folders]
+    found = _canvas_or_files(folder, files) + [folder_submission(folder / entry.name) for entry in folders]
     return _distinct(found)
 
 
@@ -131,8 +131,9 @@ def _canvas(folder: Path, files: list[os.DirEntry[str]]) -> list[Submission]:
     return found
 
 
-def _folder(path: Path) -> Submission:
-    """A student's folder (Moodle's, or named by the student): its one graded file, or why there is none."""
+def folder_submission(path: Path) -> Submission:
+    """A student's folder (Moodle's, or named by the student, or Gradescope's submission folder): its one graded
+    file, or why there is none."""
     match = _MOODLE.match(path.name)
     name, student_id, layout = (match["name"], match["id"], "moodle") if match else (path.name, "", "folder")
     inside = _files_inside(path)
