@@ -80,10 +80,8 @@ LESSONS: dict[str, str] = {
     "03_negascout.ipynb": "",
     "04_transpositions_and_mtdf.ipynb": "",
     "05_adjacency_game.ipynb": "",
-    "06_adjacency_bots.ipynb": "scipy, for the Elo and margin intervals of its strength tests, which Pyodide's core "
-                               "does not have",
-    "07_tournament.ipynb": "numpy and scipy, for its binomial and permutation tests of the scores, which Pyodide's "
-                           "core does not have",
+    "06_adjacency_bots.ipynb": "",
+    "07_tournament.ipynb": "",
     "08_chance_and_many_players.ipynb": "",
     "09_monte_carlo_tree_search.ipynb": "",
     "10_class_tournament.ipynb": "child processes: every submission plays in a process of its own, with a time and "

@@ -105,6 +105,29 @@ def moves_by_index(path: Path) -> dict[int, tuple[str, ...]]:
     return {record.index: record.moves for record in read_records(path)}
 
 
+def test_in_a_browser_a_match_plays_in_the_kernel_game_by_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no process can start (Pyodide), run_match plays its games here, one after another, each written to the
+    file as it ends: the same games as a pool of threads plays for the same seed."""
+    import gamelib.play.arena as arena
+
+    played: list[int] = []  # how many games the file held as each game began
+    real = arena.play_task
+
+    def play(task: Any) -> GameRecord:
+        played.append(len(read_records(tmp_path / "k.jsonl")) if (tmp_path / "k.jsonl").exists() else 0)
+        return real(task)
+
+    monkeypatch.setattr(arena, "in_browser", lambda: True)
+    monkeypatch.setattr(arena, "ProcessPoolExecutor", None)  # a pool would fail: none may be started
+    monkeypatch.setattr(arena, "play_task", play)
+    run_match("random", "hillclimb", 4, rounds=3, seed=1, progress=False, out=tmp_path / "k.jsonl")
+    monkeypatch.undo()
+    with threads() as pool:
+        match(tmp_path / "t.jsonl", 4, pool)
+    assert moves_by_index(tmp_path / "k.jsonl") == moves_by_index(tmp_path / "t.jsonl")
+    assert played == [0, 1, 2, 3], f"each game should start after the one before is on file; files held {played}"
+
+
 def test_match_file_has_every_game_once(tmp_path: Path) -> None:
     with threads() as pool:
         summary = match(tmp_path / "m.jsonl", 6, pool)

@@ -52,6 +52,7 @@ from gamelib.games.adjacency.lookahead import LookaheadGame
 from gamelib.games.game import IllegalMoveError, Value
 from gamelib.play.bots.base import Bot, Decision, make_bot
 from gamelib.play.box.limits import die_with_parent
+from gamelib.play.box.stepped import in_browser
 from gamelib.play.match_stats import MatchSummary, summarise
 from gamelib.play.records import REASONS, SETTINGS, START_SETTINGS, GameRecord, Turn, append_record, resume_records
 from gamelib.search.negamax import negascout
@@ -445,9 +446,13 @@ def _check_settings(a: str, b: str, games: int, rounds: int, rule: int, seconds:
 @contextmanager
 def pool_executor(given: Executor | None, workers: int) -> Iterator[Executor]:
     """``given`` as it is (the caller shuts it down), or a process pool of ``workers`` whose
-    workers ignore Ctrl-C (the parent handles it and stops them)."""
+    workers ignore Ctrl-C (the parent handles it and stops them); in a browser, where no process
+    can start, :class:`InKernel`."""
     if given is not None:
         yield given
+        return
+    if in_browser():
+        yield InKernel()
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_started)
     try:
@@ -456,6 +461,20 @@ def pool_executor(given: Executor | None, workers: int) -> Iterator[Executor]:
         _stop(pool)
         raise
     pool.shutdown()
+
+
+class InKernel(Executor):
+    """The executor of a Python that cannot start processes (Pyodide in a browser): each game is
+    played here, in this process, one after another; :func:`completed` plays each when its record
+    is asked for, so a match's file grows game by game as with a pool."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # the caller's future.result() raises it, as a pool's would
+            future.set_exception(error)
+        return future
 
 
 def _worker_started() -> None:
@@ -479,7 +498,11 @@ def completed(pool: Executor, play: Callable[[Any], GameRecord],
               tasks: Iterable[Any]) -> Generator[GameRecord, None, None]:
     """The records of ``play(task)`` for each of ``tasks``, run on ``pool``, as they complete. On an
     error (or Ctrl-C), or when the caller closes the generator, the games not yet started are
-    cancelled (an error then propagates)."""
+    cancelled (an error then propagates). On :class:`InKernel` each game is played when the one
+    before it has been taken."""
+    if isinstance(pool, InKernel):
+        yield from (play(task) for task in tasks)
+        return
     futures: list[Future[GameRecord]] = [pool.submit(play, task) for task in tasks]
     try:
         for future in as_completed(futures):

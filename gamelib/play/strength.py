@@ -37,6 +37,7 @@ from pathlib import Path
 from gamelib.play.arena import balanced_openings, completed, match_tasks, play_task, pool_executor
 from gamelib.play.ratings import Sprt, elo_interval
 from gamelib.play.records import GameRecord, append_record, resume_records
+from gamelib.play.significance import t_quantile
 
 MARGIN_LEVEL = 0.95
 """The confidence level of :class:`MarginGain`'s interval."""
@@ -182,10 +183,8 @@ def margin_interval(margins: Sequence[int], left_out: int = 0, *, level: float =
         raise ValueError(f"level is {level}: give a confidence between 0 and 1")
     if len(margins) < 2:
         return None
-    from scipy.stats import t as student_t  # type: ignore[import-untyped]  # 2 s to import cold: only when needed
-
     mean = statistics.fmean(margins)
-    quantile = float(student_t.ppf((1 + level) / 2, len(margins) - 1))
+    quantile = t_quantile((1 + level) / 2, len(margins) - 1)
     half = quantile * statistics.stdev(margins) / math.sqrt(len(margins))
     return MarginGain(len(margins), mean, mean - half, mean + half, left_out)
 
