@@ -269,9 +269,9 @@ code {{ background: #f3f3f3; padding: 0 .2em; }}
 </style></head><body>
 <h1>Game-tree search, in your browser</h1>
 <p>The course's lessons run here with nothing installed: JupyterLab and Python (Pyodide) run inside this
-browser tab, from this site's own files. Open a lesson, then <b>Run &rarr; Run All Cells</b>. The first
-start of Python takes half a minute or more; your changes stay in this browser only (download a
-notebook to keep it).</p>
+browser tab, from this site's own files. Open a lesson, then <b>Run &rarr; Run All Cells</b>. Python's
+first start in a lesson takes 10 to 20 seconds on a two-core laptop; your changes stay in this browser
+only (<b>File &rarr; Download</b> keeps a copy of a notebook).</p>
 <table>
 {chr(10).join(rows)}
 </table>
@@ -283,10 +283,12 @@ child process to run your function in, it runs it in this tab's kernel and stops
 fewer than 10,000), so an endless loop gets its verdict in seconds. A single long computation inside
 Python's own C code, such as <code>sum(range(10**12))</code>, takes no steps and is not stopped:
 Kernel &rarr; Restart ends it.</p>
-<p>What the browser lacks: child processes (tournaments, the command line as a separate program),
-numpy, scipy and matplotlib. The lessons that run here draw their plots with gamelib's own SVG where
-matplotlib is missing, and run <code>python -m gamelib</code> commands inside the kernel. The full
-install (Python 3.11, <code>make lab</code>) runs every lesson: see the course's README.</p>
+<p>What the browser lacks: child processes, numpy, scipy and matplotlib. The lessons do without them
+here: plots are drawn as SVG by gamelib itself, lesson 7's statistics are computed in pure Python (the
+same numbers as on the desktop), a match plays its games one after another in this tab instead of in
+processes side by side, and <code>python -m gamelib</code> commands run inside the kernel. Lesson 10's
+class tournament runs each entry in a process of its own, so it needs the full install (Python 3.11,
+<code>make lab</code>; see the course's README), which runs every lesson.</p>
 <p><a href="lab/index.html">Open JupyterLab</a> with all the lessons.</p>
 </body></html>
 """

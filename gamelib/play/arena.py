@@ -385,9 +385,12 @@ def _closing_bot(stack: ExitStack, bot: Bot) -> Bot:
 def progress_bar(**options: Any) -> Any:
     """A tqdm progress bar with ``options`` (``tqdm.auto``: a widget in a notebook, text on stderr
     elsewhere). tqdm is imported when a bar is made, not with this module: a tournament entry's
-    process imports this module too, and tqdm's import is 60 ms of its start-up."""
+    process imports this module too, and tqdm's import is 60 ms of its start-up. In a browser, which
+    has no threads to rely on, tqdm's monitor thread is not started."""
     from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
+    if in_browser():
+        tqdm.monitor_interval = 0  # else tqdm tries a thread, fails, and warns on stderr
     return tqdm(**options)
 
 
