@@ -28,6 +28,7 @@ from gamelib.games.data import DATA_DIR, read_json
 from gamelib.play.arena import run_match
 from gamelib.play.match_stats import MatchSummary, Standing, standings, summarise, wilson_interval
 from gamelib.play.ratings import fit_ratings
+from gamelib.play.significance import binomial_test, paired_t_test, wilcoxon_signed_rank
 from gamelib.play.records import GameRecord, read_records
 from gamelib.play.strength import margin_interval
 from tests.lesson_cells import python_of, setup_namespace, tagged_cell
@@ -183,6 +184,21 @@ def test_n_of_n_intervals_fail_on_a_wrong_interval(broken: dict[str, Any], match
         run(L7, "check:n-of-n-intervals", **(n_of_n_inputs() | broken))
 
 
+def six_claims(summaries: dict[tuple[str, str, int], MatchSummary], **changed: Any) -> dict[str, Any]:
+    """Run the six-claims check on ``summaries``, with the p-values the lesson prints (binomial_test's sign test)."""
+    claims = {key: binomial_test(s.a.wins, s.a.wins + s.a.losses) for key, s in summaries.items()}
+    return run(L7, "check:six-claims", **({"summaries": summaries, "claims": claims} | changed))
+
+
+def faster_versions(strength: dict[str, Any], **changed: Any) -> dict[str, Any]:
+    """Run the faster-versions check on a strength record, with the tests the lesson prints from it
+    (gamelib.play.significance's paired t and Wilcoxon tests of 5b42b67's against 8d5fc8a's margins)."""
+    margins = {match["new"]: match["pair_margins"] for match in strength["matches"] if match["base"] == "629c7bd"}
+    lesson = {"paired": paired_t_test(margins["5b42b67"], margins["8d5fc8a"]),
+              "signed_rank": wilcoxon_signed_rank(margins["5b42b67"], margins["8d5fc8a"])}
+    return run(L7, "check:faster-versions-differ", **({"strength": strength} | lesson | changed))
+
+
 Records = dict[tuple[str, str, int], list[GameRecord]]
 
 
@@ -267,21 +283,21 @@ def test_who_is_stronger_fails_on_a_lost_game_or_a_closer_match() -> None:
 
 
 def test_six_claims_hold_for_the_files() -> None:
-    run(L7, "check:six-claims", summaries=summaries_of(tournament_records()))
+    six_claims(summaries_of(tournament_records()))
 
 
 def test_six_claims_fail_when_rule_4_is_closer_or_clear_or_rule_8_marginal() -> None:
     summaries = summaries_of(tournament_records())
     with pytest.raises(AssertionError, match="Holm's method"):  # 13-2-25 under rule 4: sign test p = 0.073
-        run(L7, "check:six-claims", summaries=_summary_with(summaries, ("hillclimb", "genetic", 4), 13, 2, 25))
+        six_claims(_summary_with(summaries, ("hillclimb", "genetic", 4), 13, 2, 25))
     with pytest.raises(AssertionError, match="leave out only"):  # 8-2-30 under rule 4: Bonferroni holds all six
-        run(L7, "check:six-claims", summaries=_summary_with(summaries, ("hillclimb", "genetic", 4), 8, 2, 30))
+        six_claims(_summary_with(summaries, ("hillclimb", "genetic", 4), 8, 2, 30))
     with pytest.raises(AssertionError, match="leave out only"):  # 11-2-27 under rule 8 too: p = 0.014 there as well
-        run(L7, "check:six-claims", summaries=_summary_with(summaries, ("hillclimb", "genetic", 8), 11, 2, 27))
+        six_claims(_summary_with(summaries, ("hillclimb", "genetic", 8), 11, 2, 27))
     # alpha-beta 12-28-0: the sign test on 12 decisive games gives p = 0.0005, but its score 0.65 is not above 0.5 at
     # z = 2.64 (from 0.45): with draws the interval and the test can disagree
     with pytest.raises(AssertionError, match="start above 0.5"):
-        run(L7, "check:six-claims", summaries=_summary_with(summaries, ("alphabeta", "genetic", 8), 12, 28, 0))
+        six_claims(_summary_with(summaries, ("alphabeta", "genetic", 8), 12, 28, 0))
 
 
 def rule_inputs(pvalue: float = 0.34) -> dict[str, Any]:
@@ -440,7 +456,7 @@ def test_quick_match_fails_when_the_table_miscounts() -> None:
 # Lesson 7: a test of the difference between the two faster versions' margins.
 
 def test_faster_versions_check_passes_on_the_strength_record() -> None:
-    run(L7, "check:faster-versions-differ", strength=read_json("benchmarks", "strength.json"))
+    faster_versions(read_json("benchmarks", "strength.json"))
 
 
 def test_faster_versions_check_fails_when_one_version_gains_two_marks_more_a_pair() -> None:
@@ -448,7 +464,7 @@ def test_faster_versions_check_fails_when_one_version_gains_two_marks_more_a_pai
     shifted = {**strength, "matches": [{**match, "pair_margins": [margin + 2 for margin in match["pair_margins"]]}
                                        if match["new"] == "5b42b67" else match for match in strength["matches"]]}
     with pytest.raises(AssertionError, match="borderline, and it depends on the test"):
-        run(L7, "check:faster-versions-differ", strength=shifted)
+        faster_versions(shifted)
 
 
 def test_faster_versions_check_fails_when_the_pairs_are_misaligned() -> None:
@@ -458,7 +474,7 @@ def test_faster_versions_check_fails_when_the_pairs_are_misaligned() -> None:
     reversed_pairs = {**strength, "matches": [{**match, "pair_margins": match["pair_margins"][::-1]}
                                               if match["new"] == "5b42b67" else match for match in strength["matches"]]}
     with pytest.raises(AssertionError, match="borderline, and it depends on the test"):
-        run(L7, "check:faster-versions-differ", strength=reversed_pairs)
+        faster_versions(reversed_pairs)
 
 
 def test_faster_versions_check_fails_when_the_matches_used_another_seed() -> None:
@@ -466,7 +482,7 @@ def test_faster_versions_check_fails_when_the_matches_used_another_seed() -> Non
     other_seed = {**strength, "provenance": {**strength["provenance"],
                                              "command": strength["provenance"]["command"].replace("--seed 0", "--seed 1")}}
     with pytest.raises(AssertionError, match="should name seed 0"):
-        run(L7, "check:faster-versions-differ", strength=other_seed)
+        faster_versions(other_seed)
 
 
 def test_faster_versions_check_fails_when_a_pair_is_left_out() -> None:
@@ -475,7 +491,7 @@ def test_faster_versions_check_fails_when_a_pair_is_left_out() -> None:
     left_out = {**strength, "matches": [{**match, "pairs_left_out": 1} if match["new"] == "5b42b67" else match
                                         for match in strength["matches"]]}
     with pytest.raises(AssertionError, match="keep all 100 pairs"):
-        run(L7, "check:faster-versions-differ", strength=left_out)
+        faster_versions(left_out)
 
 
 def test_faster_versions_check_fails_without_the_one_large_difference() -> None:
@@ -488,7 +504,7 @@ def test_faster_versions_check_fails_without_the_one_large_difference() -> None:
     changed = {**strength, "matches": [{**match, "pair_margins": evened} if match["new"] == "5b42b67" else match
                                        for match in strength["matches"]]}
     with pytest.raises(AssertionError, match="borderline, and it depends on the test"):
-        run(L7, "check:faster-versions-differ", strength=changed)
+        faster_versions(changed)
 
 
 # Lesson 7: Elo's expected score.
@@ -504,7 +520,7 @@ def test_elo_check_fails_on_a_200_point_scale() -> None:
 
 
 def test_strength_matches_check_passes_on_the_record() -> None:
-    inputs = run(L7, "check:faster-versions-differ", strength=read_json("benchmarks", "strength.json"))
+    inputs = faster_versions(read_json("benchmarks", "strength.json"))
     run(L7, "check:strength-matches", strength=inputs["strength"], margin_gains=strength_gains(inputs["strength"]))
 
 
@@ -1019,3 +1035,18 @@ def test_the_tournament_here_is_the_lessons_schedule() -> None:
     assert sorted((r.x, r.o) for r in run_.records) == sorted((x, o) for x in NAMES for o in NAMES if x != o)
     rows: dict[str, Standing] = {row.name: row for row in run_.table}
     assert rows["slow"].points == rows["crashy"].points == 1.0 and rows["slow"].rank == rows["crashy"].rank == 4
+
+
+def test_six_claims_check_fails_when_the_printed_p_values_are_not_the_sign_test() -> None:
+    summaries = summaries_of(tournament_records())
+    wrong = {key: 2 * binomial_test(s.a.wins, s.a.wins + s.a.losses) for key, s in summaries.items()}  # one-sided x4
+    with pytest.raises(AssertionError, match="printed above"):
+        six_claims(summaries, claims=wrong)
+
+
+def test_faster_versions_check_fails_when_the_printed_tests_are_not_those_written_out() -> None:
+    from gamelib.play.significance import Result
+
+    strength = read_json("benchmarks", "strength.json")
+    with pytest.raises(AssertionError, match="printed above"):
+        faster_versions(strength, signed_rank=Result(0.0, None, 0.05))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,52 @@ def test_equal_ratings_share_a_rank() -> None:
     entries = [SimpleNamespace(name=name, team="") for name in ("b", "c", "a")]
     table = standings(entries, records)
     assert [(row.rank, row.name) for row in table] == [(1, "a"), (1, "b"), (3, "c")]
+
+
+def test_numpy_and_mpmath_give_the_same_ratings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fit's linear algebra by numpy (the desktop) and by mpmath (the browser, which has no numpy): the same
+    ratings and intervals."""
+    import gamelib.play.ratings as ratings
+
+    results = simulate(random.Random(5), 2)
+    names = [str(k) for k in range(len(TRUE))]
+    for prior in (1.0, 0.01):
+        with_numpy = fit_ratings(names, results, prior_draws=prior)
+        monkeypatch.setattr(ratings, "USE_NUMPY", False)
+        without = fit_ratings(names, results, prior_draws=prior)
+        monkeypatch.undo()
+        for a, b in zip(with_numpy, without):
+            assert (a.rating, a.low, a.high) == pytest.approx((b.rating, b.low, b.high), abs=1e-9)
+
+
+def test_the_fit_is_scipys_optimum_and_near_a_separation_better() -> None:
+    """scipy's BFGS on the penalised log-likelihood written out here reaches the same ratings, and at a tiny prior,
+    near a separation (two entries that never score), the fit's likelihood is at least BFGS's and its gradient 0."""
+    np = pytest.importorskip("numpy")
+    optimize = pytest.importorskip("scipy.optimize")
+
+    def minus(theta: Any, results: list[tuple[int, int, float]], prior: float) -> float:
+        total = 0.0
+        for i, j, s in results:
+            d = theta[i] - theta[j]
+            total += s * np.logaddexp(0, -d) + (1 - s) * np.logaddexp(0, d)
+        return float(total + prior * sum(np.logaddexp(0, -t) + np.logaddexp(0, t) for t in theta) / 2)
+
+    results = simulate(random.Random(8), 2)
+    names = [str(k) for k in range(len(TRUE))]
+    best = optimize.minimize(minus, np.zeros(len(TRUE)), args=(results, 1.0), method="BFGS", options={"gtol": 1e-10})
+    centred = ELO_SCALE * (best.x - best.x.mean())
+    assert [r.rating for r in fit_ratings(names, results)] == pytest.approx(list(centred), abs=1e-3)
+
+    separated = [(0, 1, 1.0), (1, 0, 0.5), (0, 2, 1.0), (1, 2, 1.0), (0, 3, 1.0), (1, 3, 1.0), (2, 3, 0.5)]
+    from gamelib.play.ratings import penalised_strengths
+
+    theta = penalised_strengths(4, separated, 1e-6)
+    bfgs = optimize.minimize(minus, np.zeros(4), args=(separated, 1e-6), method="BFGS", options={"gtol": 1e-9})
+    assert -minus(np.array(theta), separated, 1e-6) >= -bfgs.fun - 1e-12
+    gradient = [1e-6 * (0.5 - 1 / (1 + math.exp(-t))) for t in theta]
+    for i, j, s in separated:
+        surprise = s - 1 / (1 + math.exp(-(theta[i] - theta[j])))
+        gradient[i] += surprise
+        gradient[j] -= surprise
+    assert max(map(abs, gradient)) < 1e-12

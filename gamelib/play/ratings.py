@@ -6,7 +6,7 @@ The model (Bradley & Terry 1952; on Elo's scale, Elo 1978): entry i scores again
 expectation p_ij = 1 / (1 + 10^(-(r_i - r_j)/400)). A game's points s (win 1, draw 1/2, loss 0, as
 seed 002's rule makes a game with equal marks a draw) enter the log-likelihood as
 s log p_ij + (1 - s) log(1 - p_ij), so a draw counts as half a win and half a loss (the usual
-quasi-likelihood for draws). :func:`fit_ratings` maximises it with scipy, plus a weak prior: each
+quasi-likelihood for draws). :func:`fit_ratings` maximises it by Newton's method, plus a weak prior: each
 entry is also credited with ``prior_draws`` virtual draws against a virtual entry rated 0, which
 keeps an entry that won (or lost) every game at a finite rating (a penalised maximum likelihood).
 Without it no maximum-likelihood estimate exists whenever some entries never scored against the
@@ -73,15 +73,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TYPE_CHECKING
+from typing import Any
 
+from gamelib.play.significance import bisect_root
 
-__all__ = ["elo", "elo_interval", "ELO_SCALE", "expected_score", "fit_ratings", "llr", "Rating", "Sprt",
-           "UNSEEN"]
-
-
-if TYPE_CHECKING:  # numpy is imported where ratings are fitted: the browser's course (make lite) has none
-    import numpy as np
+__all__ = ["elo", "elo_interval", "ELO_SCALE", "expected_score", "fit_ratings", "information", "llr",
+           "penalised_log_likelihood", "penalised_strengths", "Rating", "Sprt", "UNSEEN"]
 
 
 ELO_SCALE = 400 / math.log(10)
@@ -112,71 +109,137 @@ def expected_score(difference: float) -> float:
 def fit_ratings(names: Sequence[str], results: Sequence[tuple[int, int, float]], *, prior_draws: float = 1.0,
                 confidence: float = 0.95) -> list[Rating]:
     """The ratings of ``names`` from ``results``, each (i, j, points of i against j: 1, 1/2 or 0),
-    i and j indices into ``names``, by penalised maximum likelihood (see the module), with
-    ``confidence`` intervals from the observed information. Raises ValueError for an index out of
-    range, a game of an entry against itself, points outside [0, 1], or ``prior_draws`` <= 0."""
+    i and j indices into ``names``, by penalised maximum likelihood (see the module; maximised by
+    :func:`penalised_strengths`), with ``confidence`` intervals from the observed information. Raises
+    ValueError for an index out of range, a game of an entry against itself, points outside [0, 1], or
+    ``prior_draws`` <= 0."""
     n = len(names)
     if not prior_draws > 0 or not 0 < confidence < 1:
         raise ValueError(f"prior_draws must be positive and confidence in (0, 1), not {prior_draws}, {confidence}")
     for i, j, points in results:
         if not (0 <= i < n and 0 <= j < n and i != j and 0 <= points <= 1):
             raise ValueError(f"result ({i}, {j}, {points}): need two different entries of {n} and points in [0, 1]")
-    import numpy as np
-
-    first = np.array([i for i, _, _ in results], dtype=int)
-    second = np.array([j for _, j, _ in results], dtype=int)
-    scores = np.array([s for _, _, s in results], dtype=float)
-
-    def negative(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        """Minus the penalised log-likelihood, and its gradient, at strengths ``theta`` (natural-log odds)."""
-        diff = theta[first] - theta[second]
-        p = 1 / (1 + np.exp(-diff))
-        prior_p = 1 / (1 + np.exp(-theta))
-        value = -(np.sum(scores * _log_sigmoid(diff) + (1 - scores) * _log_sigmoid(-diff))
-                  + prior_draws * np.sum(0.5 * _log_sigmoid(theta) + 0.5 * _log_sigmoid(-theta)))
-        gradient = -(np.bincount(first, scores - p, n) - np.bincount(second, scores - p, n)
-                     + prior_draws * (0.5 - prior_p))
-        return float(value), gradient
-
-    from scipy.optimize import minimize  # type: ignore[import-untyped]  # 0.35 s to import: only when fitting
-
-    theta = minimize(negative, np.zeros(n), jac=True, method="BFGS", options={"gtol": 1e-9}).x
-    centre = np.eye(n) - 1 / n
-    covariance = centre @ np.linalg.inv(_information(theta, first, second, prior_draws)) @ centre
-    theta = theta - theta.mean()
+    theta = penalised_strengths(n, results, prior_draws)
+    inverse = _inverse(information(theta, results, prior_draws))
+    average = math.fsum(theta) / n
     z = NormalDist().inv_cdf((1 + confidence) / 2)
     ratings = []
     for k, name in enumerate(names):
-        rating, se = ELO_SCALE * theta[k], ELO_SCALE * math.sqrt(covariance[k, k])
-        ratings.append(Rating(name, float(rating), float(se), float(rating - z * se), float(rating + z * se)))
+        # the variance of theta_k less the average: C[k][k] - 2 mean_j C[k][j] + mean of all C
+        variance = (inverse[k][k] - 2 * math.fsum(inverse[k]) / n + math.fsum(map(math.fsum, inverse)) / n**2)
+        rating, se = ELO_SCALE * (theta[k] - average), ELO_SCALE * math.sqrt(max(variance, 0.0))
+        ratings.append(Rating(name, rating, se, rating - z * se, rating + z * se))
     return ratings
 
 
-def _log_sigmoid(x: np.ndarray) -> np.ndarray:
-    """log(1 / (1 + e^-x)), without overflow."""
-    import numpy as np
-
-    result: np.ndarray = -np.logaddexp(0, -x)
-    return result
+def _sigmoid(x: float) -> float:
+    """1 / (1 + e^-x), without overflow."""
+    return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
 
 
-def _information(theta: np.ndarray, first: np.ndarray, second: np.ndarray, prior_draws: float) -> np.ndarray:
-    """The observed information (minus the Hessian of the penalised log-likelihood) at ``theta``:
-    each game adds p(1-p) to [i,i] and [j,j] and subtracts it from [i,j] and [j,i]; the prior adds
-    prior_draws·q(1-q) to each [k,k], q the expectation against the virtual entry."""
-    import numpy as np
+def _log1pexp(x: float) -> float:
+    """log(1 + e^x), without overflow."""
+    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
+
+def penalised_log_likelihood(theta: Sequence[float], results: Sequence[tuple[int, int, float]],
+                             prior_draws: float) -> float:
+    """The module's penalised log-likelihood at strengths ``theta`` (natural-log odds, one an entry):
+    each game's s log P + (1 - s) log(1 - P), and each entry's ``prior_draws`` virtual draws against a
+    virtual entry of strength 0."""
+    games = math.fsum(points * _log1pexp(theta[j] - theta[i]) + (1 - points) * _log1pexp(theta[i] - theta[j])
+                      for i, j, points in results)
+    prior = math.fsum(_log1pexp(-t) + _log1pexp(t) for t in theta) * prior_draws / 2
+    return -(games + prior)
+
+
+def information(theta: Sequence[float], results: Sequence[tuple[int, int, float]],
+                prior_draws: float) -> list[list[float]]:
+    """The observed information (minus the Hessian of the penalised log-likelihood) at ``theta``, an
+    n x n list of rows: each game adds p(1-p) to [i][i] and [j][j] and subtracts it from [i][j] and
+    [j][i]; the prior adds prior_draws·q(1-q) to each [k][k], q the expectation against the virtual
+    entry."""
     n = len(theta)
-    p = 1 / (1 + np.exp(-(theta[first] - theta[second])))
-    weight = p * (1 - p)
-    information = np.zeros((n, n))
-    np.add.at(information, (first, first), weight)
-    np.add.at(information, (second, second), weight)
-    np.add.at(information, (first, second), -weight)
-    np.add.at(information, (second, first), -weight)
-    q = 1 / (1 + np.exp(-theta))
-    information[np.diag_indices(n)] += prior_draws * q * (1 - q)
-    return information
+    matrix = [[0.0] * n for _ in range(n)]
+    for i, j, _ in results:
+        p = _sigmoid(theta[i] - theta[j])
+        weight = p * (1 - p)
+        matrix[i][i] += weight
+        matrix[j][j] += weight
+        matrix[i][j] -= weight
+        matrix[j][i] -= weight
+    for k, t in enumerate(theta):
+        q = _sigmoid(t)
+        matrix[k][k] += prior_draws * q * (1 - q)
+    return matrix
+
+
+def penalised_strengths(n: int, results: Sequence[tuple[int, int, float]], prior_draws: float) -> list[float]:
+    """The strengths (natural-log odds) of n entries that maximise :func:`penalised_log_likelihood`, by
+    Newton's method from all zeros, each step halved until the likelihood does not fall, until no
+    strength moves by 1e-11. The function is strictly concave (the prior makes it so), so there is one
+    maximum and Newton's method reaches it; near a separation (a tiny prior, an entry that lost every
+    game) in a few dozen steps, where Hunter's MM iteration (Hunter 2004), whose every step is simpler,
+    takes hundreds of thousands (``tests/test_ratings.py`` checks the two agree)."""
+    theta = [0.0] * n
+    here = penalised_log_likelihood(theta, results, prior_draws)
+    for _ in range(500):
+        gradient = [prior_draws * (0.5 - _sigmoid(t)) for t in theta]
+        for i, j, points in results:
+            surprise = points - _sigmoid(theta[i] - theta[j])
+            gradient[i] += surprise
+            gradient[j] -= surprise
+        step = _solve(information(theta, results, prior_draws), gradient)
+        scale = 1.0
+        while True:
+            trial = [t + scale * s for t, s in zip(theta, step)]
+            there = penalised_log_likelihood(trial, results, prior_draws)
+            if there >= here - 1e-12 * abs(here) or scale < 1e-6:
+                break
+            scale /= 2
+        theta, here = trial, there
+        if max(map(abs, step), default=0.0) * scale < 1e-11:
+            break
+    return theta
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix · x = vector (matrix symmetric positive definite): numpy's solver where numpy is
+    installed (the desktop: fast for a class of hundreds), else mpmath's LU solver (the browser, whose
+    Python has no numpy); ``tests/test_ratings.py`` checks both give the same ratings."""
+    if _numpy() is not None:
+        np = _numpy()
+        return [float(x) for x in np.linalg.solve(np.array(matrix), np.array(vector))]
+    import mpmath  # type: ignore[import-untyped]
+
+    return [float(x) for x in mpmath.lu_solve(mpmath.matrix(matrix), mpmath.matrix(vector))]
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of ``matrix``, by numpy where it is installed, else by mpmath (as :func:`_solve`)."""
+    if _numpy() is not None:
+        np = _numpy()
+        return [[float(x) for x in row] for row in np.linalg.inv(np.array(matrix))]
+    import mpmath
+
+    inverse = mpmath.inverse(mpmath.matrix(matrix))
+    return [[float(inverse[r, c]) for c in range(len(matrix))] for r in range(len(matrix))]
+
+
+def _numpy() -> Any:
+    """numpy if it can be imported and :data:`USE_NUMPY` is True, else None."""
+    if not USE_NUMPY:
+        return None
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+USE_NUMPY = True
+"""Whether the fit's linear algebra may use numpy where it is installed; the tests set it False to
+check that mpmath's path (the browser's) gives the same numbers."""
 
 
 UNSEEN = 1e-3
@@ -229,15 +292,14 @@ def elo_interval(counts: Sequence[float], confidence: float = 0.95) -> tuple[flo
 def _closest(scores: Sequence[float], seen: Sequence[float], target: float) -> list[float]:
     """The distribution nearest to ``seen`` (in likelihood) whose mean score is ``target``:
     p_i = seen_i / (1 + θ (a_i - target)), θ the root of Σ seen_i (a_i - target) / (1 + θ (a_i - target))
-    (Van den Bergh, proposition 1.1), found by Brent's method between its poles."""
-    from scipy.optimize import brentq  # imported when a test runs, as minimize is
-
-    def slope(theta: float) -> float:
-        return math.fsum(p * (a - target) / (1 + theta * (a - target)) for a, p in zip(scores, seen))
+    (Van den Bergh, proposition 1.1), found by bisection between its poles, where the sum falls from
+    +inf to -inf."""
+    def falling(theta: float) -> float:
+        return -math.fsum(p * (a - target) / (1 + theta * (a - target)) for a, p in zip(scores, seen))
 
     low, high = -1 / (scores[-1] - target), -1 / (scores[0] - target)
     margin = 1e-12 * (high - low)
-    theta = brentq(slope, low + margin, high - margin, xtol=1e-14)
+    theta = bisect_root(lambda t: falling(float(t)), low + margin, high - margin)
     return [p / (1 + theta * (a - target)) for a, p in zip(scores, seen)]
 
 

@@ -1,12 +1,13 @@
 """The tests and intervals lesson 7 reads match results with, in pure Python: exact binomial sums,
 Student's t from mpmath, the rest from the standard library, so they give the same numbers on the
-desktop and in the browser (Pyodide has no scipy and no numpy).
+desktop and in the course's browser site, which has neither scipy nor numpy (it is built from Pyodide's
+core; Pyodide's own builds of them are on its CDN, not on PyPI or npm).
 
 - :func:`binomial_pmf`, :func:`binomial_test` (the exact two-sided test; a **sign test** on decisive
   games is ``binomial_test(wins, wins + losses)``) and :func:`clopper_pearson` (the exact interval,
   Clopper & Pearson 1934).
 - :func:`t_quantile` and :func:`t_two_sided` (Student's t distribution through the regularised
-  incomplete beta function, Abramowitz & Stegun 1964, 26.7.1), and the tests on them:
+  incomplete beta function, Abramowitz & Stegun 1964, 26.7.1 with 26.5.27), and the tests on them:
   :func:`paired_t_test`, :func:`welch_t_test` (Welch 1947) and :func:`pearson` (r with the t test of
   r = 0).
 - :func:`wilcoxon_signed_rank` (Wilcoxon 1945) by the normal approximation with ties' correction.
@@ -36,7 +37,7 @@ from typing import Any
 
 import mpmath  # type: ignore[import-untyped]
 
-__all__ = ["Result", "binomial_pmf", "binomial_test", "clopper_pearson", "pearson", "paired_t_test",
+__all__ = ["Result", "binomial_pmf", "bisect_root", "binomial_test", "clopper_pearson", "pearson", "paired_t_test",
            "score_permutation_test", "t_cdf", "t_quantile", "t_two_sided", "welch_t_test",
            "wilcoxon_signed_rank"]
 
@@ -66,13 +67,19 @@ def _check_level(level: float) -> None:
 
 
 def binomial_pmf(k: int, n: int, p: float) -> float:
-    """P(X = k) for X ~ Binomial(n, p), 0 <= p <= 1; 0 for k outside 0..n. Raises ValueError for p
-    outside [0, 1]."""
+    """P(X = k) for X ~ Binomial(n, p), 0 <= p <= 1; 0 for k outside 0..n. Exact for n up to 1000 (the
+    binomial coefficient times the powers), through logarithms above (where the coefficient alone
+    overflows a float; relative error about 1e-13). Raises ValueError for p outside [0, 1]."""
     if not 0 <= p <= 1:
         raise ValueError(f"p is {p}: a probability is between 0 and 1")
     if not 0 <= k <= n:
         return 0.0
-    return math.comb(n, k) * p**k * (1 - p) ** (n - k)
+    if n <= 1000:
+        return math.comb(n, k) * p**k * (1 - p) ** (n - k)
+    if p in (0.0, 1.0):
+        return float(k == round(n * p))
+    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                    + k * math.log(p) + (n - k) * math.log1p(-p))
 
 
 def binomial_test(k: int, n: int, p: float = 0.5) -> float:
@@ -87,8 +94,9 @@ def binomial_test(k: int, n: int, p: float = 0.5) -> float:
     return min(1.0, math.fsum(q for q in (binomial_pmf(i, n, p) for i in range(n + 1)) if q <= observed))
 
 
-def _solve(f: Callable[[Any], Any], low: float, high: float) -> float:
-    """The root of increasing ``f`` on [low, high] (f(low) < 0 < f(high)), by bisection to 1e-13."""
+def bisect_root(f: Callable[[Any], Any], low: float, high: float) -> float:
+    """The root of increasing ``f`` on [low, high] (f(low) < 0 < f(high)), by bisection to 1e-13 (relative
+    where the root is larger than 1)."""
     a, b = mpmath.mpf(low), mpmath.mpf(high)
     for _ in range(200):
         middle = (a + b) / 2
@@ -109,16 +117,16 @@ def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     _check_count(k, n)
     _check_level(level)
     tail = (1 - level) / 2
-    low = 0.0 if k == 0 else _solve(
+    low = 0.0 if k == 0 else bisect_root(
         lambda x: mpmath.betainc(k, n - k + 1, 0, x, regularized=True) - tail, 0.0, 1.0)
-    high = 1.0 if k == n else _solve(
+    high = 1.0 if k == n else bisect_root(
         lambda x: mpmath.betainc(k + 1, n - k, 0, x, regularized=True) - (1 - tail), 0.0, 1.0)
     return low, high
 
 
 def t_cdf(t: float, df: float) -> float:
     """P(T <= t) for Student's t with ``df`` > 0 degrees of freedom: 1 - I_x(df/2, 1/2)/2 for t >= 0,
-    x = df/(df + t^2) (Abramowitz & Stegun 26.7.1), and by symmetry below 0. Raises ValueError for
+    x = df/(df + t^2) (Abramowitz & Stegun 26.7.1 with 26.5.27), and by symmetry below 0. Raises ValueError for
     df <= 0."""
     if not df > 0:
         raise ValueError(f"df is {df}: Student's t needs more than 0 degrees of freedom")
@@ -143,7 +151,7 @@ def t_quantile(q: float, df: float) -> float:
     high = 1.0
     while t_cdf(high, df) < q:
         high *= 2
-    return _solve(lambda t: t_cdf(float(t), df) - q, 0.0, high)
+    return bisect_root(lambda t: t_cdf(float(t), df) - q, 0.0, high)
 
 
 def _paired(x: Sequence[float], y: Sequence[float]) -> list[float]:
@@ -193,7 +201,7 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> Result:
 
 def wilcoxon_signed_rank(x: Sequence[float], y: Sequence[float]) -> Result:
     """Wilcoxon's (1945) signed-rank test of paired samples, two-sided: zero differences left out
-    (Wilcoxon's own rule), tied |differences| given their mean rank, and the sum of the positive
+    (scipy's and R's default, scipy's ``zero_method="wilcox"``), tied |differences| given their mean rank, and the sum of the positive
     differences' ranks W+ compared with its mean n(n+1)/4 by the normal approximation, its variance
     n(n+1)(2n+1)/24 less sum(t^3 - t)/48 over each group of t ties, with no continuity correction (as
     scipy's ``wilcoxon(..., method="asymptotic")``). ``statistic`` is W+. Meant for many pairs (the

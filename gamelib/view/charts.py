@@ -2,7 +2,7 @@
 
 A lesson describes a plot as a :class:`Chart` (its :class:`Series`, axis labels, a log scale) and calls
 :func:`show_chart`. With matplotlib (the full install, ``make lab``) the chart is drawn by matplotlib,
-as the lessons always drew it; in the browser (``make lite``: Pyodide has no matplotlib and no numpy)
+as the lessons always drew it; in the browser (``make lite``, whose Python has no matplotlib and no numpy)
 :func:`chart_svg` draws the same series as a plain SVG picture. The numbers, and the lesson's checks on
 them, are the same either way: only the drawing differs. Only what the lessons' plots use is here:
 lines with markers, points, steps, bars, a horizontal rule, a log y-axis.
