@@ -277,11 +277,12 @@ def test_the_leaderboard_shows_standings_ratings_matrix_and_times() -> None:
     with ThreadPoolExecutor(1) as pool:
         result = run_tournament(entries, games=4, rounds=2, seconds=0.5, executor=pool, progress=False)
     page = leaderboard_html(result)
-    assert page.count("<svg") == 3 and "<h2>Head to head</h2>" in page
+    assert page.count("<svg") == 2 and "<h2>Head to head</h2>" in page and "<table class=matrix>" in page
     for row in result.table:
         assert f"<td class=l>{row.name}</td>" in page and f"[{row.low:.0f}, {row.high:.0f}]" in page
     matrix = head_to_head([row.name for row in result.table], result.records)
     assert matrix[0][0] is None and matrix[0][1] is not None and matrix[0][1] + matrix[1][0] == 1.0  # type: ignore[operator]
+    assert f">{matrix[0][1]:.2f}</td>" in page and f">{matrix[1][0]:.2f}</td>" in page  # the table shows each score
 
 
 DASK_ENTRIES = [course_entry("random"), course_entry("hillclimb"), course_entry("random:", "random2")]

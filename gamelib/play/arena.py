@@ -151,8 +151,10 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
     a bot's own errors propagate. With ``grace`` (seconds; a tournament's rule), a fault ends the
     game instead: the side at fault loses, and the record says why (:func:`fault_reason`): a move
     that took longer than its limit + ``grace``, or a clock overrun by more than ``grace``
-    (``timeout``), an illegal move, or an error of the bot (an external engine's EngineError
-    carries its own reason).
+    (``timeout``; a bot whose ``budgeted`` attribute is true, a file entry held to a step budget in
+    a browser, :mod:`gamelib.play.kernel_entry`, is judged by its steps, not by the move's wall
+    time), an illegal move, or an error of the bot (an external engine's EngineError carries its own
+    reason).
 
     >>> import time
     >>> from gamelib.play.bots.base import RandomBot
@@ -175,7 +177,7 @@ def play_game(game: AdjacencyGame, x_bot: Bot, o_bot: Bot, seconds: float, seed:
             decision = bot.choose(game, state, limit)
             elapsed = now() - start
             clock.spend(side, elapsed, grace, bot.name)
-            if grace is not None and elapsed > limit + grace:
+            if grace is not None and elapsed > limit + grace and not getattr(bot, "budgeted", False):
                 raise MoveTimeout(f"bot {bot.name} took {elapsed:.2f} s, more than {limit:g} s + {grace:g} s")
             after = _apply(game, state, decision.move, bot)
         except Exception as error:  # noqa: BLE001 - a tournament records any fault of a bot

@@ -210,9 +210,9 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     if _numpy() is not None:
         np = _numpy()
         return [float(x) for x in np.linalg.solve(np.array(matrix), np.array(vector))]
-    import mpmath  # type: ignore[import-untyped]
+    from mpmath import fp  # type: ignore[import-untyped]  # mpmath's floating-point context: 2.5 times its mp's speed
 
-    return [float(x) for x in mpmath.lu_solve(mpmath.matrix(matrix), mpmath.matrix(vector))]
+    return [float(x) for x in fp.lu_solve(fp.matrix(matrix), fp.matrix(vector))]
 
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
@@ -220,9 +220,9 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     if _numpy() is not None:
         np = _numpy()
         return [[float(x) for x in row] for row in np.linalg.inv(np.array(matrix))]
-    import mpmath
+    from mpmath import fp
 
-    inverse = mpmath.inverse(mpmath.matrix(matrix))
+    inverse = fp.inverse(fp.matrix(matrix))
     return [[float(inverse[r, c]) for c in range(len(matrix))] for r in range(len(matrix))]
 
 

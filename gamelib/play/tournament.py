@@ -33,7 +33,10 @@ from gamelib.games.adjacency import AdjacencyGame
 from gamelib.play.arena import completed, game_seed, play_game, pool_executor, progress_bar
 from gamelib.play.bots.base import Bot, Decision
 from gamelib.play.box.guard import process_cap
+from gamelib.play.box.stepped import in_browser
+from gamelib.play.engine_protocol import EngineError
 from gamelib.play.entries import Entry, EntryLimits, start_entry
+from gamelib.play.kernel_entry import KernelEntryBot
 from gamelib.play.match_stats import Standing, standings
 from gamelib.play.records import SETTINGS, GameRecord, MatchFileError, append_record, check_settings, recover_records
 
@@ -135,15 +138,26 @@ def play_tournament_game(task: TournamentGame) -> GameRecord:
     game = AdjacencyGame(rounds=task.rounds, rule=task.rule)
     with ExitStack() as stack:
         cpu = task.limits.cpu_budget(task.rounds, task.time_limit)
-        x_bot, o_bot = (_started(stack, entry, seed, task.limits, cpu) for entry, seed in ((task.x, task.seed),
-                                                                                          (task.o, task.seed + 1)))
+        x_bot, o_bot = (_started(stack, entry, seed, task, cpu) for entry, seed in ((task.x, task.seed),
+                                                                                    (task.o, task.seed + 1)))
         record = play_game(game, x_bot, o_bot, task.time_limit, task.seed, index=task.index, grace=task.limits.grace)
     return replace(record, x=task.x.name, o=task.o.name)
 
 
-def _started(stack: ExitStack, entry: Entry, seed: int, limits: EntryLimits, cpu_seconds: int) -> Bot:
-    """``entry`` started, with at most ``cpu_seconds`` of CPU time, in a scratch folder kept (and
-    the entry closed) until ``stack`` closes."""
+def _started(stack: ExitStack, entry: Entry, seed: int, task: TournamentGame, cpu_seconds: int) -> Bot:
+    """``entry`` started for ``task``'s game, with at most ``cpu_seconds`` of CPU time, in a scratch
+    folder kept (and the entry closed) until ``stack`` closes; in a browser, where no process can
+    start, a file entry plays in this process under a step budget (:mod:`gamelib.play.kernel_entry`)
+    and a command entry loses at its first move."""
+    limits = task.limits
+    if in_browser() and entry.kind != "bot":
+        try:
+            if entry.kind == "command":
+                raise EngineError(f"entry {entry.name}: a command entry needs a process of its own, and this "
+                                  "browser tab can start none", "crash")
+            return KernelEntryBot(entry, seed, task.rounds, task.time_limit)
+        except Exception as error:  # noqa: BLE001 - any failure to load is the entry's fault
+            return _Unstarted(entry.name, error)
     scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gamelib-entry-", ignore_cleanup_errors=True))
     cap = stack.enter_context(process_cap(limits.processes)) if entry.kind != "bot" else []
     try:

@@ -1,23 +1,25 @@
 """A class tournament's leaderboard as one HTML page: standings, ratings, head to head, move times.
 
 :func:`leaderboard_html` renders a :class:`~gamelib.play.tournament.TournamentResult` as text (HTML
-with the plots embedded as SVG, drawn by matplotlib, so the page is one file that opens anywhere);
-:func:`write_leaderboard` writes it. The plots: each entry's rating with its 95% interval as a bar,
-the head-to-head scores as a heat map (row's points a game against column), and each entry's
-move times as a box plot against the time limit. Below them, the games lost by a fault, with the
-reason and what the entry did.
+with the plots embedded as SVG, drawn by :mod:`gamelib.view.charts` in pure Python, so the page is one
+file that opens anywhere, and is made in the browser course's Python too); :func:`write_leaderboard`
+writes it. The plots: each entry's rating with its 95% interval as a bar, and each entry's median move
+time with a bar from its quickest to its slowest move, against the time limit. The head-to-head scores
+(the row's points a game against the column) are a table, each number on a shade from red (0) to blue
+(1). Below them, the games lost by a fault, with the reason and what the entry did.
 """
 
 from __future__ import annotations
 
 import html
-import io
 import math
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from gamelib.play.match_stats import Standing, fault_table, head_to_head, move_times
+from gamelib.view.charts import Chart, Series, chart_svg
 
 __all__ = ["leaderboard_html", "write_leaderboard"]
 
@@ -44,7 +46,7 @@ def leaderboard_html(result: Any, title: str = "Class tournament") -> str:
              "with 95% Wald intervals from the observed information, each for one rating; 0 is the field's "
              "average.</p>", _ratings_svg(result.table),
              "<h2>Head to head</h2><p>Points a game of the row's entry against the column's.</p>",
-             _matrix_svg(names, head_to_head(names, result.records)),
+             _matrix_html(names, head_to_head(names, result.records)),
              "<h2>Move times</h2>", _times_svg(names, result.records, first.time_limit),
              "<h2>Games lost by a fault</h2>", _faults(result.records), "</body></html>"]
     return "\n".join(parts)
@@ -87,62 +89,41 @@ def _faults(records: Sequence[Any]) -> str:
             "<th class=l>what happened in the first</th></tr>" + "".join(cells) + "</table>")
 
 
-def _figure(width: float, height: float) -> Any:
-    """A matplotlib Figure not tied to pyplot (no GUI backend, nothing kept open)."""
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height))
-
-
-def _svg(figure: Any) -> str:
-    """``figure`` as SVG text (without the XML prolog), the same bytes for the same figure."""
-    import matplotlib
-
-    out = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "gamelib", "svg.fonttype": "none"}):
-        figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
-    text = out.getvalue()
-    return text[text.index("<svg"):]
-
-
 def _ratings_svg(table: Sequence[Standing]) -> str:
-    """Each entry's rating as a dot with its 95% interval as a bar, best at the top."""
-    figure = _figure(6, 0.35 * len(table) + 1)
-    axes = figure.add_subplot()
-    y = list(range(len(table)))[::-1]
-    ratings = [row.rating for row in table]
-    axes.errorbar(ratings, y, xerr=[[row.rating - row.low for row in table], [row.high - row.rating for row in table]],
-                  fmt="o", capsize=3)
-    axes.set_yticks(y, [row.name for row in table])
-    axes.axvline(0, color="grey", linewidth=0.5)
-    axes.set_xlabel("rating (Elo points above the field's average), 95% interval")
-    return _svg(figure)
+    """Each entry's rating as a dot with its 95% interval as a bar, best on the left."""
+    return chart_svg(Chart([Series("rating", range(len(table)), [row.rating for row in table], kind="points",
+                                   errors=[(row.low, row.high) for row in table]),
+                            Series("the field's average", [], [0.0], kind="hline")],
+                           title="ratings with 95% intervals", ylabel="Elo points above the field's average",
+                           xticks=[(k, row.name) for k, row in enumerate(table)],
+                           size=(max(6.0, 0.9 * len(table) + 3), 3.5)))
 
 
-def _matrix_svg(names: Sequence[str], matrix: Sequence[Sequence[float | None]]) -> str:
-    """The head-to-head scores as a heat map, each cell labelled (blank where they did not meet)."""
-    figure = _figure(0.55 * len(names) + 2, 0.45 * len(names) + 1.5)
-    axes = figure.add_subplot()
-    values = [[math.nan if cell is None else cell for cell in row] for row in matrix]
-    image = axes.imshow(values, cmap="RdBu", vmin=0, vmax=1)
-    for r, row in enumerate(matrix):
-        for c, cell in enumerate(row):
-            if cell is not None:
-                ink = "white" if abs(cell - 0.5) > 0.3 else "black"  # legible on the map's dark ends too
-                axes.text(c, r, f"{cell:.2f}", ha="center", va="center", fontsize=10, color=ink)  # 13 px: not below 12
-    axes.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    axes.set_yticks(range(len(names)), names)
-    figure.colorbar(image, ax=axes, label="points a game (row against column)")
-    return _svg(figure)
+def _matrix_html(names: Sequence[str], matrix: Sequence[Sequence[float | None]]) -> str:
+    """The head-to-head scores as a table, each cell's number on a shade from red (0) to blue (1), blank
+    where the two did not meet."""
+    def cell(value: float | None) -> str:
+        if value is None:
+            return "<td></td>"
+        fade = round(255 - 120 * abs(value - 0.5) * 2)  # the other two channels: white at 0.5, light at 0 and 1
+        shade = f"255,{fade},{fade}" if value < 0.5 else f"{fade},{fade},255"
+        return f"<td style='background:rgb({shade})'>{value:.2f}</td>"
+
+    head = "<tr><th></th>" + "".join(f"<th>{html.escape(name)}</th>" for name in names) + "</tr>"
+    rows = [f"<tr><th class=l>{html.escape(name)}</th>" + "".join(cell(value) for value in row) + "</tr>"
+            for name, row in zip(names, matrix)]
+    return "<table class=matrix>" + head + "".join(rows) + "</table>"
 
 
 def _times_svg(names: Sequence[str], records: Sequence[Any], limit: float) -> str:
-    """Each entry's move times (ms) as a box plot, with the time limit as a line."""
-    figure = _figure(6, 0.35 * len(names) + 1)
-    axes = figure.add_subplot()
-    times = [[1000 * t for t in move_times(records, name)] or [math.nan] for name in names]
-    axes.boxplot(times[::-1], orientation="horizontal", tick_labels=list(names)[::-1], flierprops={"markersize": 2})
-    axes.axvline(1000 * limit, color="red", linewidth=0.8, label="time limit")
-    axes.set_xlabel("move time (ms of wall time, measured by the arena)")
-    axes.legend(loc="lower right")
-    return _svg(figure)
+    """Each entry's median move time (ms) as a dot, with a bar from its quickest to its slowest move,
+    and the time limit as a line."""
+    times = [[1000 * t for t in move_times(records, name)] for name in names]
+    timed = [(k, moves) for k, moves in enumerate(times) if moves]
+    return chart_svg(Chart([Series("median move", [k for k, _ in timed], [statistics.median(m) for _, m in timed],
+                                   kind="points", errors=[(min(m), max(m)) for _, m in timed]),
+                            Series("time limit", [], [1000 * limit], kind="hline")],
+                           title="move times: median, quickest to slowest",
+                           ylabel="ms of wall time, measured by the arena",
+                           xticks=[(k, name) for k, name in enumerate(names)],
+                           size=(max(6.0, 0.9 * len(names) + 3), 3.5)))
