@@ -84,8 +84,7 @@ LESSONS: dict[str, str] = {
     "07_tournament.ipynb": "",
     "08_chance_and_many_players.ipynb": "",
     "09_monte_carlo_tree_search.ipynb": "",
-    "10_class_tournament.ipynb": "child processes: every submission plays in a process of its own, with a time and "
-                                 "memory limit, and a browser tab cannot start one",
+    "10_class_tournament.ipynb": "",
 }
 """Every lesson in the site; for those that need the full install (``make lab``), why."""
 
@@ -286,9 +285,11 @@ Kernel &rarr; Restart ends it.</p>
 <p>What the browser lacks: child processes, numpy, scipy and matplotlib. The lessons do without them
 here: plots are drawn as SVG by gamelib itself, lesson 7's statistics are computed in pure Python (the
 same numbers as on the desktop), a match plays its games one after another in this tab instead of in
-processes side by side, and <code>python -m gamelib</code> commands run inside the kernel. Lesson 10's
-class tournament runs each entry in a process of its own, so it needs the full install (Python 3.11,
-<code>make lab</code>; see the course's README), which runs every lesson.</p>
+processes side by side, lesson 10's tournament plays each entry's file in this tab under a count of its
+steps (no boundary: only for entries you chose to run) instead of boxed in a process of its own, and
+<code>python -m gamelib</code> commands run inside the kernel. The full install (Python 3.11,
+<code>make lab</code>; see the course's README) runs the course on your own machine, and a class's
+tournament and grading there.</p>
 <p><a href="lab/index.html">Open JupyterLab</a> with all the lessons.</p>
 </body></html>
 """

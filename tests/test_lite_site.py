@@ -3,7 +3,7 @@
 The site is built afresh (``lite/build.py``, into a temporary folder, from the downloads kept in
 ``.cache/lite``; the first build needs PyPI and npm), served on 127.0.0.1 by Python's own
 ``http.server``, and opened in headless Chromium at 1366 x 768 with every request to any other host
-refused (and recorded: the test fails if the site even tries one). Lessons 0-9 each run
+refused (and recorded: the test fails if the site even tries one). Lessons 0-10 each run
 every cell in the Pyodide kernel: no cell may show an error, every code cell must have run, every plot
 must be drawn (as SVG: there is no matplotlib), and the explorer's Next (lesson 1), the pruning and
 window quizzes' Check (lesson 2) and the stepper's Next (lesson 3) must answer through the kernel. In
@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "browser"
 LESSONS = ("00_start_here.ipynb", "01_minimax.ipynb", "02_alpha_beta.ipynb", "03_negascout.ipynb", "04_transpositions_and_mtdf.ipynb",
            "05_adjacency_game.ipynb", "06_adjacency_bots.ipynb", "07_tournament.ipynb", "08_chance_and_many_players.ipynb",
-           "09_monte_carlo_tree_search.ipynb")
+           "09_monte_carlo_tree_search.ipynb", "10_class_tournament.ipynb")
 """The lessons the site's start page says run in the browser."""
 def plots(lesson: str) -> int:
     """How many plots a lesson draws: its code cells' ``show_chart(`` calls (each draws one chart)."""

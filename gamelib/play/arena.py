@@ -387,12 +387,17 @@ def _closing_bot(stack: ExitStack, bot: Bot) -> Bot:
 def progress_bar(**options: Any) -> Any:
     """A tqdm progress bar with ``options`` (``tqdm.auto``: a widget in a notebook, text on stderr
     elsewhere). tqdm is imported when a bar is made, not with this module: a tournament entry's
-    process imports this module too, and tqdm's import is 60 ms of its start-up. In a browser, which
-    has no threads to rely on, tqdm's monitor thread is not started."""
+    process imports this module too, and tqdm's import is 60 ms of its start-up. In a browser the bar
+    is tqdm's notebook widget (``tqdm.auto`` does not recognise the Pyodide kernel as a notebook, and
+    its text bar would go to stderr, shown as an error), with no monitor thread (a browser has no
+    threads to rely on)."""
+    if in_browser():
+        from tqdm.notebook import tqdm as notebook_bar  # type: ignore[import-untyped]
+
+        notebook_bar.monitor_interval = 0  # else tqdm tries a thread, fails, and warns on stderr
+        return notebook_bar(**options)
     from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
-    if in_browser():
-        tqdm.monitor_interval = 0  # else tqdm tries a thread, fails, and warns on stderr
     return tqdm(**options)
 
 

@@ -123,7 +123,9 @@ def _times_svg(names: Sequence[str], records: Sequence[Any], limit: float) -> st
     return chart_svg(Chart([Series("median move", [k for k, _ in timed], [statistics.median(m) for _, m in timed],
                                    kind="points", errors=[(min(m), max(m)) for _, m in timed]),
                             Series("time limit", [], [1000 * limit], kind="hline")],
-                           title="move times: median, quickest to slowest",
+                           title="move times: median, quickest to slowest" + (
+                               f" (no move made: {', '.join(names[k] for k, m in enumerate(times) if not m)})"
+                               if len(timed) < len(names) else ""),
                            ylabel="ms of wall time, measured by the arena",
-                           xticks=[(k, name) for k, name in enumerate(names)],
+                           xticks=[(k, names[k]) for k, _ in timed],
                            size=(max(6.0, 0.9 * len(names) + 3), 3.5)))
