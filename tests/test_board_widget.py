@@ -211,3 +211,21 @@ def test_new_game_uses_the_controls() -> None:
     assert (model.game.rule, model.game.rounds, model.seconds) == (4, 3, 0.5)
     assert model.player_name(Mark.X) == "lowest" and len(model.history) == 1  # the bot opened
     assert "Round 1 of 3" in board.status.value and "O (human) to move" in board.status.value
+
+
+def test_in_a_browser_the_bot_replies_within_the_click_with_no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pyodide starts no thread (it raises): there the bot's reply is played within the click itself."""
+    import gamelib.view.board as board_module
+
+    def no_thread(*args: object, **options: object) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(board_module, "in_browser", lambda: True)
+    monkeypatch.setattr(board_module.threading, "Thread", no_thread)
+    board = AdjacencyBoard("human", LowestSquareBot(), rounds=2)
+    board.square_button("c3").click()  # no wait: the reply is already there
+    shown = descriptions(board)
+    assert (shown["c3"], shown["c1"]) == ("X", "O") and "X 3, O 7" in board.status.value
+    two = AdjacencyBoard(LowestSquareBot(), LowestSquareBot(), rounds=2, pause=0.0)
+    two.play.value = True
+    assert {name: descriptions(two)[name] for name in LOWEST_GAME_END} == LOWEST_GAME_END

@@ -269,6 +269,14 @@ def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, li
             expect(windows.locator(".gamelib-quiz-result")).to_be_visible(timeout=STEP_SECONDS * 1000)
             page.screenshot(path=str(SCREENSHOTS / "lite_02_window_quiz.png"))
             check_the_exercise(page)
+        if lesson.startswith("05"):  # the board: a click plays X there and the bot answers (within the click: no thread)
+            square = page.locator("button[title='c3']").first
+            square.scroll_into_view_if_needed()
+            square.click()
+            expect(page.get_by_text(re.compile(r"O \(hillclimb\) played [a-h][1-8]")).first).to_be_visible(
+                timeout=STEP_SECONDS * 1000)
+            assert square.inner_text().strip() in ("X", "O")  # X played there; O's reply may have flipped it
+            page.screenshot(path=str(SCREENSHOTS / "lite_05_board.png"))
         if lesson.startswith("03"):  # the stepper's Next draws the next step
             stepper = page.locator(".gamelib-stepper").first
             picture = stepper.locator("svg.gamelib-tree").first

@@ -15,7 +15,9 @@ the bot replies by itself.
 Bots think in a background thread (``threading.Thread``), so the kernel stays free while a bot
 thinks and while two bots play: other cells run, Pause is heard at once and takes effect after the
 move in progress. The widgets are updated from that thread. :meth:`AdjacencyBoard.wait` blocks until
-the bots have stopped, for scripts and tests. Outside a kernel with widgets (a rendered notebook)
+the bots have stopped, for scripts and tests. In a browser's Python (Pyodide), where no thread can
+start, a bot moves within the click that asks for it, and the board waits for it; two bots on Play
+play their game out within the click, the board drawn after each move. Outside a kernel with widgets (a rendered notebook)
 the board shows as a static HTML table (:func:`gamelib.view.board.board_html`).
 
 >>> board = AdjacencyBoard(x="human", o="hillclimb", rounds=4)
@@ -61,6 +63,7 @@ from typing import Any
 from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Outcome, Square, parse_square, square_name
 from gamelib.games.game import format_value
 from gamelib.play.bots.base import BOT_NAMES, Bot, Decision, make_bot
+from gamelib.play.box.stepped import in_browser
 
 __all__ = ["AdjacencyBoard", "BoardModel", "HUMAN", "Ply", "TurnError", "board_html", "describe_decision"]
 
@@ -498,6 +501,9 @@ class AdjacencyBoard:
     def _start(self, continuous: bool) -> None:
         self._busy = True
         self._enable()
+        if in_browser():  # no thread can start there: the bots move now, in this call, and the board waits
+            self._run_bots(self.model, continuous)
+            return
         self._thread = threading.Thread(target=self._run_bots, args=(self.model, continuous), daemon=True,
                                         name="adjacency-board-bots")
         self._thread.start()
