@@ -15,8 +15,9 @@ What goes in, all pinned:
 - The front-end extensions (the Pyodide kernel, the widgets' manager, ipyevents) from their wheels,
   not from whatever the build's environment has installed (``--ignore-sys-prefix``).
 - The lessons (``notebooks/NN_*.ipynb`` and their committed figures), their kernel set to Pyodide's,
-  and a start page, ``index.html``, saying which lessons run in the browser and which need the full
-  install, and why, and how the exercises' checker works there (in the kernel, under a step budget).
+  and a start page, ``index.html``: every lesson, how to run and keep one there, how the exercises'
+  checker works there (in the kernel, under a step budget), and what the browser lacks and how the
+  lessons do without it.
 - ``lite/overrides.json``: JupyterLab's settings for the site: every cell drawn, not only those in
   view (so a widget stays live after Run All), and no news or update checks (they would ask another
   host).
@@ -48,6 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 WHEELS_TXT = ROOT / "lite" / "wheels.txt"
 
 PYODIDE_VERSION = "314.0.6"
+PYTHON = "3.14"
+"""The Python Pyodide 314 runs (tests/test_lite_build.py checks the lock's info says so)."""
 """The Pyodide jupyterlite-pyodide-kernel 0.8.6 is built for (its default pyodideUrl names it)."""
 
 PYODIDE_INTEGRITY = ("sha512-BKDTJyIqFxC4BExLqeRS3f5xvXZIjOt8C3zGLN/Cc7tFxSwvKVhVkchQQ2AGLOtR4YrVOIFxbV8poyDOOmWw"
@@ -64,29 +67,22 @@ FRONT_END = {"jupyterlab-widgets": "the widgets' manager", "jupyterlite-pyodide-
 FRONT_END_ONLY_DEPENDENCIES = {"widgetsnbextension", "jupyterlab-widgets"}
 """Requirements of ipywidgets that are front-end packages: no Python of theirs runs in the kernel."""
 
-PRELOAD = ("micropip", "comm", "ipython", "jedi", "gamelib")
-"""Loaded with Pyodide when a kernel starts (their dependencies with them): the kernel's own
-packages, so it does not look for them elsewhere, and gamelib with ipywidgets and ipyevents, so a
-lesson's first cell imports them without a ``%pip install``."""
+PRELOAD = ("micropip", "piplite", "ipykernel", "pyodide-kernel", "comm", "ipython", "jedi", "gamelib")
+"""Loaded with Pyodide when a kernel starts, all at once (their dependencies with them): the kernel's
+own packages (:data:`KERNEL_WHEELS` among them), which the kernel would otherwise install one after
+another with piplite once Python is up, and gamelib with ipywidgets and ipyevents, so a lesson's
+first cell imports them without a ``%pip install``. The kernel skips installing what is listed here."""
+
+KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide_kernel")
+"""The Pyodide kernel's own Python (piplite, its ipykernel stand-in, the kernel), shipped inside its
+JupyterLite extension's wheel (``static/pypi``): the build puts them beside Pyodide, in its lock."""
 
 STEPS = 1_000_000
 """The checker's step budget in the browser (gamelib.play.box.stepped.STEPS; tests/test_lite_build.py
 checks they agree), for the start page."""
 
-LESSONS: dict[str, str] = {
-    "00_start_here.ipynb": "",
-    "01_minimax.ipynb": "",
-    "02_alpha_beta.ipynb": "",
-    "03_negascout.ipynb": "",
-    "04_transpositions_and_mtdf.ipynb": "",
-    "05_adjacency_game.ipynb": "",
-    "06_adjacency_bots.ipynb": "",
-    "07_tournament.ipynb": "",
-    "08_chance_and_many_players.ipynb": "",
-    "09_monte_carlo_tree_search.ipynb": "",
-    "10_class_tournament.ipynb": "",
-}
-"""Every lesson in the site; for those that need the full install (``make lab``), why."""
+LESSONS = tuple(sorted(path.name for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
+"""Every lesson, each in the site (tests/test_lite_site.py runs every cell of each in Chromium)."""
 
 _REQUIREMENT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s]+)\s+--hash=sha256:([0-9a-f]{64})\s*$")
 
@@ -164,6 +160,23 @@ def fetch_wheels(cache: Path, pins: dict[str, tuple[str, str]]) -> dict[str, Pat
     if missing:
         raise BuildError(f"no wheel matching its pin in {cache} for {', '.join(missing)}")
     return wheels
+
+
+def kernel_wheels(extension: Path, into: Path) -> dict[str, Path]:
+    """:data:`KERNEL_WHEELS`, taken out of the kernel extension's wheel ``extension`` into ``into``:
+    normalised name -> path. Raises BuildError if one is missing."""
+    found: dict[str, Path] = {}
+    into.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(extension) as wheel:
+        for member in wheel.namelist():
+            base = member.rsplit("/", 1)[-1]
+            if "/static/pypi/" in member and base.endswith(".whl") and base.split("-")[0] in KERNEL_WHEELS:
+                (into / base).write_bytes(wheel.read(member))
+                found[normalise(base.split("-")[0])] = into / base
+    missing = sorted({normalise(name) for name in KERNEL_WHEELS} - set(found))
+    if missing:
+        raise BuildError(f"{extension.name} holds no wheel of {', '.join(missing)} under static/pypi")
+    return found
 
 
 def build_gamelib_wheel(into: Path) -> Path:
@@ -247,15 +260,16 @@ def _title(name: str) -> str:
     return first.lstrip("# ").strip()
 
 
-def start_page() -> str:
-    """The site's front page: every lesson, a link to open it, and what a lesson that needs the full
-    install needs and why."""
-    rows = []
-    for name, needs in LESSONS.items():
-        link = f'<a href="lab/index.html?path={name}">{escape(_title(name))}</a>'
-        where = ("runs here: every cell, checks included" if not needs
-                 else f"read it here; to run it, install the course (make lab): it needs {escape(needs)}")
-        rows.append(f"<tr><td>{name[:2]}</td><td>{link}</td><td>{where}</td></tr>")
+READ = "read"
+"""The folder of the lessons' pages in a site built with ``--pages`` (``make site``)."""
+
+
+def start_page(pages: bool = False) -> str:
+    """The site's front page: every lesson and a link to open it, how to run and keep one, and what the
+    browser lacks and how the lessons do without it."""
+    rows = [f'<tr><td>{name[:2]}</td><td><a href="lab/index.html?path={name}">{escape(_title(name))}</a></td>'
+            + (f'<td><a href="{READ}/{name.removesuffix(".ipynb")}.html">read it as it ran</a></td>' if pages else "")
+            + "</tr>" for name in LESSONS]
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>gamelib: game-tree search in your browser</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -268,9 +282,11 @@ code {{ background: #f3f3f3; padding: 0 .2em; }}
 </style></head><body>
 <h1>Game-tree search, in your browser</h1>
 <p>The course's lessons run here with nothing installed: JupyterLab and Python (Pyodide) run inside this
-browser tab, from this site's own files. Open a lesson, then <b>Run &rarr; Run All Cells</b>. Python's
-first start in a lesson takes 10 to 20 seconds on a two-core laptop; your changes stay in this browser
-only (<b>File &rarr; Download</b> keeps a copy of a notebook).</p>
+browser tab, from this site's own files: Python {PYTHON} (Pyodide {PYODIDE_VERSION}). Open a lesson, then
+<b>Run &rarr; Run All Cells</b>. Python's first start in a lesson takes some seconds (the course's README
+gives the times measured); your changes stay in this browser only. <b>File &rarr; Download</b> saves a
+copy of a notebook: that is the file to hand in. Every lesson runs here, every cell, checks included{
+" (its title opens it); or read it as it ran, its outputs in the page, with nothing to start" if pages else ""}:</p>
 <table>
 {chr(10).join(rows)}
 </table>
@@ -282,21 +298,25 @@ child process to run your function in, it runs it in this tab's kernel and stops
 fewer than 10,000), so an endless loop gets its verdict in seconds. A single long computation inside
 Python's own C code, such as <code>sum(range(10**12))</code>, takes no steps and is not stopped:
 Kernel &rarr; Restart ends it.</p>
-<p>What the browser lacks: child processes, numpy, scipy and matplotlib. The lessons do without them
-here: plots are drawn as SVG by gamelib itself, lesson 7's statistics are computed in pure Python (the
-same numbers as on the desktop), a match plays its games one after another in this tab instead of in
-processes side by side, lesson 10's tournament plays each entry's file in this tab under a count of its
+<p>What the browser lacks: child processes, threads, numpy, scipy and matplotlib. The lessons do without them
+here: plots are drawn as SVG by gamelib itself, lesson 7's statistics and lesson 10's ratings are
+computed in pure Python (the same numbers as on the desktop), a bot on lesson 5's board thinks within
+your click (the board waits for it), a match plays its games one after another in this tab instead of
+in processes side by side, lesson 10's tournament plays each entry's file in this tab under a count of its
 steps (no boundary: only for entries you chose to run) instead of boxed in a process of its own, and
-<code>python -m gamelib</code> commands run inside the kernel. The full install (Python 3.11,
-<code>make lab</code>; see the course's README) runs the course on your own machine, and a class's
+<code>python -m gamelib</code> commands run inside the kernel through <code>command_line</code>. The full
+install (Python 3.11 or newer, <code>make lab</code>; see the course's README) runs the course on your own machine, and a class's
 tournament and grading there.</p>
 <p><a href="lab/index.html">Open JupyterLab</a> with all the lessons.</p>
 </body></html>
 """
 
 
-def build(out: Path, cache: Path) -> None:
-    """Build the site into ``out`` (replaced), downloading into ``cache`` what is not there yet."""
+def build(out: Path, cache: Path, pages: bool = False) -> None:
+    """Build the site into ``out`` (replaced), downloading into ``cache`` what is not there yet; with
+    ``pages``, also every lesson as the page it makes when run (:mod:`gamelib.view.lesson_html`, each
+    executed here), in ``out/read``, each linking to the same lesson in the site, and the start page
+    linking to each."""
     cache.mkdir(parents=True, exist_ok=True)
     pins = read_pins()
     tarball = fetch_pyodide(cache)
@@ -314,6 +334,7 @@ def build(out: Path, cache: Path) -> None:
                 (pyodide / name).write_bytes(member.read())
         kernel_side = {name: path for name, path in wheels.items() if name not in FRONT_END or name == "ipyevents"}
         kernel_side["gamelib"] = gamelib
+        kernel_side |= kernel_wheels(wheels["jupyterlite-pyodide-kernel"], work / "kernel")
         for path in kernel_side.values():
             shutil.copy2(path, pyodide / path.name)
         lock = pyodide_lock(json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8")), kernel_side)
@@ -329,7 +350,14 @@ def build(out: Path, cache: Path) -> None:
               "--no-sourcemaps", "--no-unused-shared-packages",
               *(f"--LiteBuildConfig.federated_extensions={path}" for path in extensions)],
              "jupyter lite build", cwd=work)
-    (out / "index.html").write_text(start_page(), encoding="utf-8")
+    if pages:
+        from gamelib.view.lesson_html import LessonHtmlError, build as build_pages
+
+        try:
+            build_pages([ROOT / "notebooks" / name for name in LESSONS], out / READ, browser_course="../")
+        except LessonHtmlError as error:
+            raise BuildError(f"the lessons' pages: {error}") from None
+    (out / "index.html").write_text(start_page(pages), encoding="utf-8")
     (out / ".nojekyll").write_text("", encoding="utf-8")  # GitHub Pages: serve the folder as it is
 
 
@@ -343,9 +371,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "lite", help="the site's folder (replaced)")
     parser.add_argument("--cache", type=Path, default=ROOT / ".cache" / "lite",
                         help="where downloads are kept, so a second build runs offline")
+    parser.add_argument("--pages", action="store_true",
+                        help="also the lessons as pages, as they ran, in OUT/read (make site): one folder to publish")
     args = parser.parse_args(argv)
     try:
-        build(args.out.resolve(), args.cache.resolve())
+        build(args.out.resolve(), args.cache.resolve(), args.pages)
     except BuildError as error:
         print(f"make lite: {error}", file=sys.stderr)
         return 2

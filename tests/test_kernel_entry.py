@@ -59,14 +59,14 @@ def test_a_move_over_its_steps_loses_by_timeout_whatever_the_clock(tmp_path: Pat
         "from gamelib.play.bots.base import Decision\n\n"
         "class Busy:\n"
         "    def choose(self, game, state, seconds):\n"
-        "        for _ in range(2_100_000):\n"  # 2,100,000 steps: more than the 2,000,000 of a 0.2 s move
+        "        for _ in range(1_100_000):\n"  # 1,100,000 steps: more than the 1,000,000 of a 0.01 s move
         "            pass\n"
         "        return Decision(move=game.legal_moves(state)[0])\n", encoding="utf-8")
     (tmp_path / "quick.py").write_text(
         "from gamelib.play.bots.base import Decision\n\n"
         "class Quick:\n"
         "    def choose(self, game, state, seconds):\n"
-        "        for _ in range(1_900_000):\n"
+        "        for _ in range(900_000):\n"
         "            pass\n"
         "        return Decision(move=game.legal_moves(state)[0])\n", encoding="utf-8")
     (tmp_path / "entries.toml").write_text(
@@ -76,9 +76,9 @@ def test_a_move_over_its_steps_loses_by_timeout_whatever_the_clock(tmp_path: Pat
     from gamelib.games.adjacency import AdjacencyGame
 
     game = AdjacencyGame(rounds=2)
-    assert KernelEntryBot(quick, 0, 2, 0.2).choose(game, game.initial_state(), 0.2).move is not None
-    with pytest.raises(arena.MoveTimeout, match="more than the 2,000,000"):
-        KernelEntryBot(busy, 0, 2, 0.2).choose(game, game.initial_state(), 0.2)
+    assert KernelEntryBot(quick, 0, 2, 0.01).choose(game, game.initial_state(), 0.01).move is not None
+    with pytest.raises(arena.MoveTimeout, match="more than the 1,000,000"):
+        KernelEntryBot(busy, 0, 2, 0.01).choose(game, game.initial_state(), 0.01)
 
 
 def test_an_entry_that_loads_forever_or_has_no_class_loses_at_its_first_move(tmp_path: Path,
@@ -91,8 +91,28 @@ def test_an_entry_that_loads_forever_or_has_no_class_loses_at_its_first_move(tmp
         '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
     monkeypatch.setattr(arena, "in_browser", lambda: True)
     monkeypatch.setattr(tournament, "in_browser", lambda: True)
-    result = run_tournament(load_entries(tmp_path), games=2, rounds=2, seconds=0.2, progress=False,
+    result = run_tournament(load_entries(tmp_path), games=2, rounds=2, seconds=0.01, progress=False,
                             executor=ThreadPoolExecutor(1))
     faults = {(r.x if r.forfeit == "X" else r.o): (r.reason, r.detail) for r in result.records if r.forfeit}
     assert faults["forever"] == ("timeout", f"forever took more than {SETUP_STEPS:,} steps to load")
     assert faults["nothing"][0] == "crash" and "defines no class Bot" in faults["nothing"][1]
+
+
+def test_each_game_loads_its_entrys_helper_modules_afresh_and_no_team_gets_anothers(tmp_path: Path) -> None:
+    for team, word in (("a", "team A's"), ("b", "team B's")):
+        folder = tmp_path / team
+        folder.mkdir()
+        (folder / "util.py").write_text(f"WORD = {word!r}\nCALLS = []\n", encoding="utf-8")
+        (folder / "bot.py").write_text(
+            "import util\nfrom gamelib.play.bots.base import Decision\n\n"
+            "class Bot:\n    def choose(self, game, state, seconds):\n        util.CALLS.append(1)\n"
+            "        return Decision(move=game.legal_moves(state)[0], note=f'{util.WORD} {len(util.CALLS)}')\n",
+            encoding="utf-8")
+        (folder / "entries.toml").write_text('[[entry]]\nname = "bot"\nfile = "bot.py"\nclass = "Bot"\n\n'
+                                             '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
+    from gamelib.games.adjacency import AdjacencyGame
+
+    game = AdjacencyGame(rounds=2)
+    notes = [KernelEntryBot(load_entries(tmp_path / team)[0], 0, 2, 0.2).choose(game, game.initial_state(), 0.2).note
+             for team in ("a", "b", "a")]
+    assert notes == ["team A's 1", "team B's 1", "team A's 1"]

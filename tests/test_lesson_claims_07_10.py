@@ -913,7 +913,7 @@ def test_two_games_a_pairing_never_give_a_wald_interval_that_orders_working_entr
             (without, low, high), (with_term, c_low, c_high) = difference(plain, i, j), difference(coloured, i, j)
             assert low < 0 < high and c_low < 0 < c_high, (outcome, upper, lower, low, high, c_low, c_high)
             assert abs(with_term) >= abs(without) - 1e-3 and with_term * without >= -1e-6, (outcome, without, with_term)
-        term, se = coloured[0][len(NAMES)], math.sqrt(coloured[1][len(NAMES), len(NAMES)])
+        term, se = coloured[0][len(NAMES)], math.sqrt(coloured[1][len(NAMES)][len(NAMES)])
         assert term - 1.96 * se < 0 < term + 1.96 * se, (outcome, term, se)
 
 

@@ -1,23 +1,27 @@
 """A tournament entry's Python file played in this process under a step budget: a class tournament
 where no process can start (Python in a browser: Pyodide).
 
-On the desktop every file entry plays in a child process of its own, boxed, with its move time
-enforced from outside (:func:`gamelib.play.entries.start_entry`). A browser tab has no processes,
-so there :func:`gamelib.play.tournament.run_tournament` plays a file entry here instead: its file is
-compiled with the exercise checker's step counting (:func:`gamelib.play.box.stepped.instrumented`:
-a step at every call and loop turn of the entry's own code, and for every item a comprehension
-takes) and run against one :class:`~gamelib.play.box.stepped.StepBudget` a game. Each move may take
-:data:`STEPS_PER_SECOND` steps for each second of its limit; a move that takes more loses the game
-by ``timeout``, and an endless loop is stopped once the game's whole budget (its moves' allowances
-and :data:`SETUP_STEPS`) is spent, losing the same way. The verdict is a count of steps, not a
-clock, so the same entries and seeds give the same games on any machine, and the same games as the
-desktop's processes give wherever an entry keeps well inside both its time and its steps
-(``tests/test_kernel_entry.py`` plays one schedule both ways). Steps are counted in the entry's own
-file only: what it calls (the game's rules, gamelib, a helper module of its folder) takes none.
+On the desktop every file entry plays in a child process of its own, with its move time enforced
+from outside (:func:`gamelib.play.entries.start_entry`). A browser tab has no processes, so there
+:func:`gamelib.play.tournament.run_tournament` plays a file entry here instead: its file is compiled
+with the exercise checker's step counting (:func:`gamelib.play.box.stepped.instrumented`: a step at
+every call and loop turn of the entry's own code, and for every item a comprehension takes) and run
+against one :class:`~gamelib.play.box.stepped.StepBudget` a game. Each move may take
+:data:`STEPS_PER_SECOND` steps for each second of its limit; a move that takes more loses the game by
+``timeout``, and an endless loop in the file is stopped once the game's whole budget (its moves'
+allowances and :data:`SETUP_STEPS`) is spent, losing the same way. A count of steps, not the clock,
+judges the entry, so an entry that does not read the clock plays the same games on any machine, the
+games the desktop's processes give it (``tests/test_kernel_entry.py`` plays one schedule both ways).
 
-This is no boundary (see :mod:`gamelib.play.box.stepped`): the entry's code runs as the kernel does
-and can read, change or end anything the kernel can. In a browser that is the student's own tab,
-playing entries the student chose to load, which is why it is used there and only there.
+What is not counted, nor limited: the steps of what the entry calls (the game's rules, gamelib, a
+helper module of its folder, which is loaded fresh for each game as in a process of its own, but not
+instrumented) and the wall time. A loop in a helper module, or one long call into C code, is not
+stopped (Kernel -> Restart ends it); an entry that watches the clock plays by the clock, and the
+course's own bots play by it too, in a browser as on the desktop.
+
+This is no boundary (see :mod:`gamelib.play.box.stepped`): the entry's code runs as the kernel does,
+can read, change or end anything the kernel can, and from a browser's Python reach the page itself,
+the network and the notebooks the browser keeps. It is used only there, in the student's own tab.
 """
 
 from __future__ import annotations
@@ -36,13 +40,14 @@ if TYPE_CHECKING:
 
 __all__ = ["SETUP_STEPS", "STEPS_PER_SECOND", "KernelEntryBot"]
 
-STEPS_PER_SECOND = 10_000_000
-"""A move's step allowance for each second of its time limit: 2,000,000 steps at lesson 10's 0.2 s.
-More than Python takes in a second, in a browser or on the desktop (a loop that watches the clock and
-does nothing else takes 1.9 million steps a second in Pyodide 314 in Chromium, 7.6 million in CPython
-3.11, on the course's two-core machine), so an entry that answers within its time keeps within its
-steps too; an endless loop spent a game's budget at 0.2 s a move, 4 rounds, in 0.5 s in that browser.
-The course's entries take a few hundred steps a move (greedy.py: one for each legal move it weighs)."""
+STEPS_PER_SECOND = 100_000_000
+"""A move's step allowance for each second of its time limit: 20 million steps at lesson 10's 0.2 s.
+More than Python can take in a second: the tightest loop, ``while True: pass``, took 37.5 million
+steps a second in CPython 3.11 and about 17 million in Pyodide 314 in Chromium, on the course's
+two-core machine. So an entry that answers within its time keeps within its steps, however it spends
+them; the price is that an endless loop runs until a game's budget is spent, two to five seconds at
+0.2 s a move and 4 rounds. The course's entries take a few hundred steps a move (greedy.py: one for
+each legal move it weighs)."""
 
 SETUP_STEPS = 100_000
 """The steps an entry may take loading its file and building its bot, before its first move."""
@@ -66,7 +71,9 @@ class KernelEntryBot:
         module = ModuleType("submission")
         module.__file__ = str(path)
         code = instrumented(path.read_text(encoding="utf-8"), self._budget)
-        sys.path.insert(0, str(path.resolve().parent))  # its own helper modules, as in its process
+        folder = str(path.resolve().parent)
+        before = set(sys.modules)
+        sys.path.insert(0, folder)  # its own helper modules, as in its process
         try:
             exec(code, module.__dict__)  # noqa: S102 - the entry's file, in the browser's own tab: see the module
             factory = getattr(module, entry.class_name, None)
@@ -79,7 +86,10 @@ class KernelEntryBot:
         except self._budget.stopped:
             raise MoveTimeout(f"{self.name} took more than {SETUP_STEPS:,} steps to load") from None
         finally:
-            sys.path.remove(str(path.resolve().parent))
+            sys.path.remove(folder)
+            _forget_modules_in(folder, set(sys.modules) - before)
+        if self._budget.used > SETUP_STEPS:
+            raise MoveTimeout(f"{self.name} took more than {SETUP_STEPS:,} steps to load")
 
     @staticmethod
     def allowance(seconds: float) -> int:
@@ -103,3 +113,11 @@ class KernelEntryBot:
             raise TypeError(f"{self.name} answered {type(decision).__name__}, not a Decision")
         return decision
 
+
+def _forget_modules_in(folder: str, names: set[str]) -> None:
+    """Take the modules of ``names`` loaded from ``folder`` out of ``sys.modules`` (the entry keeps its
+    own references): the next game's entry, or another team's module of the same name, loads afresh."""
+    for name in names:
+        where = getattr(sys.modules.get(name), "__file__", None)
+        if where and Path(where).resolve().is_relative_to(folder):
+            del sys.modules[name]

@@ -176,14 +176,16 @@ def information(theta: Sequence[float], results: Sequence[tuple[int, int, float]
 
 def penalised_strengths(n: int, results: Sequence[tuple[int, int, float]], prior_draws: float) -> list[float]:
     """The strengths (natural-log odds) of n entries that maximise :func:`penalised_log_likelihood`, by
-    Newton's method from all zeros, each step halved until the likelihood does not fall, until no
-    strength moves by 1e-11. The function is strictly concave (the prior makes it so), so there is one
-    maximum and Newton's method reaches it; near a separation (a tiny prior, an entry that lost every
-    game) in a few dozen steps, where Hunter's MM iteration (Hunter 2004), whose every step is simpler,
-    takes hundreds of thousands (``tests/test_ratings.py`` checks the two agree)."""
+    Newton's method from all zeros, each step halved while it would lower the log-likelihood, until
+    no strength moves by 1e-9 or a step gains less than 1e-13 of the log-likelihood (at a maximum,
+    rounding alone moves the strengths by about 1e-10). The log-likelihood is strictly concave (the
+    prior makes it so), so there is one maximum and Newton's steps climb to it: near a separation (a
+    tiny prior, an entry that lost every game) in a few dozen steps, where Hunter's MM iteration
+    (Hunter 2004), whose every step is simpler, takes hundreds of thousands (``tests/test_ratings.py``
+    checks the two agree). Raises ArithmeticError if 200 steps do not get there."""
     theta = [0.0] * n
     here = penalised_log_likelihood(theta, results, prior_draws)
-    for _ in range(500):
+    for _ in range(200):
         gradient = [prior_draws * (0.5 - _sigmoid(t)) for t in theta]
         for i, j, points in results:
             surprise = points - _sigmoid(theta[i] - theta[j])
@@ -197,10 +199,10 @@ def penalised_strengths(n: int, results: Sequence[tuple[int, int, float]], prior
             if there >= here - 1e-12 * abs(here) or scale < 1e-6:
                 break
             scale /= 2
-        theta, here = trial, there
-        if max(map(abs, step), default=0.0) * scale < 1e-11:
-            break
-    return theta
+        gain, theta, here = there - here, trial, there
+        if max(map(abs, step), default=0.0) * scale < 1e-9 or gain < 1e-13 * max(1.0, abs(here)):
+            return theta
+    raise ArithmeticError(f"the ratings' fit did not converge in 200 Newton steps (prior_draws {prior_draws})")
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["LessonHtmlError", "build", "lesson_html", "lessons", "local_figures", "main", "offline_notebook",
-           "tex_as_mathml"]
+           "run_link", "tex_as_mathml"]
 
 LESSON = re.compile(r"\d\d_\w+\.ipynb")
 """A lesson's file name: two digits, an underscore, a snake_case name."""
@@ -155,9 +155,11 @@ def lessons(folder: Path) -> list[Path]:
     return sorted(path for path in folder.glob("*.ipynb") if LESSON.fullmatch(path.name))
 
 
-def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600) -> str:
+def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600, browser_course: str | None = None) -> str:
     """The HTML page of ``notebook``: executed in its folder (unless ``execute`` is False; at most
-    ``timeout`` seconds a cell), every figure embedded.
+    ``timeout`` seconds a cell), every figure embedded. With ``browser_course`` (the browser course's
+    root, relative to the page: ``"../"``), the page opens with a link to the same lesson there
+    (:func:`run_link`).
 
     Raises LessonHtmlError naming the lesson when a cell fails or a figure is still a local file
     (a markdown image whose file is missing), and FileNotFoundError for a missing notebook.
@@ -189,6 +191,10 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600) -> 
     page, _ = exporter.from_notebook_node(book, resources=resources)
     for word, mathml in formulas.items():
         page = page.replace(word, mathml)
+    if browser_course is not None:
+        if page.count("<main>") != 1:
+            raise LessonHtmlError(f"{notebook.name}: the page has no single <main> to put the link to the browser course in")
+        page = page.replace("<main>", "<main>" + run_link(notebook.name, browser_course), 1)
     local = local_figures(page)
     if local:
         raise LessonHtmlError(f"{notebook.name}: figures still refer to local files {local}: "
@@ -196,8 +202,20 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600) -> 
     return page
 
 
-def build(notebooks: Sequence[Path], out: Path, *, execute: bool = True) -> list[Path]:
-    """Write ``out/<lesson>.html`` for every notebook (:func:`lesson_html`), going on past a lesson
+def run_link(lesson: str, browser_course: str) -> str:
+    """The line at the top of a lesson's page that opens ``lesson`` (``01_minimax.ipynb``) in the browser
+    course whose root is ``browser_course``, relative to the page.
+
+    >>> run_link("01_minimax.ipynb", "../")  # doctest: +ELLIPSIS
+    '<p class="gamelib-run"><a href="../lab/index.html?path=01_minimax.ipynb">Run this lesson in your browser</a>...'
+    """
+    return (f'<p class="gamelib-run"><a href="{browser_course}lab/index.html?path={lesson}">Run this lesson in your '
+            "browser</a> (JupyterLab and Python in the page, nothing to install); below, the lesson as it ran.</p>")
+
+
+def build(notebooks: Sequence[Path], out: Path, *, execute: bool = True,
+          browser_course: str | None = None) -> list[Path]:
+    """Write ``out/<lesson>.html`` for every notebook (:func:`lesson_html`, with ``browser_course``), going on past a lesson
     that fails (and removing its page of an earlier build); returns the pages written. Raises LessonHtmlError at the end, with every failure,
     if any lesson failed."""
     out.mkdir(parents=True, exist_ok=True)
@@ -205,7 +223,7 @@ def build(notebooks: Sequence[Path], out: Path, *, execute: bool = True) -> list
     for notebook in notebooks:
         page = out / notebook.with_suffix(".html").name
         try:
-            page.write_text(lesson_html(notebook, execute=execute), encoding="utf-8")
+            page.write_text(lesson_html(notebook, execute=execute, browser_course=browser_course), encoding="utf-8")
         except LessonHtmlError as error:
             page.unlink(missing_ok=True)  # no page of an earlier build passes for this one
             print(f"failed: {error}", file=sys.stderr, flush=True)
