@@ -14,6 +14,9 @@
 #             (JupyterLite and Pyodide): build/lite/, to put on any web server or a USB stick; the
 #             first build downloads Pyodide (npm) and the browser's wheels (PyPI) into .cache/lite,
 #             later builds run offline (lite/build.py)
+# make site   the one folder to publish, build/site/: the browser course of make lite and, in read/,
+#             every lesson as the page make html writes, each linking to the same lesson in the
+#             browser course; its index.html lists both (README, "Publishing the course")
 # make lock   resolve pyproject.toml's ranges again to the newest versions they allow and write
 #             them, with their hashes, to requirements/lock.txt (and the same versions into
 #             environment.yml); run it each term before teaching, then make test and
@@ -47,7 +50,7 @@ PORT ?= 8866
 # JupyterLab refuses to start as root unless told it may.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab app test test-slow html lite lock clean venv graphviz chromium cairo bubblewrap
+.PHONY: lab app test test-slow html lite site lock clean venv graphviz chromium cairo bubblewrap
 
 # lab: JupyterLab on the lessons, with the course's settings as defaults (lite/overrides.json: no
 # news or update pop-ups over a new user's first lesson), installed into the environment's JupyterLab.
@@ -75,6 +78,9 @@ html: $(STAMP) graphviz
 
 lite: $(STAMP)
 	$(VENV)/bin/python lite/build.py --out build/lite
+
+site: $(STAMP) graphviz
+	$(VENV)/bin/python lite/build.py --out build/site --pages
 
 # Internal targets.
 

@@ -160,3 +160,11 @@ def test_make_html_builds_a_whole_lesson(tmp_path: Path, capfd: pytest.CaptureFi
     assert "<math " in page and "mathjax" not in page.lower()
     out, err = capfd.readouterr()
     assert out.strip() == f"wrote {tmp_path / '01_minimax.html'}" and "TCP" not in err  # what a user needs
+
+
+def test_a_page_for_the_site_opens_with_a_link_to_the_same_lesson_in_the_browser_course() -> None:
+    page = lesson_html(SMALL_LESSON, execute=False, browser_course="../")
+    main_start = page.index("<main>")
+    link = '<a href="../lab/index.html?path=01_minimax.ipynb">Run this lesson in your browser</a>'
+    assert page.count(link) == 1 and page.index(link) < page.index("<h1", main_start)
+    assert "Run this lesson" not in lesson_html(SMALL_LESSON, execute=False)  # make html's own pages have none

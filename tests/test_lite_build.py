@@ -119,3 +119,19 @@ def test_the_start_page_says_the_checker_works_here_with_its_budget() -> None:
     page = " ".join(build.start_page().split())
     assert build.STEPS == STEPS and f"stops it after {STEPS:,} steps" in page
     assert "cannot check" not in page
+
+
+def test_with_pages_the_start_page_links_each_lessons_page_too() -> None:
+    page = build.start_page(pages=True)
+    for name in build.LESSONS:
+        stem = name.removesuffix(".ipynb")
+        assert f'href="{build.READ}/{stem}.html"' in page and f'href="lab/index.html?path={name}"' in page
+    assert f'href="{build.READ}/' not in build.start_page()
+
+
+def test_make_site_and_the_publishing_workflow_build_the_same_folder() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = makefile[makefile.index("\nsite:"):].split("\n\n")[0]
+    assert "lite/build.py --out build/site --pages" in target
+    workflow = (ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8")
+    assert "run: make site" in workflow and "path: build/site" in workflow and "deploy-pages" in workflow

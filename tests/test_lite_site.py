@@ -1,6 +1,7 @@
 """The course in the browser with nothing installed: the JupyterLite site of ``make lite``, in Chromium.
 
-The site is built afresh (``lite/build.py``, into a temporary folder, from the downloads kept in
+The site is built afresh as ``make site`` builds it (``lite/build.py --pages``: the browser course and every
+lesson's page), into a temporary folder, from the downloads kept in
 ``.cache/lite``; the first build needs PyPI and npm), served on 127.0.0.1 by Python's own
 ``http.server``, and opened in headless Chromium at 1366 x 768 with every request to any other host
 refused (and recorded: the test fails if the site even tries one). Lessons 0-10 each run
@@ -69,8 +70,8 @@ class _Quiet(SimpleHTTPRequestHandler):
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The site, built from this checkout and served on 127.0.0.1: its base URL."""
     folder = tmp_path_factory.mktemp("lite") / "site"
-    built = subprocess.run([sys.executable, str(ROOT / "lite" / "build.py"), "--out", str(folder)],
-                           capture_output=True, text=True, timeout=600, check=False)
+    built = subprocess.run([sys.executable, str(ROOT / "lite" / "build.py"), "--out", str(folder), "--pages"],
+                           capture_output=True, text=True, timeout=1200, check=False)
     assert built.returncode == 0, f"lite/build.py failed: {built.stderr[-2000:]}"
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -285,6 +286,31 @@ def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, li
             stepper.get_by_role("button", name="Next ▶", exact=True).click()
             expect(picture).to_have_attribute("data-step", str(step + 1), timeout=STEP_SECONDS * 1000)
             page.screenshot(path=str(SCREENSHOTS / "lite_03_stepper.png"))
+        assert refused == [], f"the site asked other hosts for {refused[:5]}"
+    finally:
+        page.close()
+
+
+def test_the_start_page_and_each_lessons_page_lead_to_the_lesson_in_the_browser(site: str,
+                                                                                context: tuple[Any, list[str]]) -> None:
+    """make site's folder: the start page links every lesson's page, which exists and shows the lesson as it ran; its
+    first link opens that lesson in the browser course."""
+    from playwright.sync_api import expect
+
+    browser, refused = context
+    page = browser.new_page()
+    try:
+        page.goto(site)
+        links = page.locator('a[href^="read/"]')
+        assert links.count() == len(LESSONS)
+        for href in links.evaluate_all("links => links.map(link => link.getAttribute('href'))"):
+            assert page.request.get(site + href).ok, f"{href} is missing"
+        page.goto(f"{site}read/01_minimax.html")
+        assert page.locator(".jp-OutputArea-output").count() > 10  # the lesson as it ran, outputs and all
+        page.get_by_role("link", name="Run this lesson in your browser").click()
+        expect(page.get_by_role("button", name=re.compile(r"\| Idle$"))).to_be_visible(timeout=KERNEL_SECONDS * 1000)
+        expect(page.locator(".lm-TabBar-tabLabel", has_text="01_minimax.ipynb")).to_be_visible()  # the lesson opened
+        page.screenshot(path=str(SCREENSHOTS / "site_read_to_run.png"))
         assert refused == [], f"the site asked other hosts for {refused[:5]}"
     finally:
         page.close()
