@@ -23,8 +23,11 @@ What goes in, all pinned:
   host).
 
 The downloads go to the cache folder (default ``.cache/lite``, outside ``build/``) and are checked
-against their pins; once there, the build runs offline. Needs the ``lite`` extra of pyproject.toml
-(``pip install -e ".[lite]"``), ``npm`` for the first download, and nothing else.
+against their pins; once there, the build runs offline. The wheels are compiled to the bytecode of
+Pyodide's Python by that Python itself, run by Node (``lite/compile.mjs``), so the browser imports
+them without compiling their sources. Needs the ``lite`` extra of pyproject.toml (``pip install -e
+".[lite]"``), ``npm`` for the first download, Node (which comes with npm) for every build, and
+nothing else.
 """
 
 from __future__ import annotations
@@ -177,6 +180,23 @@ def kernel_wheels(extension: Path, into: Path) -> dict[str, Path]:
     if missing:
         raise BuildError(f"{extension.name} holds no wheel of {', '.join(missing)} under static/pypi")
     return found
+
+
+def compile_wheels(wheels: dict[str, Path], pyodide: Path, scratch: Path) -> dict[str, Path]:
+    """``wheels`` (normalised name -> path) compiled to the bytecode of the Python in ``pyodide`` (its
+    core, unpacked there), each written into ``pyodide`` under its own name (``lite/compile.mjs``, run
+    by Node: gamelib keeps its sources beside its bytecode, the others hold bytecode in their place);
+    returns name -> the compiled wheel. Raises BuildError without Node, or if the compiling fails."""
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to compile the site's wheels for the browser's Python (apt-get install "
+                         "npm brings it)")
+    scratch.mkdir(parents=True, exist_ok=True)
+    for path in wheels.values():
+        shutil.copy2(path, scratch / path.name)
+    _run([node, str(ROOT / "lite" / "compile.mjs"), str(pyodide), str(scratch), str(pyodide)],
+         "compiling the wheels to Pyodide's bytecode")
+    return {name: pyodide / path.name for name, path in wheels.items()}
 
 
 def build_gamelib_wheel(into: Path) -> Path:
@@ -335,9 +355,8 @@ def build(out: Path, cache: Path, pages: bool = False) -> None:
         kernel_side = {name: path for name, path in wheels.items() if name not in FRONT_END or name == "ipyevents"}
         kernel_side["gamelib"] = gamelib
         kernel_side |= kernel_wheels(wheels["jupyterlite-pyodide-kernel"], work / "kernel")
-        for path in kernel_side.values():
-            shutil.copy2(path, pyodide / path.name)
-        lock = pyodide_lock(json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8")), kernel_side)
+        shipped = compile_wheels(kernel_side, pyodide, work / "plain")
+        lock = pyodide_lock(json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8")), shipped)
         (pyodide / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n", encoding="utf-8")
         shutil.copy2(ROOT / "lite" / "overrides.json", work / "site" / "overrides.json")
         (work / "site" / "jupyter-lite.json").write_text(json.dumps(lite_config(), indent=2) + "\n", encoding="utf-8")
