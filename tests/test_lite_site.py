@@ -93,6 +93,9 @@ def _record(key: str, value: Any) -> None:
     data = json.loads(path.read_text()) if path.exists() else {}
     data[key] = value
     data["load_average_at_end"] = os.getloadavg()[0]
+    data["commit"] = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                    text=True, check=False).stdout.strip() or "unknown"
+    data["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     path.write_text(json.dumps(data, indent=1) + "\n")
 
 
