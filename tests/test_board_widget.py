@@ -221,7 +221,9 @@ def test_in_a_browser_the_bot_replies_within_the_click_with_no_thread(monkeypatc
         raise RuntimeError("can't start new thread")
 
     monkeypatch.setattr(board_module, "in_browser", lambda: True)
-    monkeypatch.setattr(board_module.threading, "Thread", no_thread)
+    import threading
+
+    monkeypatch.setattr(threading, "Thread", no_thread)  # the board's module uses threading.Thread
     board = AdjacencyBoard("human", LowestSquareBot(), rounds=2)
     board.square_button("c3").click()  # no wait: the reply is already there
     shown = descriptions(board)

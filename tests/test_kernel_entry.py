@@ -36,7 +36,7 @@ def test_the_kernel_plays_the_games_the_processes_play(tmp_path: Path, monkeypat
     monkeypatch.setattr(arena, "in_browser", lambda: True)
     monkeypatch.setattr(tournament, "in_browser", lambda: True)
     monkeypatch.setattr(arena, "ProcessPoolExecutor", None)  # none may start
-    started = tournament.start_entry
+    from gamelib.play.entries import start_entry as started
 
     def course_bots_only(entry, *args, **options):  # type: ignore[no-untyped-def]
         assert entry.kind == "bot", f"{entry.name}'s process was started in a browser"
