@@ -23,6 +23,7 @@ import inspect
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -58,7 +59,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     reason=f"{CHROMIUM} is missing: run 'make test' as root (scripts/ensure_chromium.sh installs it) "
            "or 'sudo apt-get install chromium'"), pytest.mark.skipif(
     importlib.util.find_spec("jupyterlite_core") is None,
-    reason="jupyterlite-core is missing: 'make test-slow' installs the lite extra (pip install -e '.[lite]')")]
+    reason="jupyterlite-core is missing: 'make test-slow' installs the lite extra (pip install -e '.[lite]')"),
+    pytest.mark.skipif(shutil.which("node") is None,
+                       reason="node is missing: the site's build compiles its wheels with it ('apt-get install npm')")]
 
 
 class _Quiet(SimpleHTTPRequestHandler):
