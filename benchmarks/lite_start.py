@@ -7,7 +7,8 @@ the commit ``--before`` built it (default af87199, the course before the site pr
 its files from ``git archive``) and as this checkout builds it. Serves both on 127.0.0.1 and, N times each in
 turn (default 3), opens lesson 1 in headless Chromium (Debian's) at 1366 x 768 from a fresh profile, every request
 to another host refused, and measures with time.perf_counter: the seconds from opening the page until the kernel
-is idle, then Run All until no cell is running. Prints each run and the medians.
+is idle, then Run All until no cell is running, and when the start's phases end (PHASES). Prints each run,
+the medians, and the median time of each phase.
 
 Measured 2026-11-27 on the course's 2-core machine, load average about 1 (see the README's table).
 """
@@ -68,18 +69,34 @@ def served(folder: Path) -> Iterator[str]:
         server.server_close()
 
 
-def one_run(browser: Any, site: str) -> tuple[float, float]:
-    """(seconds until the kernel is idle, seconds of Run All) for lesson 1, from a fresh profile."""
+PHASES = (("worker", "comlink.worker"), ("interpreter", "pyodide.asm.wasm"), ("packages", ".whl"))
+"""Where a start's time goes, read off the page's requests: the kernel's worker script arrives (JupyterLab
+has loaded and opened the notebook), Pyodide's WebAssembly has arrived (and streamed into its compiler),
+the last preloaded wheel has arrived; then Python starts the kernel until it is idle."""
+
+
+def one_run(browser: Any, site: str) -> tuple[float, float, dict[str, float]]:
+    """(seconds until the kernel is idle, seconds of Run All, seconds at which each of PHASES ended) for
+    lesson 1, from a fresh profile."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site) else route.abort())
     page = context.new_page()
+    phases: dict[str, float] = {}
+
+    def finished(request: Any) -> None:
+        for phase, marker in PHASES:
+            if marker in request.url:
+                phases[phase] = max(phases.get(phase, 0.0), time.perf_counter() - started)
+
+    page.on("requestfinished", finished)
     try:
         started = time.perf_counter()
         page.goto(f"{site}lab/index.html?path={LESSON}", timeout=300_000)
         expect(page.get_by_role("button", name=re.compile(r"\| Idle$"))).to_be_visible(timeout=300_000)
         ready = time.perf_counter() - started
+        page.remove_listener("requestfinished", finished)
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         started = time.perf_counter()
@@ -87,7 +104,7 @@ def one_run(browser: Any, site: str) -> tuple[float, float]:
         while time.perf_counter() - started < 600:
             texts = [text.strip() for text in prompts.all_text_contents()]
             if texts and texts[0] != "[ ]:" and "[*]:" not in texts:
-                return ready, time.perf_counter() - started
+                return ready, time.perf_counter() - started, phases
             time.sleep(0.1)
         raise SystemExit("Run All did not finish in 600 s")
     finally:
@@ -107,22 +124,28 @@ def main() -> None:
         sites = {f"before ({args.before})": Path(scratch) / "before", "this checkout": Path(scratch) / "after"}
         build_at(args.before, sites[f"before ({args.before})"], Path(scratch))
         build_at(None, sites["this checkout"], Path(scratch))
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name in sites}
+        times: dict[str, list[tuple[float, float, dict[str, float]]]] = {name: [] for name in sites}
         with served(sites[f"before ({args.before})"]) as before, served(sites["this checkout"]) as after, \
                 sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
             urls = dict(zip(sites, (before, after)))
             for run in range(args.runs):
                 for name, url in urls.items():
-                    ready, run_all = one_run(browser, url)
-                    times[name].append((ready, run_all))
-                    print(f"run {run + 1}, {name}: kernel idle after {ready:.1f} s, Run All {run_all:.1f} s", flush=True)
+                    ready, run_all, phases = one_run(browser, url)
+                    times[name].append((ready, run_all, phases))
+                    print(f"run {run + 1}, {name}: kernel idle after {ready:.1f} s, Run All {run_all:.1f} s; "
+                          + ", ".join(f"{phase} by {phases.get(phase, float('nan')):.1f} s" for phase, _ in PHASES),
+                          flush=True)
             browser.close()
     print(f"\nlesson 1, median of {args.runs} (min to max), load average {__import__('os').getloadavg()[0]:.2f} now:")
     for name, rows in times.items():
         ready, run_all = [row[0] for row in rows], [row[1] for row in rows]
         print(f"  {name:<22} kernel idle {statistics.median(ready):5.1f} s ({min(ready):.1f} to {max(ready):.1f}), "
               f"Run All {statistics.median(run_all):4.1f} s ({min(run_all):.1f} to {max(run_all):.1f})")
+        ends = [statistics.median(row[2].get(phase, float("nan")) for row in rows) for phase, _ in PHASES]
+        steps = [ends[0], ends[1] - ends[0], ends[2] - ends[1], statistics.median(ready) - ends[2]]
+        print(f"  {'':<22} where it went (medians): JupyterLab to the kernel's worker {steps[0]:.1f} s, Pyodide's "
+              f"WebAssembly {steps[1]:.1f} s, the wheels {steps[2]:.1f} s, Python's start to idle {steps[3]:.1f} s")
 
 
 if __name__ == "__main__":

@@ -70,12 +70,19 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site, built from this checkout and served on 127.0.0.1: its base URL."""
+def site_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built from this checkout as make site builds it: its folder."""
     folder = tmp_path_factory.mktemp("lite") / "site"
     built = subprocess.run([sys.executable, str(ROOT / "lite" / "build.py"), "--out", str(folder), "--pages"],
                            capture_output=True, text=True, timeout=1200, check=False)
     assert built.returncode == 0, f"lite/build.py failed: {built.stderr[-2000:]}"
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site(site_folder: Path) -> Iterator[str]:
+    """The site served on 127.0.0.1: its base URL."""
+    folder = site_folder
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -241,7 +248,6 @@ def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, li
     try:
         prompts, run_seconds = run_all(page)
         print(f"{lesson}: kernel idle after {kernel_seconds:.1f} s, run all {run_seconds:.1f} s")
-        _record(lesson, {"kernel_seconds": round(kernel_seconds, 1), "run_all_seconds": round(run_seconds, 1)})
         page.screenshot(path=str(SCREENSHOTS / f"lite_{lesson[:2]}_end.png"))
         assert errors_shown(page) == [], f"{lesson}: cells show errors"
         # Run All runs the code cells in order, once each: the k-th shows [k]. A collapsed input (the
@@ -293,8 +299,37 @@ def test_lesson_runs_every_cell_in_the_browser(site: str, context: tuple[Any, li
             expect(picture).to_have_attribute("data-step", str(step + 1), timeout=STEP_SECONDS * 1000)
             page.screenshot(path=str(SCREENSHOTS / "lite_03_stepper.png"))
         assert refused == [], f"the site asked other hosts for {refused[:5]}"
+        _record(lesson, {"kernel_seconds": round(kernel_seconds, 1), "run_all_seconds": round(run_seconds, 1)})
     finally:
         page.close()
+
+
+def test_the_site_ships_this_checkouts_gamelib_and_bytecode_for_its_python(site_folder: Path) -> None:
+    """The gamelib wheel holds exactly this checkout's modules (no module of an earlier build), each beside its
+    bytecode for the site's Python; the libraries hold bytecode in place of sources; and the start page names the
+    Python that Pyodide's own lock names."""
+    import zipfile
+
+    spec = importlib.util.spec_from_file_location("lite_build", ROOT / "lite" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    pyodide = site_folder / "static" / "pyodide"
+    python = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]["python"]
+    assert python.startswith(build.PYTHON + "."), f"the site runs Python {python}, the start page says {build.PYTHON}"
+    assert f"Python {build.PYTHON} (Pyodide" in " ".join((site_folder / "index.html").read_text().split())
+    tag = "cpython-" + "".join(python.split(".")[:2])
+    with zipfile.ZipFile(next(pyodide.glob("gamelib-*.whl"))) as wheel:
+        names = set(wheel.namelist())
+    modules = {name for name in names if name.endswith(".py")}
+    here = {str(path.relative_to(ROOT)) for path in (ROOT / "gamelib").rglob("*.py") if "__pycache__" not in path.parts}
+    assert modules == here, f"the wheel's modules differ from this checkout's: {sorted(modules ^ here)[:10]}"
+    missing = [module for module in modules if
+               f"{module.rsplit('/', 1)[0]}/__pycache__/{module.rsplit('/', 1)[1][:-3]}.{tag}.pyc" not in names]
+    assert missing == [], f"modules without their bytecode: {missing[:5]}"
+    with zipfile.ZipFile(next(pyodide.glob("ipython-*.whl"))) as wheel:
+        library = wheel.namelist()
+    assert not [name for name in library if name.endswith(".py")] and "IPython/__init__.pyc" in library
 
 
 def test_the_start_page_and_each_lessons_page_lead_to_the_lesson_in_the_browser(site: str,
