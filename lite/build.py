@@ -336,7 +336,7 @@ here: plots are drawn as SVG by gamelib itself, lesson 7's statistics and lesson
 computed in pure Python (the same numbers as on the desktop), a bot on lesson 5's board thinks within
 your click (the board waits for it), a match plays its games one after another in this tab instead of
 in processes side by side, lesson 10's tournament plays each entry's file in this tab under a count of its
-steps (no boundary: only for entries you chose to run) instead of boxed in a process of its own, and
+steps (no boundary: only for entries whose authors you trust) instead of boxed in a process of its own, and
 <code>python -m gamelib</code> commands run inside the kernel through <code>command_line</code>. The full
 install (Python 3.11 or newer, <code>make lab</code>; see the course's README) runs the course on your own machine, and a class's
 tournament and grading there.</p>

@@ -19,10 +19,29 @@ from gamelib.play.tournament import run_tournament
 SUBMISSIONS = DATA_DIR / "class_tournament"
 
 
-def deterministic_entries() -> list:  # type: ignore[type-arg]
-    """Lesson 10's three files and the random bot (seeded): none depends on the clock."""
+SEEDED = """import random
+from collections import namedtuple
+
+Answer = namedtuple("Answer", "move")  # not a Decision: read for its move, as the engine protocol reads it
+
+
+class Seeded:
+    def __init__(self, seed):
+        self.draw = random.Random(seed)  # a generator of its own, seeded by the tournament
+
+    def choose(self, game, state, seconds):
+        return Answer(self.draw.choice(game.legal_moves(state)))
+"""
+
+
+def deterministic_entries(folder: Path) -> list:  # type: ignore[type-arg]
+    """Lesson 10's three files, a file entry that draws its moves from its own seeded generator and answers with a
+    namedtuple, and the random bot (seeded): none depends on the clock."""
+    (folder / "seeded.py").write_text(SEEDED, encoding="utf-8")
+    (folder / "entries.toml").write_text('[[entry]]\nname = "seeded"\nfile = "seeded.py"\nclass = "Seeded"\n\n'
+                                         '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
     files = [entry for entry in load_entries(SUBMISSIONS) if entry.kind == "file"]
-    return [*files, course_entry("random")]
+    return [*files, load_entries(folder)[0], course_entry("random")]
 
 
 def games(records: object) -> list[tuple[object, ...]]:
@@ -32,7 +51,9 @@ def games(records: object) -> list[tuple[object, ...]]:
 @pytest.mark.slow
 def test_the_kernel_plays_the_games_the_processes_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     options = dict(games=2, rounds=3, seconds=0.2, seed=4, progress=False)
-    desktop = run_tournament(deterministic_entries(), out=tmp_path / "processes", workers=2, **options)  # type: ignore[arg-type]
+    (tmp_path / "seeded").mkdir()
+    entries = deterministic_entries(tmp_path / "seeded")
+    desktop = run_tournament(entries, out=tmp_path / "processes", workers=2, **options)  # type: ignore[arg-type]
     monkeypatch.setattr(arena, "in_browser", lambda: True)
     monkeypatch.setattr(tournament, "in_browser", lambda: True)
     monkeypatch.setattr(arena, "ProcessPoolExecutor", None)  # none may start
@@ -43,8 +64,10 @@ def test_the_kernel_plays_the_games_the_processes_play(tmp_path: Path, monkeypat
         return started(entry, *args, **options)
 
     monkeypatch.setattr(tournament, "start_entry", course_bots_only)  # no entry's process either
-    kernel = run_tournament(deterministic_entries(), out=tmp_path / "kernel", workers=2, **options)  # type: ignore[arg-type]
+    kernel = run_tournament(entries, out=tmp_path / "kernel", workers=2, **options)  # type: ignore[arg-type]
     assert games(kernel.records) == games(desktop.records)
+    played = [r for r in kernel.records if r.reason == "played" and "seeded" in (r.x, r.o)]
+    assert len(played) >= 4 and len({r.moves for r in played}) == len(played)  # real games, each its own
     def lost_by(name: str) -> list:  # type: ignore[type-arg]
         return [r for r in kernel.records if r.forfeit and (r.x if r.forfeit == "X" else r.o) == name]
 
@@ -98,14 +121,17 @@ def test_an_entry_that_loads_forever_or_has_no_class_loses_at_its_first_move(tmp
     assert faults["nothing"][0] == "crash" and "defines no class Bot" in faults["nothing"][1]
 
 
-def test_each_game_loads_its_entrys_helper_modules_afresh_and_no_team_gets_anothers(tmp_path: Path) -> None:
-    for team, word in (("a", "team A's"), ("b", "team B's")):
+def test_each_entry_has_its_own_helper_modules_loaded_at_start_or_during_a_move(tmp_path: Path) -> None:
+    """Two teams' util.py, one imported when the file loads, the other during a move: each entry sees its own, keeps
+    its state from move to move, and a new game loads it afresh."""
+    for team, word, lazy in (("a", "team A's", False), ("b", "team B's", True)):
         folder = tmp_path / team
         folder.mkdir()
         (folder / "util.py").write_text(f"WORD = {word!r}\nCALLS = []\n", encoding="utf-8")
+        top, inside = ("", "        import util\n") if lazy else ("import util\n", "")
         (folder / "bot.py").write_text(
-            "import util\nfrom gamelib.play.bots.base import Decision\n\n"
-            "class Bot:\n    def choose(self, game, state, seconds):\n        util.CALLS.append(1)\n"
+            top + "from gamelib.play.bots.base import Decision\n\n"
+            "class Bot:\n    def choose(self, game, state, seconds):\n" + inside + "        util.CALLS.append(1)\n"
             "        return Decision(move=game.legal_moves(state)[0], note=f'{util.WORD} {len(util.CALLS)}')\n",
             encoding="utf-8")
         (folder / "entries.toml").write_text('[[entry]]\nname = "bot"\nfile = "bot.py"\nclass = "Bot"\n\n'
@@ -113,6 +139,33 @@ def test_each_game_loads_its_entrys_helper_modules_afresh_and_no_team_gets_anoth
     from gamelib.games.adjacency import AdjacencyGame
 
     game = AdjacencyGame(rounds=2)
-    notes = [KernelEntryBot(load_entries(tmp_path / team)[0], 0, 2, 0.2).choose(game, game.initial_state(), 0.2).note
-             for team in ("a", "b", "a")]
-    assert notes == ["team A's 1", "team B's 1", "team A's 1"]
+    state = game.initial_state()
+    a, b = (KernelEntryBot(load_entries(tmp_path / team)[0], 0, 2, 0.2) for team in ("a", "b"))
+    notes = [bot.choose(game, state, 0.2).note for bot in (a, b, a, b)]
+    assert notes == ["team A's 1", "team B's 1", "team A's 2", "team B's 2"]
+    again = KernelEntryBot(load_entries(tmp_path / "a")[0], 0, 2, 0.2)
+    assert again.choose(game, state, 0.2).note == "team A's 1"
+
+
+def test_a_budgeted_entry_is_not_timed_out_by_the_clock(tmp_path: Path) -> None:
+    """play_game judges a step-budgeted entry by its steps: moves that sleep past their limit and grace (time in C,
+    no steps) are no timeout, where the same bot judged by the clock loses."""
+    (tmp_path / "sleepy.py").write_text(
+        "import time\nfrom gamelib.play.bots.base import Decision\n\n"
+        "class Sleepy:\n    def choose(self, game, state, seconds):\n        time.sleep(0.15)\n"
+        "        return Decision(move=game.legal_moves(state)[0])\n", encoding="utf-8")
+    (tmp_path / "entries.toml").write_text('[[entry]]\nname = "sleepy"\nfile = "sleepy.py"\nclass = "Sleepy"\n\n'
+                                           '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
+    from gamelib.games.adjacency import AdjacencyGame
+    from gamelib.play.bots.base import RandomBot
+
+    sleepy = load_entries(tmp_path)[0]
+    game = AdjacencyGame(rounds=2)
+    judged_by_steps = arena.play_game(game, KernelEntryBot(sleepy, 0, 2, 0.01), RandomBot(seed=1), 0.01, 0, grace=0.05)
+    assert judged_by_steps.reason == "played"
+
+    class ByTheClock(KernelEntryBot):
+        budgeted = False
+
+    judged_by_clock = arena.play_game(game, ByTheClock(sleepy, 0, 2, 0.01), RandomBot(seed=1), 0.01, 0, grace=0.05)
+    assert (judged_by_clock.reason, judged_by_clock.forfeit) == ("timeout", "X")

@@ -36,6 +36,7 @@ from gamelib.games.game import Game
 from gamelib.games.trees import GameTree, node_types
 from gamelib.play.bots.base import make_bot
 from gamelib.play.bots.reservation import ReservationTree
+from gamelib.play.box.stepped import in_browser
 from gamelib.play.entries import Entry, EntryError, load_entries
 from gamelib.play.match_stats import MatchSummary, standings
 from gamelib.play.records import MatchFileError, read_records
@@ -663,9 +664,11 @@ def _deadline(answers: Answers, context: Answers) -> list[Line]:
     if row.forfeits:
         return [Line(WRONG, f"my_folder: not quite: slow lost {row.forfeits} of its 2 games by its own faults "
                             f"({row.faults}), at {seconds:g} s a move. {advice}")]
+    spared = ("in a browser a move is held to its steps, not to the clock" if in_browser()
+              else "the tournament's grace spared it a timeout")
     if slowest > seconds:
         return [Line(WRONG, f"my_folder: not quite: slow's slowest move took {slowest:.3f} s, over the {seconds:g} s "
-                            f"a move allows (the tournament's grace spared it a timeout). {advice}")]
+                            f"a move allows ({spared}). {advice}")]
     typical = statistics.median(own) if own else 0.0
     if typical < seconds / 4:
         return [Line(WRONG, f"my_folder: not quite: slow answered in time, but its moves took {typical:.3f} s (the "
