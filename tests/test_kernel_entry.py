@@ -169,3 +169,26 @@ def test_a_budgeted_entry_is_not_timed_out_by_the_clock(tmp_path: Path) -> None:
 
     judged_by_clock = arena.play_game(game, ByTheClock(sleepy, 0, 2, 0.01), RandomBot(seed=1), 0.01, 0, grace=0.05)
     assert (judged_by_clock.reason, judged_by_clock.forfeit) == ("timeout", "X")
+
+
+@pytest.mark.parametrize("answer, reason", [("Decision(move=64)", "protocol"), ("Decision(move='c3')", "protocol"),
+                                            ("Decision(move=True)", "protocol"), ("max([])", "protocol"),
+                                            ("sys.exit(2)", "crash"), ("None", "protocol")])
+def test_a_fault_in_a_move_loses_as_in_a_process_and_the_tournament_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str, reason: str) -> None:
+    """An answer that is not a square, or an entry's ValueError, is a protocol fault, as its process's ``error``
+    answer is; sys.exit is a crash, in a move or while the file loads, and the tournament plays on."""
+    (tmp_path / "faulty.py").write_text(
+        "import sys\nfrom gamelib.play.bots.base import Decision\n\n"
+        f"class Faulty:\n    def choose(self, game, state, seconds):\n        return {answer}\n", encoding="utf-8")
+    (tmp_path / "leaving.py").write_text("import sys\nsys.exit(3)\n", encoding="utf-8")
+    (tmp_path / "entries.toml").write_text(
+        '[[entry]]\nname = "faulty"\nfile = "faulty.py"\nclass = "Faulty"\n\n'
+        '[[entry]]\nname = "leaving"\nfile = "leaving.py"\nclass = "Bot"\n\n'
+        '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
+    monkeypatch.setattr(arena, "in_browser", lambda: True)
+    monkeypatch.setattr(tournament, "in_browser", lambda: True)
+    result = run_tournament(load_entries(tmp_path), games=2, rounds=2, seconds=0.01, progress=False,
+                            executor=ThreadPoolExecutor(1))
+    lost = {(r.x if r.forfeit == "X" else r.o): r.reason for r in result.records if r.forfeit}
+    assert lost["faulty"] == reason and lost["leaving"] == "crash" and len(result.records) == 6
