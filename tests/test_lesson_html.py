@@ -168,3 +168,15 @@ def test_a_page_for_the_site_opens_with_a_link_to_the_same_lesson_in_the_browser
     link = '<a href="../lab/index.html?path=01_minimax.ipynb">Run this lesson in your browser</a>'
     assert page.count(link) == 1 and page.index(link) < page.index("<h1", main_start)
     assert "Run this lesson" not in lesson_html(SMALL_LESSON, execute=False)  # make html's own pages have none
+
+
+def test_a_page_has_its_lessons_title_and_underlined_links() -> None:
+    """The page's <title> is the lesson's first heading (an empty one is a WCAG 2.4.2 failure), and its links are
+    underlined, not told apart by colour alone (WCAG 1.4.1)."""
+    page = lesson_html(SMALL_LESSON, execute=False)
+    import json
+
+    heading = json.loads(SMALL_LESSON.read_text(encoding="utf-8"))["cells"][0]["source"][0]  # the lesson's first line
+    assert heading.startswith("# Minimax")
+    assert re.search(r"<title>(.*?)</title>", page).group(1) == heading[2:].strip()  # type: ignore[union-attr]
+    assert ".jp-RenderedHTMLCommon a, .gamelib-run a { text-decoration: underline; }" in page

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["LessonHtmlError", "build", "lesson_html", "lessons", "local_figures", "main", "offline_notebook",
-           "run_link", "tex_as_mathml"]
+           "lesson_title", "run_link", "tex_as_mathml"]
 
 LESSON = re.compile(r"\d\d_\w+\.ipynb")
 """A lesson's file name: two digits, an underscore, a snake_case name."""
@@ -59,7 +59,8 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-{%- block extra_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }</style>{%- endblock extra_css -%}
+{%- block extra_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }
+.jp-RenderedHTMLCommon a, .gamelib-run a { text-decoration: underline; }</style>{%- endblock extra_css -%}
 """
 """nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
 manager, MathJax, mermaid): the widgets and formulas are static HTML and MathML already."""
@@ -155,6 +156,17 @@ def lessons(folder: Path) -> list[Path]:
     return sorted(path for path in folder.glob("*.ipynb") if LESSON.fullmatch(path.name))
 
 
+def lesson_title(book: Any, notebook: Path) -> str:
+    """The page's title: the lesson's first heading (``# Minimax: ...``), or its file name if it has
+    none. A page's title is what a browser's tab, its history and a screen reader announce first."""
+    for cell in book.cells:
+        if cell.cell_type == "markdown":
+            for line in "".join(cell.source).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return notebook.stem
+
+
 def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600, browser_course: str | None = None) -> str:
     """The HTML page of ``notebook``: executed in its folder (unless ``execute`` is False; at most
     ``timeout`` seconds a cell), every figure embedded. With ``browser_course`` (the browser course's
@@ -172,7 +184,7 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600, bro
     from jinja2 import DictLoader
 
     book = nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
-    resources = {"metadata": {"path": str(notebook.parent)}}
+    resources = {"metadata": {"path": str(notebook.parent), "name": lesson_title(book, notebook)}}
     if execute:
         # the kernel's start-up warnings (running over TCP on this machine) are not the reader's business
         quiet = ["--IPKernelApp.log_level=ERROR"]
