@@ -34,6 +34,20 @@ class Seeded:
 """
 
 
+def in_a_browser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the arena and the tournament take the browser's path (no process, file entries in the kernel)."""
+    monkeypatch.setattr(arena, "in_browser", lambda: True)
+    monkeypatch.setattr(tournament, "in_browser", lambda: True)
+
+
+def tournament_in_a_browser(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tournament.TournamentResult:
+    """The entries of ``folder`` in a short round robin (2 games a pairing, 2 rounds, 0.01 s a move) on the
+    browser's path, on one thread."""
+    in_a_browser(monkeypatch)
+    with ThreadPoolExecutor(1) as pool:
+        return run_tournament(load_entries(folder), games=2, rounds=2, seconds=0.01, progress=False, executor=pool)
+
+
 def deterministic_entries(folder: Path) -> list:  # type: ignore[type-arg]
     """Lesson 10's three files, a file entry that draws its moves from its own seeded generator and answers with a
     namedtuple, and the random bot (seeded): none depends on the clock."""
@@ -54,8 +68,7 @@ def test_the_kernel_plays_the_games_the_processes_play(tmp_path: Path, monkeypat
     (tmp_path / "seeded").mkdir()
     entries = deterministic_entries(tmp_path / "seeded")
     desktop = run_tournament(entries, out=tmp_path / "processes", workers=2, **options)  # type: ignore[arg-type]
-    monkeypatch.setattr(arena, "in_browser", lambda: True)
-    monkeypatch.setattr(tournament, "in_browser", lambda: True)
+    in_a_browser(monkeypatch)
     monkeypatch.setattr(arena, "ProcessPoolExecutor", None)  # none may start
     from gamelib.play.entries import start_entry as started
 
@@ -112,10 +125,7 @@ def test_an_entry_that_loads_forever_or_has_no_class_loses_at_its_first_move(tmp
         '[[entry]]\nname = "forever"\nfile = "forever.py"\nclass = "Bot"\n\n'
         '[[entry]]\nname = "nothing"\nfile = "nothing.py"\nclass = "Bot"\n\n'
         '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
-    monkeypatch.setattr(arena, "in_browser", lambda: True)
-    monkeypatch.setattr(tournament, "in_browser", lambda: True)
-    result = run_tournament(load_entries(tmp_path), games=2, rounds=2, seconds=0.01, progress=False,
-                            executor=ThreadPoolExecutor(1))
+    result = tournament_in_a_browser(tmp_path, monkeypatch)
     faults = {(r.x if r.forfeit == "X" else r.o): (r.reason, r.detail) for r in result.records if r.forfeit}
     assert faults["forever"] == ("timeout", f"forever took more than {SETUP_STEPS:,} steps to load")
     assert faults["nothing"][0] == "crash" and "defines no class Bot" in faults["nothing"][1]
@@ -186,9 +196,6 @@ def test_a_fault_in_a_move_loses_as_in_a_process_and_the_tournament_goes_on(
         '[[entry]]\nname = "faulty"\nfile = "faulty.py"\nclass = "Faulty"\n\n'
         '[[entry]]\nname = "leaving"\nfile = "leaving.py"\nclass = "Bot"\n\n'
         '[[entry]]\nname = "random"\nbot = "random"\n', encoding="utf-8")
-    monkeypatch.setattr(arena, "in_browser", lambda: True)
-    monkeypatch.setattr(tournament, "in_browser", lambda: True)
-    result = run_tournament(load_entries(tmp_path), games=2, rounds=2, seconds=0.01, progress=False,
-                            executor=ThreadPoolExecutor(1))
+    result = tournament_in_a_browser(tmp_path, monkeypatch)
     lost = {(r.x if r.forfeit == "X" else r.o): r.reason for r in result.records if r.forfeit}
     assert lost["faulty"] == reason and lost["leaving"] == "crash" and len(result.records) == 6

@@ -210,8 +210,8 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """x with matrix · x = vector (matrix symmetric positive definite): numpy's solver where numpy is
     installed (the desktop: fast for a class of hundreds), else mpmath's LU solver (the browser, whose
     Python has no numpy); ``tests/test_ratings.py`` checks both give the same ratings."""
-    if _numpy() is not None:
-        np = _numpy()
+    np = _numpy()
+    if np is not None:
         return [float(x) for x in np.linalg.solve(np.array(matrix), np.array(vector))]
     from mpmath import fp  # type: ignore[import-untyped]  # mpmath's floating-point context: 2.5 times its mp's speed
 
@@ -220,8 +220,8 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     """The inverse of ``matrix``, by numpy where it is installed, else by mpmath (as :func:`_solve`)."""
-    if _numpy() is not None:
-        np = _numpy()
+    np = _numpy()
+    if np is not None:
         return [[float(x) for x in row] for row in np.linalg.inv(np.array(matrix))]
     from mpmath import fp
 
