@@ -1,14 +1,13 @@
-"""Per-step redraw time of the explorer and the stepper on Broeders' 31-node tree (not a test).
+"""Python's share of the explorer's pictures on Broeders' 31-node tree (not a test).
 
 Run from the repository root:  .venv/bin/python benchmarks/step_time.py
 
 Prints, in milliseconds of wall time (time.perf_counter), the mean and the maximum over every step
-of alpha-beta's trace (MTD(f)'s for the last lines) for: a replay snapshot; the SVG picture
-written from the layout computed once (:class:`gamelib.view.painter.SvgPainter`); ``Stepper.go(k)``;
-``Explorer.go(k)`` with one search and with two side by side, which is what a click on Next costs
-in the kernel (replay, picture, words, and the widgets' new values handed to ipywidgets); and, for
-comparison, a picture laid out anew by Graphviz's ``dot`` at every step. The issue's budget is
-50 ms a step.
+of alpha-beta's trace for: a replay snapshot; the SVG picture written from the layout computed once
+(:class:`gamelib.view.painter.SvgPainter`); and, for comparison, a picture laid out anew by
+Graphviz's ``dot`` at every step. Then the time to compute every step's frames once
+(:mod:`gamelib.view.frames`), which is all Python does before the player steps in the page
+(benchmarks/player.py measures the page's side: a click to the picture painted).
 """
 
 from __future__ import annotations
@@ -48,14 +47,10 @@ def main() -> None:
     timed("replay snapshot", steps, replay.snapshot)
     painter = SvgPainter(tree)
     timed("SVG from the layout computed once", steps, lambda k: painter.paint(replay.snapshot(k)))
-    stepper = Stepper(tree, events)
-    timed("Stepper.go(k)", steps, stepper.go)
-    one = Explorer(tree, ["alphabeta"])
-    timed("Explorer.go(k), alpha-beta", steps, one.go)
-    two = Explorer(tree, ["alphabeta", "minimax"])
-    timed("Explorer.go(k), alpha-beta beside minimax", range(two.controls.total + 1), two.go)
-    mtdf = Explorer(tree, ["mtdf"])
-    timed("Explorer.go(k), MTD(f)", range(mtdf.controls.total + 1), mtdf.go)
+    timed("every step's frames, alpha-beta (once)", range(1), lambda _k: Stepper(tree, events))
+    timed("every step's frames, alpha-beta and minimax (once)", range(1),
+          lambda _k: Explorer(tree, ["alphabeta", "minimax"]))
+    timed("every step's frames, MTD(f) (once)", range(1), lambda _k: Explorer(tree, ["mtdf"]))
     if shutil.which("dot"):
         timed("for comparison: Graphviz dot at every step", steps, lambda k: snapshot_to_svg(tree, replay.snapshot(k)))
     else:

@@ -9,10 +9,10 @@ What goes in, all pinned:
   sha512): the interpreter, its standard library and ``pyodide-lock.json``.
 - The wheels of ``lite/wheels.txt`` from PyPI (``pip download --require-hashes``): the kernel's own
   packages at the versions Pyodide's lock names (the npm package holds only the core; Pyodide's own
-  builds of these wheels live on its CDN), ipywidgets, ipyevents and comm; and gamelib's wheel, built
+  builds of these wheels live on its CDN), ipywidgets, anywidget and comm; and gamelib's wheel, built
   from this checkout. The lock is cut down to these and each entry points at the wheel shipped
   (its file name and sha256), so the kernel loads them from the site itself.
-- The front-end extensions (the Pyodide kernel, the widgets' manager, ipyevents) from their wheels,
+- The front-end extensions (the Pyodide kernel, the widgets' manager, anywidget) from their wheels,
   not from whatever the build's environment has installed (``--ignore-sys-prefix``).
 - The lessons (``notebooks/NN_*.ipynb`` and their committed figures), their kernel set to Pyodide's,
   and a start page, ``index.html``: every lesson, how to run and keep one there, how the exercises'
@@ -64,8 +64,8 @@ PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 """The files of the npm package the kernel loads (the lock is rewritten, the rest left out)."""
 
 FRONT_END = {"jupyterlab-widgets": "the widgets' manager", "jupyterlite-pyodide-kernel": "the kernel",
-             "ipyevents": "ipyevents' keys"}
-"""Wheels whose JupyterLab extension goes into the site (ipyevents' Python half goes in too)."""
+             "anywidget": "the explorers' player"}
+"""Wheels whose JupyterLab extension goes into the site (anywidget's Python half goes in too)."""
 
 FRONT_END_ONLY_DEPENDENCIES = {"widgetsnbextension", "jupyterlab-widgets"}
 """Requirements of ipywidgets that are front-end packages: no Python of theirs runs in the kernel."""
@@ -73,7 +73,7 @@ FRONT_END_ONLY_DEPENDENCIES = {"widgetsnbextension", "jupyterlab-widgets"}
 PRELOAD = ("micropip", "piplite", "ipykernel", "pyodide-kernel", "comm", "ipython", "jedi", "gamelib")
 """Loaded with Pyodide when a kernel starts, all at once (their dependencies with them): the kernel's
 own packages (:data:`KERNEL_WHEELS` among them), which the kernel would otherwise install one after
-another with piplite once Python is up, and gamelib with ipywidgets and ipyevents, so a lesson's
+another with piplite once Python is up, and gamelib with ipywidgets and anywidget, so a lesson's
 first cell imports them without a ``%pip install``. The kernel skips installing what is listed here."""
 
 KERNEL_WHEELS = ("piplite", "ipykernel", "pyodide_kernel")
@@ -365,7 +365,7 @@ def build(out: Path, cache: Path, pages: bool = False) -> None:
                 if member is None:
                     raise BuildError(f"{tarball.name} has no package/{name}")
                 (pyodide / name).write_bytes(member.read())
-        kernel_side = {name: path for name, path in wheels.items() if name not in FRONT_END or name == "ipyevents"}
+        kernel_side = {name: path for name, path in wheels.items() if name not in FRONT_END or name == "anywidget"}
         kernel_side["gamelib"] = gamelib
         kernel_side |= kernel_wheels(wheels["jupyterlite-pyodide-kernel"], work / "kernel")
         shipped = compile_wheels(kernel_side, pyodide, work / "plain")

@@ -73,7 +73,7 @@ def test_a_dependency_the_site_does_not_ship_is_refused(tmp_path: Path) -> None:
 
 def test_every_pin_has_a_version_and_a_hash_and_gamelib_needs_only_pinned_wheels() -> None:
     pins = build.read_pins()
-    assert {"ipython", "ipywidgets", "ipyevents", "comm", "micropip"} <= set(pins)
+    assert {"ipython", "ipywidgets", "anywidget", "comm", "micropip"} <= set(pins)
     assert all(len(sha) == 64 for _, sha in pins.values())
     import tomllib
 

@@ -231,7 +231,7 @@ class CourseApp:
     def __init__(self, explorer: Explorer, quiz: PruningQuiz, checker: CodeChecker) -> None:
         self.explorer, self.quiz, self.checker = explorer, quiz, checker
         # the explorer's Projector toggle sizes the quiz for the room too
-        explorer.projector.observe(lambda change: quiz.set_projector(bool(change["new"])), names="value")
+        explorer.on_projector(quiz.set_projector)
         quiz.set_projector(explorer.in_projector_mode)
         self.widget = ipywidgets().Tab(children=[explorer.widget, quiz.widget, checker.widget])
         for index, title in enumerate(self.TITLES):

@@ -1,26 +1,26 @@
-"""The tree explorer: one widget for every search, one or two side by side, on a tree you can change.
+"""The tree explorer: one player for every search, one or two stepped together, on a tree you can change.
 
 An :class:`Explorer` records each chosen search (a name in :data:`gamelib.search.algorithms.SEARCHES`:
 minimax, alpha-beta, NegaScout, PVS, and whatever else is registered, such as MTD(f)) on the tree
-with :func:`gamelib.search.algorithms.run_search`, then only replays the recorded events
-(:mod:`gamelib.view.replay`): it never re-implements a search. It is built in the frame it shares
-with the MCTS explorer (:class:`gamelib.view.stage.Stage`): the pictures and their words first, then
-one row of controls (start, back, next, end, play, a step slider, "Tree ▾" and "Projector") that
-steps both searches together. Each picture shows the windows on the edges, values and bounds, cuts
-and pruned subtrees, the current node, NegaScout's null-window tests and re-searches, MTD(f)'s pass
-and bounds and table hits; beside it (under it when the row is narrow), the event in words, what the
-rule at the search's node adds to it, and the counters. The tree's tools are folded under "Tree ▾"
-until opened: the searches, random trees, the tree's text, Edit leaves, the play speed and Save.
-"✎ Edit leaves" puts a number box under every leaf of the picture: change one and
-both searches are recorded again; "Random tree" draws a seeded random tree (branching, depth,
-seed), so a class can share one by its seed. "Load" reads a tree typed in the board notation
-(``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`) and says under the box where a
-mistake is; the current tree's text is shown beside it to copy. The keys step too, with the
-pointer over the pictures (:mod:`gamelib.view.stage`). "Projector" (or ``projector=True``) draws
-for the back of a room (:mod:`gamelib.view.stage`): 18-pixel values, windows and captions,
-two searches in two columns, all on one 1280 x 720 screen.
-"Save" writes the picture shown (or every step's) as SVG or PNG next to the notebook
-(:mod:`gamelib.view.export`).
+with :func:`gamelib.search.algorithms.run_search`, computes every step's picture and words once
+(:mod:`gamelib.view.frames`) and hands them to the player (:mod:`gamelib.view.player`), which steps
+them in the page without asking Python: it never re-implements a search. Each picture shows the
+windows on the edges, values and bounds, cuts and pruned subtrees, the current node, NegaScout's
+null-window tests and re-searches, MTD(f)'s pass and bounds and table hits; under it, the event in
+words, what the rule at the search's node adds to it, the counters, and the picture's state in
+words. Two searches stand side by side where both keep 12-pixel text, else one at a time with a
+switch. The player's row: start, back, next, end, play, a step slider, "✎ Edit leaves", "Tree ▾"
+and "Projector"; the keys step while the focus is in the player.
+
+What needs Python is answered by the kernel: "✎ Edit leaves" puts a number box under every leaf of
+the first picture, and a changed value records both searches again; "Tree ▾" unfolds the tools
+under the player: the searches, "Random tree" (a seeded random tree: branching, depth, seed, so a
+class can share one by its seed), the tree's text ("Load" reads a tree typed in the board notation,
+``((3 12 8) (2 4 6) (14 5 2))``, :mod:`gamelib.games.tree_text`, and says under the box where a
+mistake is; the current tree's text is beside it to copy) and "Save" (the picture shown, or every
+step's, as SVG or PNG next to the notebook, :mod:`gamelib.view.export`). "Projector" (or
+``projector=True``) draws for the back of a room (:mod:`gamelib.view.stage`): 18-pixel values,
+windows and captions, two searches in two columns, on one 1280 x 720 screen.
 
 >>> from gamelib.games.data import load_seed_tree
 >>> explorer = Explorer(load_seed_tree("broeders31"), ["alphabeta", "minimax"])
@@ -34,9 +34,9 @@ two searches in two columns, all on one 1280 x 720 screen.
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -47,22 +47,22 @@ from gamelib.games.trees import GameTree, TreeFormatError
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
 from gamelib.search.random_trees import classroom_tree
-from gamelib.search.tracing import Event
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
+from gamelib.view.frames import Panel, encode, search_panel
 from gamelib.view.picture import DEFAULT_STYLE, Style, node_type_style
-from gamelib.view.stage import ProjectorView, Stage
-from gamelib.view.stepper import (
-    LEGEND, StepControls, Stepping, TraceView, legend, record, search_title, static_views_html,
-)
-from gamelib.view.ui import StaticForm, ipywidgets, touch_button
+from gamelib.view.player import Player, Stepping
+from gamelib.view.replay import Replay, Snapshot
+from gamelib.view.stage import Shell, toggle
+from gamelib.view.stepper import legend, record, search_title, trace_kinds
+from gamelib.view.ui import ipywidgets, touch_button
 
-__all__ = ["NONE", "Explorer", "explore"]
+__all__ = ["NONE", "Explorer", "SearchView", "explore"]
 
 NONE = "none"
 """The second search's choice that shows only one."""
 
-_FREE_RANGE = 10**6
-"""The bounds of a leaf's number box when the tree gives no value range."""
+TOOLS_TOOLTIP = "the searches, random trees, the tree's text and Save"
+"""What "Tree ▾" unfolds."""
 
 
 def _check_algorithm(name: str) -> None:
@@ -70,8 +70,37 @@ def _check_algorithm(name: str) -> None:
         raise SearchError(f"unknown search {name!r}: use one of {', '.join(SEARCHES)}")
 
 
-class Explorer(Stepping, StaticForm):
-    """The explorer widget on ``tree`` for ``algorithms`` (one or two names of searches).
+@dataclass(frozen=True)
+class SearchView:
+    """One search an explorer shows: its ``name``, ``title``, the ``tree`` it ran on, its ``replay``,
+    the event ``kinds`` it has marks for, its ``panel`` of frames; :meth:`snapshot` is the step shown."""
+
+    name: str
+    title: str
+    tree: GameTree
+    replay: Replay
+    kinds: frozenset[str]
+    panel: Panel
+    shown: Callable[[], int]
+
+    def snapshot(self) -> Snapshot:
+        """The snapshot shown (held at the trace's end when the other search is longer)."""
+        return self.replay.snapshot(min(self.shown(), len(self.replay)))
+
+    def svg(self, step: int) -> str:
+        """The picture at ``step`` (held at the trace's end)."""
+        return self.panel.frames[min(step, len(self.panel.frames) - 1)].svg
+
+
+def _number(value: Any) -> Value:
+    """A leaf's value sent by the page: an int where it is whole. Raises TreeFormatError for no number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TreeFormatError(f"a leaf's value must be a number, not {value!r}")
+    return int(value) if float(value).is_integer() else float(value)
+
+
+class Explorer(Stepping):
+    """The explorer on ``tree`` for ``algorithms`` (one or two names of searches).
 
     ``options`` maps a search's name to its options (``{"alphabeta": {"strict": True}}``); ``step``
     is the step to open at. Values are from MAX's point of view throughout. Show it by leaving it
@@ -90,24 +119,19 @@ class Explorer(Stepping, StaticForm):
             _check_algorithm(name)
         self.tree = self._original = tree
         self.style = self._base_style = style
-        self.node_types = node_types
+        self.node_types, self.projector, self.editing = node_types, projector, False
         self.options = {name: dict(values) for name, values in (options or {}).items()}
-        self.views: list[TraceView] = []
-        self.leaf_editors: dict[str, Any] = {}
-        self.controls = StepControls(0, self._show)
-        self.save_bar = SaveBar(lambda: explorer_picture(self.views),
-                                lambda: [explorer_picture(self.views, k) for k in range(self.controls.total + 1)])
-        self.frame = Stage(self.controls, tools=[self._choices(algorithms), self._tree_controls(),
-                                                 self._text_controls(), self.save_bar.widget],
-                           tools_label="Tree ▾", tools_tooltip="the searches, random trees, the tree's text, "
-                           "Edit leaves and Save", legend=LEGEND, on_projector=self._projector_changed)
-        self.message, self.panels, self.stage = self.frame.message, self.frame.panels, self.frame.stage
-        self.tools, self.tools_shown, self.projector = self.frame.tools, self.frame.tools_shown, self.frame.projector
-        self.legend, self.keys, self.widget = self.frame.legend, self.frame.keys, self.frame.widget
+        self._algorithms = list(algorithms)
+        self.views: list[SearchView] = []
+        self._projector_listeners: list[Callable[[bool], None]] = []
+        self.player = Player(self._frames(), step=0, on_message=self._on_message)
+        self.save_bar = SaveBar(lambda: explorer_picture(self._pictures(self.step)),
+                                lambda: [explorer_picture(self._pictures(k)) for k in range(self._last() + 1)])
+        self.shell = Shell(self.player, tools=[self._choices(algorithms), self._tree_controls(), self._text_controls(),
+                                               self.save_bar.widget])
+        self.widget = self.shell.widget
         self.widget.add_class("gamelib-explorer")
-        self.projector.value = projector
-        self.frame.arrange()
-        self._reload()
+        self._show_copy_text()
         self.go(step)
 
     def _choices(self, algorithms: Sequence[str]) -> Any:
@@ -118,24 +142,20 @@ class Explorer(Stepping, StaticForm):
         self.second_choice = widgets.Dropdown(options=[NONE, *names], value=algorithms[1] if len(algorithms) > 1
                                               else NONE, description="beside it")
         for choice in (self.first_choice, self.second_choice):
-            choice.observe(lambda _change: self._reload(), names="value")
+            choice.observe(lambda _change: self._chosen(), names="value")
         return widgets.HBox([self.first_choice, self.second_choice], layout=widgets.Layout(flex_flow="row wrap"))
 
     def _tree_controls(self) -> Any:
-        """Random tree (branching, depth, seed), Original tree, and the Edit leaves toggle."""
+        """Random tree (branching, depth, seed) and Original tree."""
         widgets = ipywidgets()
         self.branching = widgets.IntSlider(value=2, min=2, max=4, description="branching")
         self.depth = widgets.IntSlider(value=3, min=1, max=5, description="depth")
         self.seed = widgets.IntText(value=0, description="seed", layout=widgets.Layout(width="160px"))
-        self.edit = widgets.ToggleButton(description="✎ Edit leaves", tooltip="a number box under every leaf",
-                                         layout=widgets.Layout(width="auto", height="44px"))
-        self.edit.add_class("gamelib-touch")
-        self.edit.observe(lambda _change: self._lay_leaf_editors(), names="value")
         return widgets.HBox([touch_button("Random tree", "draw a random tree with this branching, depth and seed",
                                           self._draw_from_controls),
                              self.branching, self.depth, self.seed,
                              touch_button("↺ Original tree", "back to the tree the explorer opened with",
-                                          self.reset_tree), self.edit],
+                                          self.reset_tree)],
                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
 
     def _text_controls(self) -> Any:
@@ -154,18 +174,45 @@ class Explorer(Stepping, StaticForm):
     @property
     def in_projector_mode(self) -> bool:
         """True while projector mode is on."""
-        return self.frame.in_projector_mode
+        return self.projector
 
     def set_projector(self, on: bool = True) -> None:
         """Switch projector mode on or off (what the "Projector" toggle does): node values, windows
         and captions at 18 pixels, the pictures in one column per search sized for a 1280-pixel
-        screen (:mod:`gamelib.view.stage`), the captions under them, the tree's tools folded
-        under "Tree ▾" and no legend, so that it all fits 1280 x 720."""
-        self.projector.value = on
-
-    def _projector_changed(self) -> None:
-        self.views = []  # new views, drawn for the new mode
+        screen (:mod:`gamelib.view.stage`), the captions under them, the tools folded and no
+        legend, so that it all fits 1280 x 720."""
+        self.projector = on
+        if on:
+            self.shell.show_tools(False)
         self._reload()
+        for listener in self._projector_listeners:
+            listener(on)
+
+    def on_projector(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(on)`` whenever projector mode is switched (the app sizes its quiz with it)."""
+        self._projector_listeners.append(listener)
+
+    def set_editing(self, on: bool = True) -> None:
+        """Number boxes under the first picture's leaves (what "✎ Edit leaves" does); in projector
+        mode the tree is drawn whole meanwhile, not folded, so every leaf has its box."""
+        self.editing = on
+        if self.projector:
+            self._reload()
+
+    def _on_message(self, content: Mapping[str, Any]) -> None:
+        """What the page asks of Python: a leaf's new value, the edit boxes, the tools, Projector."""
+        try:
+            if "set_leaf" in content:
+                leaf, value = content["set_leaf"]
+                self.set_leaf(str(leaf), _number(value))
+            elif "edit" in content:
+                self.set_editing(bool(content["edit"]))
+            elif content.get("action") == "tools":
+                self.shell.show_tools(bool(content.get("on")))
+            elif content.get("action") == "projector":
+                self.set_projector(bool(content.get("on")))
+        except (ValueError, TypeError) as error:
+            self.player.say(str(error))
 
     def load_text(self, text: str) -> None:
         """Replace the tree by ``text`` in the board notation (:meth:`GameTree.from_text`) and record
@@ -176,7 +223,7 @@ class Explorer(Stepping, StaticForm):
         try:
             self.load_text(self.text_box.value)
         except ValueError as error:
-            self.text_error.value = f'<span style="color:#d62728">{escape(str(error))}</span>'
+            self.text_error.value = f'<span style="color:#b3261e">{escape(str(error))}</span>'
             return
         self.text_error.value = ""
 
@@ -192,19 +239,18 @@ class Explorer(Stepping, StaticForm):
     @property
     def algorithms(self) -> list[str]:
         """The searches shown, left to right."""
-        second: str = self.second_choice.value
-        first: str = self.first_choice.value
-        return [first] if second == NONE else [first, second]
-
-    @property
-    def step(self) -> int:
-        """The step shown (each view shows at most its own trace's length)."""
-        return self.controls.step
+        return list(self._algorithms)
 
     @property
     def svg(self) -> str:
-        """The SVG text of the first picture."""
-        return self.views[0].picture.svg
+        """The SVG text of the first picture shown."""
+        return self.views[0].svg(self.step)
+
+    def _last(self) -> int:
+        return int(self.player.data["steps"])
+
+    def _pictures(self, step: int) -> list[tuple[str, str]]:
+        return [(view.title, view.svg(step)) for view in self.views]
 
     def save(self, path: str | os.PathLike[str], *, scale: float = 1.0) -> Path:
         """Save the picture shown (both searches side by side, each under its name, when two are
@@ -212,7 +258,7 @@ class Explorer(Stepping, StaticForm):
         pixels. Returns the absolute path written. Raises ExportError (a ValueError) for a name
         not ending in .svg or .png, a folder in the way, or no cairo library for a PNG
         (:func:`gamelib.view.export.save_picture`)."""
-        return save_picture(explorer_picture(self.views), path, scale=scale)
+        return save_picture(explorer_picture(self._pictures(self.step)), path, scale=scale)
 
     def set_algorithms(self, first: str, second: str = NONE) -> None:
         """Show ``first``, and ``second`` beside it (``"none"``: only one). Raises SearchError for an
@@ -222,6 +268,11 @@ class Explorer(Stepping, StaticForm):
                 _check_algorithm(name)
         with self.second_choice.hold_trait_notifications():
             self.first_choice.value, self.second_choice.value = first, second
+
+    def _chosen(self) -> None:
+        second: str = self.second_choice.value
+        self._algorithms = [self.first_choice.value] + ([] if second == NONE else [second])
+        self._reload()
 
     def set_leaf(self, leaf: str, value: Value) -> None:
         """Give ``leaf`` a new static value (MAX's view) and record the searches again, keeping the
@@ -244,87 +295,50 @@ class Explorer(Stepping, StaticForm):
         self.draw_random_tree(self.branching.value, self.depth.value, self.seed.value)
 
     def _use(self, tree: GameTree) -> None:
+        old = self.tree
         self.tree = tree
-        self._reload()
-
-    def _reload(self) -> None:
-        """Record the searches on the tree and show them at the current step (clamped)."""
+        if not self._reload():
+            self.tree = old
         self._show_copy_text()
-        try:
-            traces = [(name, record(self.tree, name, **self.options.get(name, {}))) for name in self.algorithms]
-        except ValueError as error:  # a search refused the tree: say why, keep the old pictures
-            self.message.value = f'<span style="color:#d62728">{escape(str(error))}</span>'
-            return
-        self.message.value = ""
-        same_shape = bool(self.views) and self.views[0].tree.children == self.tree.children
-        self.style = node_type_style(self.tree, self._base_style) if self.node_types else self._base_style
-        if not same_shape or len(self.views) != len(traces):
-            self.views = [self._view(name, events, search_title(self.tree, name, self.options.get(name, {})),
-                                     len(traces)) for name, events in traces]
-            self.panels.children = [view.widget for view in self.views]
-            self.leaf_editors = {}
-        else:
-            for view, (name, events) in zip(self.views, traces):
-                view.load(self.tree, events, title=search_title(self.tree, name, self.options.get(name, {})),
-                          algorithm=name, table=self.options.get(name, {}).get("table") is not None)
-        kinds: set[str] = set().union(*(view.kinds for view in self.views))
+
+    def _frames(self) -> dict[str, Any]:
+        """Record the searches on the tree (``views``) and encode their frames for the player.
+        Raises ValueError (SearchError) if a search refuses the tree."""
+        traces = [(name, record(self.tree, name, **self.options.get(name, {}))) for name in self._algorithms]
+        style = node_type_style(self.tree, self._base_style) if self.node_types else self._base_style
+        columns = len(traces) if self.projector else None
+        views = []
+        for index, (name, events) in enumerate(traces):
+            options = self.options.get(name, {})
+            title, table = search_title(self.tree, name, options), options.get("table") is not None
+            panel = search_panel(self.tree, events, title=title, style=style, algorithm=name, table=table,
+                                 projector=columns, fold=not self.editing, edit=index == 0)
+            views.append(SearchView(name, title, self.tree, Replay(self.tree, events),
+                                    trace_kinds(events, name, table=table), panel, lambda: self.step))
+        self.views, self.style = views, style
+        kinds: set[str] = set().union(*(view.kinds for view in views))
         types = " · PV, cut, all: the minimal tree's node types (Knuth & Moore 1975)" if self.node_types else ""
-        self.legend.value = f'<div class="gamelib-legend">{escape(legend(kinds) + types)}</div>'
-        if any(editor.value != self.tree.values[leaf] for leaf, editor in self.leaf_editors.items()):
-            self.leaf_editors = {}  # a new tree of the same shape: new boxes with its values
-        step = min(self.controls.step, max(len(view) for view in self.views))
-        self.controls.total = max(len(view) for view in self.views)
-        self._lay_leaf_editors()
-        self._show(step, force=True)
+        shell = getattr(self, "shell", None)
+        actions = [toggle("tools", "Tree ▾", f"show or hide {TOOLS_TOOLTIP}", shell is not None and shell.tools_shown),
+                   toggle("projector", "Projector", "large labels, one 1280 x 720 screen", self.projector)]
+        return encode([view.panel for view in views], legend="" if self.projector else legend(kinds) + types,
+                      actions=actions, projector=self.projector)
 
-    def _view(self, name: str, events: Sequence[Event], title: str, columns: int) -> TraceView:
-        """A view of search ``name``'s ``events`` on the tree: a projector view for one of ``columns``
-        in projector mode."""
-        table = self.options.get(name, {}).get("table") is not None
-        if self.in_projector_mode:
-            return ProjectorView(self.tree, events, title=title, style=self.style, columns=columns, algorithm=name,
-                                 table=table)
-        return TraceView(self.tree, events, title=title, style=self.style, algorithm=name, table=table)
-
-    def _show(self, step: int, force: bool = False) -> None:
-        for view in self.views:
-            view.show(step, force=force)
-
-    def _lay_leaf_editors(self) -> None:
-        """Number boxes under the first picture's leaves while "✎ Edit leaves" is pressed (the keys
-        do not step meanwhile, so that they type in the boxes)."""
-        picture = self.views[0].picture
-        picture.clear_overlays()
-        self.keys.watched_events = [] if self.edit.value else ["keydown"]
-        for view in self.views:
-            if isinstance(view, ProjectorView):
-                view.unfold(self.edit.value)  # the boxes go under every leaf of the whole tree
-        if not self.edit.value:
-            return
-        if not self.leaf_editors:
-            self.leaf_editors = {leaf: self._leaf_editor(leaf) for leaf in self.views[0].painter.leaf_x()}
-        painter = self.views[0].painter
-        for leaf, editor in self.leaf_editors.items():
-            picture.lay_over(editor, *painter.leaf_box(leaf))
-
-    def _leaf_editor(self, leaf: str) -> Any:
-        widgets = ipywidgets()
-        low, high = (-_FREE_RANGE if math.isinf(bound) else bound for bound in self.tree.value_range)
-        value = self.tree.values[leaf]
-        kind = widgets.BoundedIntText if isinstance(value, int) else widgets.BoundedFloatText
-        editor = kind(value=value, min=low, max=high, tooltip=f"the value of leaf {leaf}")
-        editor.add_class("gamelib-leaf-edit")
-        editor.observe(lambda change, leaf=leaf: self.set_leaf(leaf, change["new"]), names="value")
-        return editor
-
-    def static_html(self) -> str:
-        """The pictures shown and their words, as HTML that needs no kernel nor JavaScript: what a
-        page of the lesson read without a kernel shows (``make html``)."""
-        return static_views_html(self.views)
-
+    def _reload(self) -> bool:
+        """Record the searches again and show them at the current step (clamped); a search that
+        refuses the tree is said above the player, and the old pictures stay. Returns whether it
+        was shown."""
+        try:
+            data = self._frames()
+        except ValueError as error:
+            self.shell.say(str(error))
+            return False
+        self.shell.say("")
+        self.player.load(data)
+        return True
 
     def __repr__(self) -> str:
-        return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self.controls.total})"
+        return f"Explorer({self.tree.name!r}, {self.algorithms}, step {self.step} of {self._last()})"
 
 
 def explore(tree: GameTree, *algorithms: str, step: int = 0, projector: bool = False, node_types: bool = False,

@@ -3,10 +3,9 @@ lessons, and traces printed in the seeds' formats.
 
 Pictures for slides and handouts: a search step, or every step, saved as SVG or PNG files.
 
-The files hold the picture the screen shows: the explorer's current step is the SVG text its
-pictures show, and every other step is drawn by the same :class:`~gamelib.view.painter.SvgPainter`
-from the same :class:`~gamelib.view.replay.Replay` as :class:`~gamelib.view.stepper.TraceView` draws
-it. Nothing here re-runs or re-implements a search; :func:`save_steps` records one through
+The files hold the picture the screen shows: the explorer's frames (:mod:`gamelib.view.frames`) are
+the pictures the player shows, and every step is drawn by the same
+:class:`~gamelib.view.painter.SvgPainter` from the same :class:`~gamelib.view.replay.Replay`. Nothing here re-runs or re-implements a search; :func:`save_steps` records one through
 :func:`gamelib.view.stepper.record`, as the explorer does.
 
 An SVG file stands alone, without the notebook's CSS: an XML declaration, the SVG namespace, its
@@ -74,7 +73,7 @@ from gamelib.view.mcts_replay import MctsReplay
 from gamelib.view.painter import FONT, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay
-from gamelib.view.stepper import TraceView, paint_step, record, search_title
+from gamelib.view.stepper import paint_step, record, search_title
 from gamelib.view.ui import ipywidgets, touch_button
 
 __all__ = ["ExportError", "FIGURES", "FORMATS", "Figure", "SaveBar", "alphabeta0_text", "explorer_picture",
@@ -263,16 +262,9 @@ def save_pictures(svgs: Sequence[str], folder: str | os.PathLike[str], *, stem: 
 
 
 def step_picture(painter: SvgPainter, replay: Replay, title: str, step: int) -> str:
-    """The SVG text a :class:`~gamelib.view.stepper.TraceView` titled ``title`` shows at ``step``
+    """The SVG text a stepper titled ``title`` shows at ``step``
     (clamped to the trace's length), drawn by ``painter`` from ``replay``."""
     return paint_step(painter, replay.tree, replay.snapshot(min(step, len(replay))), title)
-
-
-def _view_picture(view: TraceView, step: int | None) -> str:
-    """The SVG of ``view`` at ``step``; None: the picture it shows now."""
-    if step is None:
-        return view.picture.svg
-    return step_picture(view.painter, view.replay, view.title or view.tree.name, step)
 
 
 def _side_by_side(pictures: Sequence[tuple[str, str]]) -> str:
@@ -295,12 +287,12 @@ def _side_by_side(pictures: Sequence[tuple[str, str]]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def explorer_picture(views: Sequence[TraceView], step: int | None = None) -> str:
-    """The SVG of an explorer's views at ``step`` (None: the pictures shown now): one view's
-    picture, or two side by side, each under its search's name, as the explorer shows them."""
-    if len(views) == 1:
-        return _view_picture(views[0], step)
-    return _side_by_side([(view.title, _view_picture(view, step)) for view in views])
+def explorer_picture(pictures: Sequence[tuple[str, str]]) -> str:
+    """The SVG of an explorer's (title, svg) pictures: one picture, or two side by side, each under
+    its search's name, as the explorer shows them."""
+    if len(pictures) == 1:
+        return pictures[0][1]
+    return _side_by_side(pictures)
 
 
 def save_steps(tree: GameTree, algorithm: str, folder: str | os.PathLike[str], *, fmt: str = "svg",

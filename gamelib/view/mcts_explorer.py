@@ -51,26 +51,28 @@ node's statistics are in ``<g class="node-stats" data-node="<id>">`` and an edge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from html import escape
 from typing import Any
 
-from gamelib.games.game import Player
+from gamelib.games.game import Player as Side
+from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.mcts import DEFAULT_C, mcts
 from gamelib.search.tracing import Event, RecordingTracer
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, Path, describe_mcts
-from gamelib.view.painter import FONT, Sizes, SvgPainter, SvgPicture, figure_html, svg_text
+from gamelib.view.painter import FONT, MIN_SCREEN_FONT, Sizes, SvgPainter, SvgPicture, svg_text
 from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
 from gamelib.view.replay import Status
-from gamelib.view.stage import MIN_FONT, VALUE_FONT, Stage, column_width, picture_sizes
-from gamelib.view.stepper import StepControls, Stepping
-from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, touch_button
+from gamelib.view.frames import Frame, Panel, encode
+from gamelib.view.player import Player, Stepping
+from gamelib.view.stage import VALUE_FONT, Shell, column_width, picture_sizes, toggle
+from gamelib.view.ui import ipywidgets, touch_button
 
 __all__ = ["MCTS_LEGEND", "MCTS_SIZES", "MctsExplorer", "caption", "explore_mcts", "iteration_ends",
            "mcts_ply", "mcts_sizes", "mcts_svg", "projector_sizes", "record_mcts", "root_table", "show_mcts",
-           "stats_depth", "words_html"]
+           "state_text", "stats_depth", "words_html", "mcts_panel"]
 
 
 def _paths(tree: GameTree, snapshot: MctsSnapshot) -> dict[str, Path]:
@@ -199,7 +201,7 @@ def _node(tree: GameTree, snapshot: MctsSnapshot, node: str, path: Path | None, 
     paint = (f'fill="{FILL[Status.DONE] if path is not None else FILL[Status.UNSEEN]}" stroke="{stroke}" '
              f'stroke-width="{3 if stroke == CURRENT else 1}"')
     shape = (f'<rect x="{x - radius:.1f}" y="{y - radius:.1f}" width="{2 * radius:.1f}" height="{2 * radius:.1f}" '
-             f'{paint}/>' if tree.to_move(node) is Player.MAX else
+             f'{paint}/>' if tree.to_move(node) is Side.MAX else
              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" {paint}/>')
     label = node if node not in tree.values or tree.children.get(node) else f"{node}\n{tree.values[node]}"
     lines = label.count("\n")
@@ -287,109 +289,147 @@ def projector_sizes(tree: GameTree, columns: int = 1) -> Sizes:
     return mcts_sizes(replace(sizes, id_font=None, radius=max(sizes.radius, 0.6 * VALUE_FONT + 4)))
 
 
-class MctsExplorer(Stepping, StaticForm):
-    """The widget that steps through a Monte Carlo tree search on ``tree``.
+def state_text(snapshot: MctsSnapshot, iterations: int) -> str:
+    """The picture of ``snapshot`` in words, one line each: the iteration and phase, the path
+    selected, the node added and the rollout, how big the tree is, and the root's moves with their
+    visits n and mean reward q for MAX (what the picture's colours and numbers say).
+
+    >>> from gamelib.games.data import load_seed_tree
+    >>> replay = MctsReplay(record_mcts(load_seed_tree("broeders31"), iterations=4, seed=1))
+    >>> print(state_text(replay.snapshot(3), 4))
+    Iteration 1 of 4, backup.
+    Selected: 0.
+    Added: 1.
+    Rollout: 3 7 16, value 5, reward 0.333 for MAX.
+    In the tree: 2 positions; the root visited 1 time.
+    The root's moves: 1 n 1 q 0.333.
+    """
+    phase = f", {snapshot.phase.value}" if snapshot.phase is not None else ""
+    lines = [f"Iteration {snapshot.iteration} of {iterations}{phase}.", f"Selected: {', '.join(snapshot.selected)}."]
+    if snapshot.expanded is not None:
+        lines.append(f"Added: {snapshot.expanded[-1]}.")
+    if snapshot.rollout is not None and snapshot.value is not None and snapshot.reward is not None:
+        lines.append(f"Rollout: {' '.join(snapshot.rollout) or 'none'}, value {format_value(snapshot.value)}, "
+                     f"reward {snapshot.reward:.3f} for MAX.")
+    root = next(iter(snapshot.visits))
+    times = snapshot.visits[root]
+    lines.append(f"In the tree: {len(snapshot.visits)} position{'s' if len(snapshot.visits) != 1 else ''}; "
+                 f"the root visited {times} time{'s' if times != 1 else ''}.")
+    moves = root_table(snapshot)
+    if moves:
+        lines.append("The root's moves: " + ", ".join(f"{move} n {visits} q {_number(mean) or '-'}"
+                                                      for move, visits, mean, _ in moves) + ".")
+    return "\n".join(lines)
+
+
+def mcts_panel(tree: GameTree, events: Sequence[Event], iterations: int, *, title: str, projector: bool = False) -> Panel:
+    """Every step of an MCTS trace on ``tree`` (of ``iterations`` iterations) as a player's panel
+    titled ``title``: the picture (:func:`mcts_svg`, at the projector's sizes if ``projector``), the
+    words beside it (:func:`words_html`) and the picture in words (:func:`state_text`). Raises
+    MctsReplayError for a trace that is not an MCTS trace."""
+    replay = MctsReplay(events)
+    sizes = projector_sizes(tree) if projector else mcts_sizes(MCTS_SIZES)
+    frames = []
+    for step in range(len(replay) + 1):
+        snapshot = replay.snapshot(step)
+        frames.append(Frame(mcts_svg(tree, snapshot, sizes=sizes, heading=False),
+                            words_html(snapshot, iterations, projector=projector), state_text(snapshot, iterations)))
+    width = SvgPainter(tree, sizes=sizes).geometry.width
+    return Panel(title, frames, min_width=0.0 if projector else width * MIN_SCREEN_FONT / sizes.smallest_font)
+
+
+class MctsExplorer(Stepping):
+    """The player (:mod:`gamelib.view.player`) that steps through a Monte Carlo tree search on ``tree``.
 
     It records :func:`record_mcts` with ``iterations``, ``seed``, ``c`` and ``options`` and opens
     at ``step`` (0: the root alone), in projector mode if ``projector``. Step k shows the tree after
     the first k events: an iteration is a select event for each level it descends, then expand,
     rollout and backup; the picture is :func:`~gamelib.view.mcts_explorer.mcts_svg`, the words
-    :func:`caption` and :func:`root_table`. It is built in the tree explorer's frame
-    (:class:`~gamelib.view.stage.Stage`): the picture and words first, then one row of the stepper's
-    buttons, play, the step slider, "◀ Iteration" and "Iteration ▶", "Search ▾" (the seed,
-    iterations and ``c`` boxes that "Search again" reads, and the play speed, folded) and
-    "Projector"; the same keys (→ ← Home End space, with the pointer over the picture) and the same
-    Projector mode (18-pixel numbers and captions, :func:`projector_sizes`). Raises SearchError for
+    :func:`caption` and :func:`root_table`, and the picture in words :func:`state_text`. The
+    player's row: the stepper's buttons, play, the step slider, "◀ Iteration" and "Iteration ▶",
+    "Search ▾" (unfolds the seed, iterations and ``c`` boxes that "Search again" reads) and
+    "Projector" (18-pixel numbers and captions, :func:`projector_sizes`). Raises SearchError for
     options out of range and MctsReplayError for a step outside the trace.
     """
 
     def __init__(self, tree: GameTree, *, iterations: int = 30, seed: int = 0, c: float = DEFAULT_C, step: int = 0,
                  projector: bool = False, **options: Any) -> None:
         widgets = ipywidgets()
-        self.tree, self.options = tree, options
+        self.tree, self.options, self.projector = tree, options, projector
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="160px"))
         self.iterations = widgets.BoundedIntText(value=iterations, min=1, max=10_000, description="iterations",
                                                  layout=widgets.Layout(width="200px"))
         self.c = widgets.BoundedFloatText(value=c, min=0.0, max=100.0, step=0.1, description="c",
                                           layout=widgets.Layout(width="160px"))
-        self.controls = StepControls(0, self.show)
-        jumps = [touch_button("◀ Iteration", "back to the end of the previous iteration", self.previous_iteration),
-                 touch_button("Iteration ▶", "on to the end of the next iteration", self.next_iteration)]
         again = touch_button("Search again", "record a new search with this seed, iterations and c", self.search_again)
         settings = widgets.HBox([self.seed, self.iterations, self.c, again],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        self.frame = Stage(self.controls, tools=[settings], tools_label="Search ▾",
-                           tools_tooltip="the seed, iterations and c of the search", legend=MCTS_LEGEND,
-                           on_projector=self._projector_changed, extra=jumps)
-        self.message, self.stage, self.keys = self.frame.message, self.frame.stage, self.frame.keys
-        self.projector, self.widget = self.frame.projector, self.frame.widget
+        self.events = record_mcts(tree, iterations=iterations, seed=seed, c=c, **options)
+        self.total_iterations, self._search = iterations, (seed, c)
+        self.player = Player(self._frames(), on_message=self._on_message)
+        self.shell = Shell(self.player, tools=[settings])
+        self.widget = self.shell.widget
         self.widget.add_class("gamelib-mcts-explorer")
-        self.words = widgets.HTML()
-        self.frame.arrange()
-        self._lay_out()
-        self._load(record_mcts(tree, iterations=iterations, seed=seed, c=c, **options), iterations)
-        self.projector.value = projector  # once there is a search to show: the toggle lays out and shows it again
         self.go(step)
+
+    @property
+    def replay(self) -> MctsReplay:
+        """The search shown, replayed."""
+        return MctsReplay(self.events)
+
+    @property
+    def ends(self) -> list[int]:
+        """The step at which each iteration's backup is done (:func:`iteration_ends`)."""
+        return iteration_ends(self.replay)
+
+    def _frames(self) -> dict[str, Any]:
+        seed, c = self._search
+        title = f"MCTS on {self.tree.name}: {self.total_iterations} iterations, c = {c:g}, seed {seed}"
+        shell = getattr(self, "shell", None)
+        actions = [toggle("tools", "Search ▾", "show or hide the seed, iterations and c of the search",
+                          shell is not None and shell.tools_shown),
+                   toggle("projector", "Projector", "large labels, one 1280 x 720 screen", self.projector)]
+        return encode([mcts_panel(self.tree, self.events, self.total_iterations, title=title,
+                                  projector=self.projector)],
+                      legend="" if self.projector else MCTS_LEGEND, actions=actions, projector=self.projector,
+                      jumps=[{"label": "Iteration", "steps": self.ends}])
+
+    def _on_message(self, content: Mapping[str, Any]) -> None:
+        if content.get("action") == "tools":
+            self.shell.show_tools(bool(content.get("on")))
+        elif content.get("action") == "projector":
+            self.set_projector(bool(content.get("on")))
 
     @property
     def in_projector_mode(self) -> bool:
         """True while projector mode is on."""
-        return self.frame.in_projector_mode
+        return self.projector
 
     def set_projector(self, on: bool = True) -> None:
         """Switch projector mode on or off (what the "Projector" toggle does)."""
-        self.projector.value = on
-
-    def _lay_out(self) -> None:
-        """A new picture sized for the mode, with the words beside it (under it, for a projector)."""
-        widgets = ipywidgets()
-        self.sizes = projector_sizes(self.tree) if self.in_projector_mode else mcts_sizes(MCTS_SIZES)
-        geometry = SvgPainter(self.tree, sizes=self.sizes).geometry
-        if self.in_projector_mode:
-            self.picture = TreePicture(geometry.width, geometry.height, shrink=MIN_FONT / VALUE_FONT)
-            self.words.layout = widgets.Layout(flex="0 0 auto", width="100%")
-            row = widgets.VBox([self.picture.widget, self.words], layout=widgets.Layout(width="100%"))
-        else:
-            self.picture = TreePicture(geometry.width, geometry.height, smallest_font=self.sizes.smallest_font)
-            self.picture.widget.layout.flex = f"1 1 {min(geometry.width, 1000.0):.0f}px"
-            self.words.layout = widgets.Layout(flex="1 1 300px", min_width="220px")
-            row = widgets.HBox([self.picture.widget, self.words],
-                               layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
-        self.frame.panels.children = [row]
-
-    def _projector_changed(self) -> None:
-        self._lay_out()
-        self.show(self.step)
-
-    def _load(self, events: Sequence[Event], iterations: int) -> None:
-        """Replay ``events`` from step 0 on."""
-        self.replay = MctsReplay(events)
-        self.ends = iteration_ends(self.replay)
-        self.total_iterations = iterations
-        self.controls.total = len(self.replay)
-        self.controls.go(0)
-        self.show(0)
+        self.projector = on
+        if on:
+            self.shell.show_tools(False)
+        self.player.load(self._frames())
 
     def search_again(self) -> None:
-        """Record a new search with the seed, iterations and c in the boxes; a refused option is
-        said above the picture and the old search stays."""
+        """Record a new search with the seed, iterations and c in the boxes, shown from step 0; a
+        refused option is said above the picture and the old search stays."""
         try:
             events = record_mcts(self.tree, iterations=self.iterations.value, seed=self.seed.value, c=self.c.value,
                                  **self.options)
         except ValueError as error:
-            self.message.value = f'<span style="color:#d62728">{escape(str(error))}</span>'
+            self.shell.say(str(error))
             return
-        self.message.value = ""
-        self._load(events, self.iterations.value)
+        self.shell.say("")
+        self.events, self.total_iterations = events, self.iterations.value
+        self._search = (self.seed.value, self.c.value)
+        self.player.go(0)
+        self.player.load(self._frames())
 
     def snapshot(self) -> MctsSnapshot:
         """The snapshot shown."""
         return self.replay.snapshot(self.step)
-
-    @property
-    def step(self) -> int:
-        """The step shown: the number of events replayed."""
-        return self.controls.step
 
     @property
     def caption_text(self) -> str:
@@ -399,32 +439,20 @@ class MctsExplorer(Stepping, StaticForm):
     @property
     def svg(self) -> str:
         """The SVG text of the picture shown."""
-        return self.picture.svg
+        from gamelib.view.frames import decode_panel
 
-    def show(self, step: int) -> None:
-        """Draw the tree after ``step`` events (the controls call this); raises MctsReplayError
-        outside 0..len(events)."""
-        picture = self.replay.snapshot(step)
-        self.picture.show(mcts_svg(self.tree, picture, sizes=self.sizes, heading=False))
-        self.words.value = words_html(picture, self.total_iterations, projector=self.in_projector_mode)
+        return decode_panel(self.player.data, 0, self.step)[0]
 
     def next_iteration(self) -> None:
         """On to the end of the next iteration's backup (stays at the last step)."""
-        self.go(next((end for end in self.ends if end > self.step), len(self.replay)))
+        self.go(next((end for end in self.ends if end > self.step), len(self.events)))
 
     def previous_iteration(self) -> None:
         """Back to the end of the previous iteration's backup (step 0 before the first)."""
         self.go(max((end for end in self.ends if end < self.step), default=0))
 
-    def static_html(self) -> str:
-        """The picture shown and its words, as HTML that needs no kernel nor JavaScript: what a page
-        of the lesson read without a kernel shows (``make html``)."""
-        picture = figure_html(self.picture.svg, self.picture.width, self.sizes.smallest_font)
-        return f'<div class="gamelib-static">{picture}{self.words.value}</div>'
-
-
     def __repr__(self) -> str:
-        return f"MctsExplorer({self.tree.name!r}, step {self.step} of {len(self.replay)})"
+        return f"MctsExplorer({self.tree.name!r}, step {self.step} of {len(self.events)})"
 
 
 def explore_mcts(tree: GameTree, *, iterations: int = 30, seed: int = 0, c: float = DEFAULT_C, step: int = 0,

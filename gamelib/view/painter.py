@@ -257,7 +257,7 @@ class SvgPainter:
                  f'height="{geometry.height:.0f}" viewBox="0 0 {geometry.width:.0f} {geometry.height:.0f}" '
                  f'font-family="{FONT}" data-step="{snapshot.step}" role="img">',
                  f"<title>{escape(title or self.tree.name)}</title>",
-                 f'<rect width="100%" height="100%" fill="#ffffff"/>']
+                 '<rect width="100%" height="100%" fill="#ffffff"/>']
         heading = self.style.heading(snapshot)
         if heading:
             parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333",

@@ -1,30 +1,9 @@
-"""The frame both explorers share: the pictures and words first, then one compact row of controls,
-the keys, the folded tools and Projector mode (its view, here too).
+"""The shell every explorer is built in, and Projector mode: the explorer readable from the back of a room.
 
-A :class:`Stage` is what the tree explorer (:mod:`gamelib.view.explorer`) and the MCTS explorer
-(:mod:`gamelib.view.mcts_explorer`) are built in, so both step, fold and project the same way:
-
-- ``panels`` (the pictures and the words beside or under them) first, with ``message`` above them
-  for a refused search;
-- then one row: the stepper's buttons (|◀ Start, ◀ Back, Next ▶, End ▶|), play, the step slider,
-  any extra buttons the explorer adds (the MCTS explorer's iteration jumps), and two toggles: the
-  tools (folded by default: the tree or search settings, the play speed, Save) and Projector;
-- the keys (→ ← Home End space, :mod:`gamelib.view.stage`) with the pointer over the pictures or the
-  row, said in one line under it;
-- Projector mode (:mod:`gamelib.view.stage`): the widget takes the ``gamelib-projector`` class
-  (18-pixel captions), the tools fold, the legend goes, the pictures stand in one row; the explorer
-  redraws its pictures for the mode when told (``on_projector``).
-
-ipywidgets is imported when a stage is built, never at ``import gamelib``.
-
-Keyboard stepping: → and ← step, Home and End jump, space plays and pauses. The keys are caught by `ipyevents <https://github.com/mwcraig/ipyevents>`_ (a widget library that
-sends the browser's key events to Python, in JupyterLab, the classic notebook and Voila) while the
-pointer is over the watched part of the explorer: ipyevents gives that part the focus when the
-pointer enters it and takes it back when the pointer leaves, so keys typed elsewhere in the page
-(a notebook cell, the tree's text box) are left alone. :data:`KEY_HINT` says so in one line.
-
->>> key_action("ArrowRight"), key_action(" "), key_action("x")
-('next', 'play', None)
+A :class:`Shell` holds an explorer's player (:mod:`gamelib.view.player`: the pictures and words, the
+row of controls, the keys) and, under it, the tools the player's "Tree ▾" or "Search ▾" toggle
+unfolds (ipywidgets that ask Python: the searches, random trees, the tree's text, Save). The
+player's toggles ("Tree ▾", "Projector") send a message to Python, which the shell answers.
 
 Projector mode: the explorer readable from the back of a room on a 1280 x 720 screen.
 
@@ -64,24 +43,22 @@ into their result). The folded tree is read from the replayed
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any, Protocol
+from typing import Any
 
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
-from gamelib.search.tracing import Event
-from gamelib.view.painter import Sizes, SvgPainter
-from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView, Style, layered_positions
+from gamelib.view.painter import Sizes
+from gamelib.view.picture import EdgeView, NodeView, Style, layered_positions
 from gamelib.view.replay import Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.stepper import StepControls, TraceView
-from gamelib.view.ui import TreePicture, ipywidgets, style_sheet
+from gamelib.view.player import Player
+from gamelib.view.ui import ipywidgets, style_sheet
 
-__all__ = ["CAPTION_FONT", "CHROME_WIDTH", "ID_FONT", "KEYS", "KEY_HINT", "KeyStepper", "MIN_FONT",
-           "PICTURE_HEIGHT", "PROJECTOR_CSS", "ProjectorView", "SCREEN", "Stage", "VALUE_FONT",
-           "caption_html", "column_width", "folded_tree", "is_folded", "key_action", "picture_height",
-           "picture_sizes", "picture_width", "projector_style", "search_path", "watch_keys"]
+__all__ = ["CAPTION_FONT", "CHROME_WIDTH", "ID_FONT", "MIN_FONT", "PICTURE_HEIGHT", "PROJECTOR_CSS", "SCREEN",
+           "Shell", "VALUE_FONT", "caption_html", "column_width", "folded_tree", "is_folded", "picture_height",
+           "picture_sizes", "picture_width", "projector_style", "search_path", "toggle"]
 
 
 SCREEN = (1280, 720)
@@ -230,66 +207,6 @@ PROJECTOR_CSS = f"""
 """CSS of projector mode; every rule is under the explorer's ``gamelib-projector`` class."""
 
 
-class ProjectorView(TraceView):
-    """A :class:`~gamelib.view.stepper.TraceView` for a projector: the picture, headed by the
-    search's title, drawn at
-    :func:`picture_sizes` for one of ``columns`` columns (1 or 2), never scaled up, scaled down
-    only in a narrower column (a side bar left open) and never below :data:`MIN_FONT` (its box
-    scrolls then), the caption (:func:`caption_html`) under it. Raises ValueError for another
-    number of columns, ReplayError as TraceView does."""
-
-    def __init__(self, tree: GameTree, events: Sequence[Event], *, title: str = "", style: Style = DEFAULT_STYLE,
-                 columns: int = 1, algorithm: str | None = None, table: bool = False) -> None:
-        self.width = column_width(columns)
-        self.folds = self.unfolded = False
-        self._pass_heading = style.heading  # the MTD(f) pass goes to the caption; the picture heads with the title
-        super().__init__(tree, events, title=title,
-                         style=dataclasses.replace(projector_style(style), heading=lambda _picture: self.title),
-                         algorithm=algorithm, table=table)
-        self._header.layout.display = "none"
-        self.widget.layout.flex, self.widget.layout.min_width = "1 1 0px", "0"
-
-    def _painter(self, tree: GameTree) -> SvgPainter:
-        painter = SvgPainter(tree, self.style, sizes=picture_sizes(tree, self.width))
-        self.folds = painter.geometry.width > self.width
-        return painter
-
-    def _painter_for(self, snapshot: Snapshot) -> SvgPainter:
-        """The whole tree's painter, or, for a tree wider than the column (unless ``unfolded``), a
-        painter of the tree folded around the search's path (:func:`folded_tree`)."""
-        painter = self.painter
-        if self.folds and not self.unfolded:
-            folded = folded_tree(self.tree, snapshot)
-            painter = SvgPainter(folded, self.style, sizes=picture_sizes(folded, self.width))
-        self.picture.resize(painter.geometry.width, painter.geometry.height)
-        return painter
-
-    def unfold(self, whole: bool) -> None:
-        """Draw the whole tree (``whole``: for number boxes laid under every leaf), or fold it again
-        if it is wider than the column; the step shown is drawn again."""
-        self.unfolded = whole
-        if self.step >= 0:
-            self.show(self.step, force=True)
-
-    def _new_picture(self) -> TreePicture:
-        return TreePicture(self.painter.geometry.width, self.painter.geometry.height, shrink=MIN_FONT / VALUE_FONT)
-
-    def _arrange(self) -> Any:
-        widgets = ipywidgets()
-        return widgets.VBox(self._row_children(), layout=widgets.Layout(width="100%"))
-
-    def _row_children(self) -> list[Any]:
-        widgets = ipywidgets()
-        scroller = widgets.Box([self.picture.widget], layout=widgets.Layout(
-            width="100%", max_height=f"{PICTURE_HEIGHT + 40:.0f}px", overflow="auto"))
-        scroller.add_class("gamelib-scroller")
-        self.words.layout.flex, self.words.layout.min_width = "0 0 auto", "0"
-        return [scroller, self.words]
-
-    def _words(self, snapshot: Snapshot) -> str:
-        return caption_html(self.tree, snapshot, self._pass_heading(snapshot), self.kinds)
-
-
 def search_path(tree: GameTree, node: str | None) -> list[str]:
     """The nodes from the root down to ``node`` (just the root for None). Raises KeyError for a
     node that is not in ``tree``."""
@@ -321,118 +238,36 @@ def is_folded(view: NodeView) -> bool:
     return view.is_leaf and view.static_value is None
 
 
-class Stage:
-    """The frame of an explorer driven by ``controls`` (see the module docstring).
+class Shell:
+    """An explorer's widget: ``message`` (a line for a refused search), the ``player``'s widget, and
+    ``tools`` (ipywidgets) under it, folded until the player's tools toggle (the action ``"tools"``)
+    opens them. :meth:`handle` answers the player's messages about the tools; the owner handles the
+    rest (``on_message``)."""
 
-    ``tools`` are the widgets folded under the ``tools_label`` toggle ("Tree ▾", its tooltip naming
-    them: ``tools_tooltip``), with the play speed after them; ``legend`` is the line under it all, saying what the picture's colours mean;
-    ``extra`` are buttons put in the row after the step slider; ``on_projector()`` is called after
-    Projector mode is switched on or off, to redraw the pictures. ``panels`` is the box for the
-    pictures, ``message`` a line above them, ``stage`` the part the keys listen over, ``widget`` the
-    whole frame.
-    """
-
-    def __init__(self, controls: StepControls, *, tools: Sequence[Any], tools_label: str, tools_tooltip: str,
-                 legend: str, on_projector: Callable[[], None], extra: Sequence[Any] = ()) -> None:
+    def __init__(self, player: Player, *, tools: Sequence[Any]) -> None:
         widgets = ipywidgets()
-        self.controls = controls
-        self._on_projector = on_projector
+        self.player = player
         self.message = widgets.HTML()
-        self.panels = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", width="100%"))
-        self.tools_shown = widgets.ToggleButton(value=False, description=tools_label,
-                                                tooltip=f"show or hide {tools_tooltip} and the play speed",
-                                                layout=widgets.Layout(width="auto", height="44px"))
-        self.projector = widgets.ToggleButton(value=False, description="Projector", tooltip="large labels, "
-                                              "one 1280 x 720 screen", layout=widgets.Layout(width="auto",
-                                                                                            height="44px"))
-        for toggle in (self.tools_shown, self.projector):
-            toggle.add_class("gamelib-touch")
-        bar = controls.widget
-        bar.children = (*bar.children, *extra, self.tools_shown, self.projector)
-        self.hint = widgets.HTML(f'<div class="gamelib-hint">{escape(KEY_HINT)}</div>')
-        self.stage = widgets.VBox([self.message, self.panels, bar, self.hint])
-        self.stage.add_class("gamelib-stage")
-        self.tools = widgets.VBox([*tools, controls.speed], layout=widgets.Layout(display="none"))
+        self.tools = widgets.VBox(list(tools), layout=widgets.Layout(display="none"))
         self.tools.add_class("gamelib-tools")
-        self.legend = widgets.HTML(f'<div class="gamelib-legend">{escape(legend)}</div>')
-        self.widget = widgets.VBox([style_sheet(), widgets.HTML(f"<style>{PROJECTOR_CSS}</style>",
-                                                                layout=widgets.Layout(display="none")),
-                                    self.stage, self.tools, self.legend])
-        self.keys = watch_keys(self.stage, controls)
-        self.tools_shown.observe(lambda _change: self._show_tools(), names="value")
-        self.projector.observe(lambda _change: self._projector_changed(), names="value")
+        self.widget = widgets.VBox([style_sheet(), self.message, player.widget, self.tools])
 
     @property
-    def in_projector_mode(self) -> bool:
-        """True while projector mode is on."""
-        return bool(self.projector.value)
+    def tools_shown(self) -> bool:
+        """True while the tools are unfolded."""
+        return self.tools.layout.display != "none"
 
-    def _show_tools(self) -> None:
-        self.tools.layout.display = None if self.tools_shown.value else "none"
+    def show_tools(self, on: bool) -> None:
+        """Unfold (``on``) or fold the tools."""
+        self.tools.layout.display = None if on else "none"
 
-    def _projector_changed(self) -> None:
-        self.arrange()
-        self._on_projector()
-
-    def arrange(self) -> None:
-        """Lay the frame out for the mode: in projector mode the ``gamelib-projector`` class, the
-        tools folded, no legend, the pictures in one row."""
-        on = self.in_projector_mode
-        (self.widget.add_class if on else self.widget.remove_class)("gamelib-projector")
-        if on:
-            self.tools_shown.value = False
-        self.legend.layout.display = "none" if on else None
-        self.panels.layout.flex_flow = "row nowrap" if on else "row wrap"
+    def say(self, words: str) -> None:
+        """Show ``words`` above the player in red (a refused search or tree); ``""`` clears it."""
+        self.message.value = f'<span style="color:#b3261e">{escape(words)}</span>' if words else ""
 
 
-KEYS: Mapping[str, str] = {"ArrowRight": "next", "ArrowLeft": "back", "Home": "first", "End": "last", " ": "play"}
-"""The browser's key names (``KeyboardEvent.key``) and what each does."""
-
-KEY_HINT = ("Keys, with the pointer over the steps or pictures: → next step · ← back · Home first · End last · "
-            "space play/pause")
-"""The one-line hint shown above the pictures."""
-
-
-class KeyStepper(Protocol):
-    """What keys drive: :class:`gamelib.view.stepper.StepControls` has these."""
-
-    play: Any
-
-    def next(self) -> None: ...
-
-    def back(self) -> None: ...
-
-    def first(self) -> None: ...
-
-    def last(self) -> None: ...
-
-
-def key_action(key: str) -> str | None:
-    """The action of the key named ``key`` (``KeyboardEvent.key``): "next", "back", "first", "last"
-    or "play"; None for a key that does nothing."""
-    return KEYS.get(key)
-
-
-def press(controls: KeyStepper, key: str) -> None:
-    """Do what ``key`` does to ``controls``: step, jump, or start and stop playing (from the start
-    again when playing is started at the last step). Other keys do nothing."""
-    action = key_action(key)
-    if action == "play":
-        play = controls.play
-        if not play.playing and play.value >= play.max:
-            controls.first()
-        play.playing = not play.playing
-    elif action is not None:
-        getattr(controls, action)()
-
-
-def watch_keys(source: Any, controls: KeyStepper) -> Any:
-    """An ipyevents ``Event`` that sends the keys of :data:`KEYS`, pressed while the pointer is over
-    the widget ``source``, to ``controls`` (:func:`press`). Set its ``watched_events`` to ``[]`` to
-    stop listening (for example while number boxes in ``source`` are being typed in), and to
-    ``["keydown"]`` to listen again. Raises ImportError if ipyevents is not installed."""
-    from ipyevents import Event  # type: ignore[import-untyped]
-
-    listener = Event(source=source, watched_events=["keydown"], ignore_modifier_key_events=True)
-    listener.on_dom_event(lambda event: press(controls, str(event.get("key", ""))))
-    return listener
+def toggle(name: str, label: str, tooltip: str, pressed: bool) -> dict[str, Any]:
+    """A toggle in the player's row (``actions`` in its frames): ``name`` is sent to Python when it
+    is pressed; ``label`` is its text, ``tooltip`` its longer name; a page without a kernel says the
+    toggle needs Python."""
+    return {"id": name, "label": label, "name": tooltip, "pressed": pressed}

@@ -1,0 +1,331 @@
+// The course's player: steps the frames of recorded searches (gamelib/view/frames.py) in the page,
+// with no round trip to Python. One ES module for every front end: anywidget loads it in a notebook
+// (JupyterLab, Notebook 7, JupyterLite, Voila); a lesson's page and a slide page run the same code as
+// a classic script (gamelib/view/player.py writes it so) and mount every [data-gamelib-frames] element.
+// The model is anywidget's: get, set, save_changes, on, send. Frames arrive gzipped JSON.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const SPEEDS = [1, 2, 4, 8];
+const KEYS = { ArrowRight: "next", ArrowLeft: "back", PageDown: "next", PageUp: "back", Home: "first", End: "last", " ": "play" };
+let counter = 0;
+
+function bytesOf(value) {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof DataView) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (typeof value === "string") return Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+  throw new Error("no frames");
+}
+
+async function inflate(value) {
+  const stream = new Blob([bytesOf(value)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+function at(changes, step) {  // the value of a [[step, value], ...] list at step
+  let low = 0, high = changes.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (changes[middle][0] <= step) low = middle; else high = middle - 1;
+  }
+  return low;
+}
+
+function make(tag, attributes = {}, text = "") {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  if (text) element.textContent = text;
+  return element;
+}
+
+function button(label, name, action) {
+  const element = make("button", { type: "button", class: "gp-button", "aria-label": name, title: name }, label);
+  element.addEventListener("click", action);
+  return element;
+}
+
+class PanelView {
+  constructor(data, panel, index, owner) {
+    this.data = data; this.panel = panel; this.owner = owner;
+    const id = `gp${++counter}`;
+    this.element = make("section", { class: "gp-panel", "aria-labelledby": `${id}-title` });
+    this.element.append(make("h4", { class: "gp-title", id: `${id}-title` }, panel.title));
+    this.picture = make("div", { class: "gp-picture", tabindex: "0", role: "group", "aria-roledescription": "search picture",
+      "aria-label": `${panel.title}: the picture; arrow keys step, Home and End jump, space plays`,
+      "aria-describedby": `${id}-state` });
+    this.svg = document.createElementNS(SVGNS, "svg");
+    this.picture.append(this.svg);
+    this.state = make("div", { class: "gp-state", id: `${id}-state` });
+    const details = make("details", { class: "gp-in-words" });
+    details.append(make("summary", {}, "The picture in words"), this.state);
+    this.words = make("div", { class: "gp-words" });
+    this.element.append(this.picture, this.words, details);
+    this.parts = new Map();
+    for (const key of panel.order) {
+      const holder = document.createElementNS(SVGNS, "g");
+      holder.setAttribute("data-k", key);
+      this.svg.append(holder);
+      this.parts.set(key, { element: holder, shown: -1 });
+    }
+    this.shown = { root: -1, words: -1, state: -1 };
+    this.boxes = null;
+  }
+
+  text(index) { return this.data.strings[index]; }
+
+  show(step) {
+    const panel = this.panel, strings = this.data.strings;
+    step = Math.min(step, panel.last);
+    const root = at(panel.root, step);
+    if (root !== this.shown.root) {
+      this.shown.root = root;
+      for (const [name, value] of Object.entries(JSON.parse(strings[panel.root[root][1]]))) {
+        if (name !== "xmlns") this.svg.setAttribute(name, value);
+      }
+      this.svg.removeAttribute("height"); this.svg.removeAttribute("width");
+      const [, , width, height] = (this.svg.getAttribute("viewBox") || "0 0 600 400").split(/\s+/).map(Number);
+      this.picture.style.setProperty("--gp-width", `${width}px`);
+      this.picture.style.setProperty("--gp-ratio", `${width / height}`);
+    }
+    for (const [key, part] of this.parts) {
+      const changes = panel.parts[key], index = at(changes, step);
+      if (index === part.shown) continue;
+      part.shown = index;
+      const markup = changes[index][1].map((piece) => strings[piece]).join("");
+      let fresh;
+      if (markup) {
+        const holder = document.createElementNS(SVGNS, "svg");
+        holder.innerHTML = markup;
+        fresh = holder.firstElementChild;
+      } else {
+        fresh = document.createElementNS(SVGNS, "g");
+        fresh.setAttribute("data-k", key);
+      }
+      part.element.replaceWith(fresh);
+      part.element = fresh;
+    }
+    const words = at(panel.words, step);
+    if (words !== this.shown.words) { this.shown.words = words; this.words.innerHTML = this.text(panel.words[words][1]); }
+    const state = at(panel.state, step);
+    if (state !== this.shown.state) { this.shown.state = state; this.state.textContent = this.text(panel.state[state][1]); }
+  }
+
+  edit(on) {  // number boxes under the leaves, placed in percent of the picture
+    if (this.boxes) { this.boxes.remove(); this.boxes = null; }
+    const edit = this.panel.edit;
+    if (!on || !edit) return;
+    this.boxes = make("div", { class: "gp-boxes" });
+    for (const [leaf, x, y, w, h, value] of edit.leaves) {
+      const input = make("input", { type: "number", class: "gp-leaf", value: String(value), "aria-label": `value of leaf ${leaf}`,
+        step: edit.integer ? "1" : "any", min: String(edit.min), max: String(edit.max) });
+      Object.assign(input.style, { left: `${(100 * x) / edit.width}%`, top: `${(100 * y) / edit.height}%`,
+        width: `${(100 * w) / edit.width}%`, height: `${(100 * h) / edit.height}%` });
+      input.addEventListener("change", () => this.owner.setLeaf(leaf, input.value, input));
+      this.boxes.append(input);
+    }
+    this.picture.append(this.boxes);
+  }
+}
+
+class Player {
+  constructor(model, el) {
+    this.model = model; this.el = el; this.step = 0; this.timer = null; this.views = []; this.editing = false;
+    this.root = make("div", { class: "gamelib-player", "data-gamelib-player": "" });
+    this.panels = make("div", { class: "gp-panels" });
+    this.bar = make("div", { class: "gp-bar", role: "toolbar", "aria-label": "step through the search" });
+    this.note = make("p", { class: "gp-note", role: "status" });
+    this.live = make("div", { class: "gp-live", "aria-live": "polite" });
+    this.legend = make("p", { class: "gp-legend" });
+    this.root.append(this.panels, this.bar, this.note, this.legend, this.live);
+    this.root.addEventListener("keydown", (event) => this.key(event));
+    el.append(this.root);
+  }
+
+  async load() {
+    let data;
+    try {
+      data = await inflate(this.model.get("frames"));
+    } catch (error) {
+      this.note.textContent = `These frames cannot be read (${error.message}).`;
+      return;
+    }
+    if (data.version !== 1) { this.note.textContent = `Frames of version ${data.version}: this player reads version 1.`; return; }
+    this.stop();
+    this.data = data;
+    this.root.classList.toggle("gp-projector", Boolean(data.projector));
+    this.views = data.panels.map((panel, index) => new PanelView(data, panel, index, this));
+    this.panels.replaceChildren(...this.views.map((view) => view.element));
+    this.legend.textContent = data.legend || "";
+    this.legend.hidden = !data.legend;
+    this.buildBar();
+    if (data.page_keys && !this.pageKeys) {  // a slide page: the keys step wherever the focus is
+      this.pageKeys = (event) => { if (!this.root.contains(event.target)) this.key(event); };
+      document.addEventListener("keydown", this.pageKeys);
+    }
+    this.only = this.views.length > 1 ? this.only ?? -1 : -1;
+    this.fit();
+    this.go(Math.min(this.model.get("step") ?? 0, data.steps), false);
+    if (this.editing) this.views[0].edit(true);
+  }
+
+  buildBar() {
+    const data = this.data;
+    this.buttons = {
+      first: button("|◀ Start", "start: step 0", () => this.go(0)),
+      back: button("◀ Back", "back one step", () => this.go(this.step - 1)),
+      next: button("Next ▶", "next step", () => this.go(this.step + 1)),
+      last: button("End ▶|", "end: the last step", () => this.go(data.steps)),
+    };
+    this.playButton = button("▶ Play", "play the steps", () => this.toggle());
+    this.playButton.setAttribute("aria-pressed", "false");
+    this.speed = make("select", { class: "gp-speed", "aria-label": "steps a second", title: "steps a second" });
+    for (const speed of SPEEDS) this.speed.append(make("option", { value: String(speed) }, `${speed}/s`));
+    this.speed.value = "2";
+    this.speed.addEventListener("change", () => { if (this.timer) { this.stop(); this.play(); } });
+    this.slider = make("input", { type: "range", class: "gp-slider", min: "0", max: String(data.steps), value: "0",
+      "aria-label": "step" });
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
+    this.counter = make("span", { class: "gp-counter", "aria-hidden": "true" });
+    const parts = [this.buttons.first, this.buttons.back, this.buttons.next, this.buttons.last, this.playButton, this.speed,
+      this.slider, this.counter];
+    for (const jump of data.jumps || []) {
+      parts.push(button(`◀ ${jump.label}`, `back to the previous ${jump.label.toLowerCase()}`, () => this.jump(jump.steps, -1)),
+        button(`${jump.label} ▶`, `on to the next ${jump.label.toLowerCase()}`, () => this.jump(jump.steps, 1)));
+    }
+    if (this.views.length > 1) {
+      this.choice = make("select", { class: "gp-choice", "aria-label": "searches shown", title: "searches shown" });
+      this.choice.append(make("option", { value: "-1" }, "side by side"));
+      this.views.forEach((view, index) => this.choice.append(make("option", { value: String(index) }, `${view.panel.title} only`)));
+      this.choice.addEventListener("change", () => { this.only = Number(this.choice.value); this.chosen = true; this.arrange(); });
+      parts.push(this.choice);
+    }
+    for (const action of data.actions || []) parts.push(this.toggleButton(action));
+    if (data.panels.some((panel) => panel.edit)) {
+      this.editButton = button("✎ Edit leaves", "a number box under every leaf", () => this.toggleEdit());
+      this.editButton.setAttribute("aria-pressed", String(this.editing));
+      parts.push(this.editButton);
+    }
+    this.bar.replaceChildren(...parts);
+  }
+
+  fit() {  // two pictures side by side only where each keeps its smallest text at 12 pixels
+    if (this.views.length < 2 || this.chosen) return this.arrange();
+    const need = this.views.reduce((sum, view) => sum + (view.panel.min_width || 0), 0) + 16;
+    this.only = this.root.clientWidth && this.root.clientWidth < need ? 0 : -1;
+    this.arrange();
+    if (!this.resizer && typeof ResizeObserver !== "undefined") {
+      let width = this.root.clientWidth;
+      this.resizer = new ResizeObserver(() => {
+        if (Math.abs(this.root.clientWidth - width) > 8) { width = this.root.clientWidth; this.fit(); }
+      });
+      this.resizer.observe(this.root);
+    }
+  }
+
+  arrange() {
+    this.views.forEach((view, index) => { view.element.hidden = this.only >= 0 && index !== this.only; });
+    if (this.choice) this.choice.value = String(this.only);
+  }
+
+  go(step, announce = true) {
+    if (!this.data) return;
+    step = Math.max(0, Math.min(this.data.steps, step));
+    this.step = step;
+    for (const view of this.views) view.show(step);
+    this.slider.value = String(step);
+    this.slider.setAttribute("aria-valuetext", `step ${step} of ${this.data.steps}`);
+    this.counter.textContent = `step ${step} of ${this.data.steps}`;
+    this.buttons.first.disabled = this.buttons.back.disabled = step === 0;
+    this.buttons.next.disabled = this.buttons.last.disabled = step === this.data.steps;
+    if (announce) this.live.textContent = this.views.filter((view) => !view.element.hidden)
+      .map((view) => `${view.panel.title}: ${view.words.innerText.replace(/\s+/g, " ").trim()}`).join(" ");
+    if (this.model.get("step") !== step) { this.model.set("step", step); this.model.save_changes(); }
+    if (step === this.data.steps) this.stop();
+  }
+
+  jump(steps, direction) {
+    const target = direction > 0 ? steps.find((step) => step > this.step) : [...steps].reverse().find((step) => step < this.step);
+    this.go(target ?? (direction > 0 ? this.data.steps : 0));
+  }
+
+  play() {
+    if (this.step >= this.data.steps) this.go(0);
+    this.timer = setInterval(() => this.go(this.step + 1), 1000 / Number(this.speed.value));
+    this.playButton.textContent = "❚❚ Pause"; this.playButton.setAttribute("aria-pressed", "true");
+  }
+
+  stop() {
+    if (!this.timer) return;
+    clearInterval(this.timer); this.timer = null;
+    this.playButton.textContent = "▶ Play"; this.playButton.setAttribute("aria-pressed", "false");
+  }
+
+  toggle() { if (this.timer) this.stop(); else this.play(); }
+
+  key(event) {
+    const target = event.target, tag = target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable) return;
+    const action = KEYS[event.key];
+    if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (action === "play" && tag === "BUTTON") return;  // space presses the button
+    event.preventDefault();
+    event.stopPropagation();  // JupyterLab's own shortcuts stay out of it
+    if (action === "play") this.toggle();
+    else this.go({ next: this.step + 1, back: this.step - 1, first: 0, last: this.data.steps }[action]);
+  }
+
+  toggleButton(action) {  // a toggle that Python answers (the tools, Projector): it says so in a page with none
+    const element = button(action.label, action.name, () => {
+      if (!this.model.get("kernel")) return this.needsPython(`"${action.label}"`);
+      const on = element.getAttribute("aria-pressed") !== "true";
+      element.setAttribute("aria-pressed", String(on));
+      this.model.send({ action: action.id, on });
+    });
+    element.setAttribute("aria-pressed", String(Boolean(action.pressed)));
+    return element;
+  }
+
+  needsPython(what) {
+    this.note.textContent = `${what} needs Python, and this page has none: open the lesson in JupyterLab, or run it in ` +
+      "your browser (the link at the top of the lesson's page).";
+  }
+
+  toggleEdit() {
+    if (!this.model.get("kernel")) return this.needsPython("Editing a leaf searches the tree again, which");
+    this.editing = !this.editing;
+    this.editButton.setAttribute("aria-pressed", String(this.editing));
+    this.model.send({ edit: this.editing });
+    this.views[0].edit(this.editing);
+  }
+
+  setLeaf(leaf, value, input) {
+    const number = Number(value);
+    if (value === "" || !Number.isFinite(number)) { input.setCustomValidity("a number"); input.reportValidity(); return; }
+    input.setCustomValidity("");
+    this.note.textContent = `Searching again with leaf ${leaf} = ${number}…`;
+    this.model.send({ set_leaf: [leaf, number] });
+  }
+}
+
+function render({ model, el }) {
+  const player = new Player(model, el);
+  player.load();
+  model.on("change:frames", () => { player.note.textContent = ""; player.load(); });
+  model.on("change:step", () => { if (model.get("step") !== player.step) player.go(model.get("step")); });
+  model.on("msg:custom", (message) => { if (message && message.note !== undefined) player.note.textContent = message.note; });
+  return () => { player.stop(); if (player.resizer) player.resizer.disconnect(); };
+}
+
+function mountAll(document_ = document) {  // a page without a kernel: each [data-gamelib-frames] element
+  for (const source of document_.querySelectorAll("script[data-gamelib-frames]:not([data-mounted])")) {
+    source.setAttribute("data-mounted", "");
+    const state = { frames: source.textContent.trim(), step: Number(source.dataset.step || 0), kernel: false };
+    const model = { get: (name) => state[name], set: (name, value) => { state[name] = value; }, save_changes() {}, on() {},
+      send() {} };
+    const mount = make("div", { class: "gp-mount" });
+    source.after(mount);
+    render({ model, el: mount });
+  }
+}
+
+export default { render, mountAll };
