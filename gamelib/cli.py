@@ -1,7 +1,8 @@
-"""The command line: ``python -m gamelib trace|match|tournament|engine|play|grade|worksheet ...``.
+"""The command line: ``python -m gamelib trace|slides|match|tournament|engine|play|grade|worksheet ...``.
 
 ``trace`` prints one JSON object (value, best_move, pv, visited, evaluated, pruned, events, ...) or,
-with ``--text``, the trace as Broeders' programs print it. ``match``, ``tournament``, ``engine`` and
+with ``--text``, the trace as Broeders' programs print it; ``slides`` writes one page that steps a
+search on a projector (:mod:`gamelib.view.slides`). ``match``, ``tournament``, ``engine`` and
 ``play`` play the Adjacency game (see :mod:`gamelib.play.commands`); ``grade`` checks a class's
 submissions in the sandbox (:mod:`gamelib.teach.grading`); ``worksheet`` writes a printable
 worksheet and its answer key (:mod:`gamelib.teach.worksheet`). Bad input gets one line on stderr and exit
@@ -137,10 +138,54 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--text", action="store_true",
                        help="print as Broeders' programs do (AlphaBeta0.cpp, MinMax1.cpp)")
     add_game_commands(commands)
+    _add_slides_command(commands)
     _add_grade_command(commands)
     _add_autograder_command(commands)
     _add_worksheet_command(commands)
     return parser
+
+
+def _add_slides_command(commands: Any) -> None:
+    slides = commands.add_parser("slides", help="write one page that steps a search on a projector, with the keys "
+                                 "and a presenter's clicker",
+                                 usage="python -m gamelib slides ALGORITHM [ALGORITHM] (TREE_FILE | --tree TEXT | "
+                                 "--course-tree NAME) --out PAGE.html")
+    slides.add_argument("items", nargs="+", metavar="ALGORITHM [ALGORITHM] [TREE_FILE]",
+                        help=f"one or two searches ({', '.join(SEARCHES)}), then the tree file if the tree is a file")
+    slides.add_argument("--tree", dest="tree_text", metavar="TEXT", default=None,
+                        help="the tree in the text notation instead of a file: '((3 12 8) (2 4 6) (14 5 2))'")
+    slides.add_argument("--course-tree", metavar="NAME", default=None, choices=seed_tree_names(),
+                        help="one of the course's own trees instead of a file: " + ", ".join(seed_tree_names()))
+    slides.add_argument("--title", default="", help="the page's title (default: the searches and the tree)")
+    slides.add_argument("--out", required=True, type=Path, metavar="PAGE.html", help="the page to write")
+
+
+def run_slides(args: argparse.Namespace) -> int:
+    """Run ``slides``: write the page and say where. Raises UsageError, TreeFormatError, SearchError
+    or OSError on bad input."""
+    from gamelib.view.slides import slides_html
+
+    algorithms = [item for item in args.items[:2] if item in SEARCHES]
+    rest = args.items[len(algorithms):]
+    if not algorithms:
+        raise UsageError(f"slides: unknown search {args.items[0]!r}: use one or two of {', '.join(SEARCHES)}")
+    if rest and rest[0] in SEARCHES:
+        raise UsageError(f"slides shows one or two searches side by side, not {len(algorithms) + 1} or more")
+    if len(rest) > 1:
+        raise UsageError(f"slides takes one or two searches and one tree file, not {' '.join(args.items)!r}")
+    if len(args.title) > 200:
+        raise UsageError("--title: at most 200 characters")
+    args.tree = rest[0] if rest else None
+    try:
+        tree = _read_tree(args)
+    except UsageError as error:
+        raise UsageError(str(error).replace("trace needs", "slides needs")) from None
+    if args.out.is_dir():
+        raise UsageError(f"--out {args.out} is a folder: give the page's file name, such as talk.html")
+    page = slides_html(tree, algorithms, title=args.title)
+    write_atomically(args.out, page)
+    print(f"wrote {args.out} ({len(page.encode()) // 1024} KB): open it in a browser; → and ← step")
+    return 0
 
 
 MAX_CUTOFFS = 100
@@ -442,6 +487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_autograder_command(args)
         if args.command == "worksheet":
             return run_worksheet(args)
+        if args.command == "slides":
+            return run_slides(args)
         if args.command != "trace":
             return _run_game_command(args)
         print(run_trace(args))

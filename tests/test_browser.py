@@ -101,7 +101,7 @@ def alphabeta_events(tree: GameTree) -> tuple[Event, ...]:
 
 def pruned_in_picture(picture: Any) -> set[str]:
     """The ids of the nodes the picture in the browser draws as pruned."""
-    ids: list[str] = picture.locator("g.node.pruned").evaluate_all("groups => groups.map(g => g.id)")
+    ids: list[str] = picture.locator("g.node.pruned").evaluate_all("groups => groups.map(g => g.dataset.k)")
     return {name.removeprefix("node-") for name in ids}
 
 
@@ -135,12 +135,12 @@ def test_lesson_2_explorer_in_jupyterlab(lab: Server, page: Any, broeders: GameT
     last_output = page.locator(".jp-CodeCell").last.locator(".jp-OutputArea-output")
     expect(last_output).to_have_text("all checks pass", timeout=RUN_SECONDS * 1000)
     explorer.scroll_into_view_if_needed()
-    assert "pruned" not in (picture.locator("#node-18").get_attribute("class") or "")
+    assert "pruned" not in (picture.locator('[data-k="node-18"]').get_attribute("class") or "")
 
     press_next_and_compare(explorer, picture, Replay(broeders, events), cut - opened)
 
-    assert "pruned" in picture.locator("#node-18").get_attribute("class")
-    assert "cut" in picture.locator("#edge-8-18").get_attribute("class")
+    assert "pruned" in picture.locator('[data-k="node-18"]').get_attribute("class")
+    assert "cut" in picture.locator('[data-k="edge-8-18"]').get_attribute("class")
     expect(explorer.locator(".gamelib-event").first).to_have_text(
         "pos 8: 3 <= alpha 4, cut: position 18 is never searched")  # seed 003's first cut
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -162,7 +162,7 @@ def test_voila_app_explorer_quiz_and_checker(voila: Server, page: Any, broeders:
     expect(page.get_by_role("heading", name="Checks")).to_have_count(0)
     expect(page.get_by_text("app-hidden")).to_have_count(0)
     press_next_and_compare(explorer, picture, Replay(broeders, events), step_after(events, Cutoff, "8"))
-    assert "pruned" in picture.locator("#node-18").get_attribute("class")
+    assert "pruned" in picture.locator('[data-k="node-18"]').get_attribute("class")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "voila_explorer.png"), full_page=True)
 

@@ -87,6 +87,8 @@ class Panel:
     frames: Sequence[Frame]
     edit: Mapping[str, Any] | None = None
     min_width: float = 0.0
+    name: str = ""
+    """A short name for the switch between two panels (the search's name); the title if empty."""
 
 
 @dataclass
@@ -242,6 +244,7 @@ def _encode_panel(panel: Panel, strings: _Strings) -> dict[str, Any]:
     steps = [dict(parts) for _, parts in pictures]
     encoded: dict[str, Any] = {
         "title": panel.title,
+        "name": panel.name or panel.title,
         "root": _changes(strings.index(json.dumps(attributes, sort_keys=True)) for attributes, _ in pictures),
         "order": order,
         "parts": {key: _changes([strings.index(piece) for piece in step[key]] if key in step else []
@@ -393,6 +396,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
         svg = drawn_by.paint(snapshot, title=f"{title}, step {snapshot.step}", notes=notes)
         frames.append(Frame(svg, words, state_text(tree, snapshot, heading)))
     least = 0.0 if projector is not None else painter.geometry.width * MIN_SCREEN_FONT / painter.sizes.smallest_font
-    return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None, min(least, painter.geometry.width))
+    return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,
+                 min(least, painter.geometry.width), algorithm or "")
 
 

@@ -335,7 +335,8 @@ def mcts_panel(tree: GameTree, events: Sequence[Event], iterations: int, *, titl
         frames.append(Frame(mcts_svg(tree, snapshot, sizes=sizes, heading=False),
                             words_html(snapshot, iterations, projector=projector), state_text(snapshot, iterations)))
     width = SvgPainter(tree, sizes=sizes).geometry.width
-    return Panel(title, frames, min_width=0.0 if projector else width * MIN_SCREEN_FONT / sizes.smallest_font)
+    return Panel(title, frames, min_width=0.0 if projector else width * MIN_SCREEN_FONT / sizes.smallest_font,
+                 name="MCTS")
 
 
 class MctsExplorer(Stepping):

@@ -38,8 +38,8 @@ function make(tag, attributes = {}, text = "") {
   return element;
 }
 
-function button(label, name, action) {
-  const element = make("button", { type: "button", class: "gp-button", "aria-label": name, title: name }, label);
+function button(label, name, action) {  // its name is its label (WCAG 2.5.3); the title says more
+  const element = make("button", { type: "button", class: "gp-button", title: name }, label);
   element.addEventListener("click", action);
   return element;
 }
@@ -48,8 +48,8 @@ class PanelView {
   constructor(data, panel, index, owner) {
     this.data = data; this.panel = panel; this.owner = owner;
     const id = `gp${++counter}`;
-    this.element = make("section", { class: "gp-panel", "aria-labelledby": `${id}-title` });
-    this.element.append(make("h4", { class: "gp-title", id: `${id}-title` }, panel.title));
+    this.element = make("section", { class: "gp-panel", "aria-label": panel.title });
+    if (!data.projector) this.element.append(make("h4", { class: "gp-title" }, panel.title));  // a projector's picture heads with it
     this.picture = make("div", { class: "gp-picture", tabindex: "0", role: "group", "aria-roledescription": "search picture",
       "aria-label": `${panel.title}: the picture; arrow keys step, Home and End jump, space plays`,
       "aria-describedby": `${id}-state` });
@@ -76,6 +76,7 @@ class PanelView {
   show(step) {
     const panel = this.panel, strings = this.data.strings;
     step = Math.min(step, panel.last);
+    this.svg.setAttribute("data-step", String(step));
     const root = at(panel.root, step);
     if (root !== this.shown.root) {
       this.shown.root = root;
@@ -194,8 +195,8 @@ class Player {
     }
     if (this.views.length > 1) {
       this.choice = make("select", { class: "gp-choice", "aria-label": "searches shown", title: "searches shown" });
-      this.choice.append(make("option", { value: "-1" }, "side by side"));
-      this.views.forEach((view, index) => this.choice.append(make("option", { value: String(index) }, `${view.panel.title} only`)));
+      this.choice.append(make("option", { value: "-1" }, "both, side by side"));
+      this.views.forEach((view, index) => this.choice.append(make("option", { value: String(index) }, `${view.panel.name} only`)));
       this.choice.addEventListener("change", () => { this.only = Number(this.choice.value); this.chosen = true; this.arrange(); });
       parts.push(this.choice);
     }

@@ -120,10 +120,16 @@ class Player:
         """The player as a page without a kernel shows it (:func:`player_html`), at the step shown."""
         return player_html(self.data, step=self.step)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle: dict[str, Any] = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.static_html()
-        return bundle
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        return with_page_form(self.widget, self.static_html(), **kwargs)
+
+
+def with_page_form(widget: Any, html: str, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``widget``'s display data with ``html`` as its ``text/html``: Jupyter shows the widget where it
+    can, a page read without a kernel (``make html``) shows ``html``."""
+    shown = widget._repr_mimebundle_(**kwargs)
+    data, metadata = shown if isinstance(shown, tuple) else (shown, {})
+    return {**data, "text/html": html}, dict(metadata)
 
 
 class Stepping:
@@ -160,10 +166,12 @@ class Stepping:
         """Show the finished search."""
         self.player.go(int(self.player.data["steps"]))
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        """The player's widget, with its page form (:func:`player_html`) as ``text/html`` for a page
+    widget: Any
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The widget, with the player's page form (:func:`player_html`) as ``text/html`` for a page
         read without a kernel (``make html``)."""
-        return self.player._repr_mimebundle_(**kwargs)
+        return with_page_form(self.widget, self.player.static_html(), **kwargs)
 
     def static_html(self) -> str:
         """The player as a page without a kernel shows it: it steps there too (:func:`player_html`)."""
