@@ -12,11 +12,13 @@ markdown's images (the committed figures, ``notebooks/figures/*.svg``) become ``
 SVG and PNG outputs are in the page already, so a page copied or uploaded anywhere still shows every
 figure. A page that would still refer to a local file is refused (:func:`local_figures`).
 
-A page needs nothing from the network (:func:`offline_notebook`): every widget (the explorers, the
-quizzes, the boards) shows the picture and words it showed when the cell ran, from the HTML form
-each course widget carries beside its widget view; formulas are MathML, converted from the
-markdown's TeX by latex2mathml (:func:`tex_as_mathml`), which browsers draw themselves, so the page
-loads no MathJax, require.js or widget scripts. Links between lessons (``02_alpha_beta.ipynb``) point
+A page needs nothing from the network (:func:`offline_notebook`): every widget shows the HTML form
+it carries beside its widget view: an explorer is its player, which steps in the page from the
+frames its cell computed (:mod:`gamelib.view.player`: the script and the frames are in the page),
+and a quiz or a board shows the picture and words it showed when the cell ran; formulas are MathML,
+converted from the markdown's TeX by latex2mathml (:func:`tex_as_mathml`), which browsers draw
+themselves, so the page loads no MathJax, require.js or widget manager. The start page is written
+as ``index.html`` too. Links between lessons (``02_alpha_beta.ipynb``) point
 at their pages. The build prints a line a page and the failures; the kernels' own start-up warnings
 are left out.
 """
@@ -60,10 +62,22 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block extra_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }
-.jp-RenderedHTMLCommon a, .gamelib-run a { text-decoration: underline; }</style>{%- endblock extra_css -%}
+.jp-RenderedHTMLCommon a, .gamelib-run a { text-decoration: underline; }
+.gamelib-folded > summary { cursor: pointer; padding: 4px 0; color: #1a1a1a; }</style>{%- endblock extra_css -%}
+{% block input_group -%}
+{%- if cell.metadata.get("jupyter", {}).get("source_hidden") -%}
+<details class="gamelib-folded"><summary>The cell's code, folded as in the notebook: show it</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{%- endblock input_group %}
 """
 """nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
-manager, MathJax, mermaid): the widgets and formulas are static HTML and MathML already."""
+manager, MathJax, mermaid): the widgets and formulas are static HTML and MathML already (an explorer
+is its player, script and frames inside). A cell folded in the notebook (the Setup cell: its
+``jupyter.source_hidden`` metadata) is folded in the page too, under a line that opens it."""
 
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.S)
 """Fenced code blocks and inline code spans of markdown, whose dollar signs are not formulas."""
@@ -228,7 +242,8 @@ def run_link(lesson: str, browser_course: str) -> str:
 def build(notebooks: Sequence[Path], out: Path, *, execute: bool = True,
           browser_course: str | None = None) -> list[Path]:
     """Write ``out/<lesson>.html`` for every notebook (:func:`lesson_html`, with ``browser_course``), going on past a lesson
-    that fails (and removing its page of an earlier build); returns the pages written. Raises LessonHtmlError at the end, with every failure,
+    that fails (and removing its page of an earlier build), and the start page's as ``out/index.html`` too;
+    returns the lessons' pages written. Raises LessonHtmlError at the end, with every failure,
     if any lesson failed."""
     out.mkdir(parents=True, exist_ok=True)
     pages, failures = [], []
@@ -243,6 +258,9 @@ def build(notebooks: Sequence[Path], out: Path, *, execute: bool = True,
             continue
         print(f"wrote {page}", flush=True)
         pages.append(page)
+    start = out / "00_start_here.html"
+    if start in pages:  # the folder's own start page, what a web server or a browser opens first
+        (out / "index.html").write_text(start.read_text(encoding="utf-8"), encoding="utf-8")
     if failures:
         raise LessonHtmlError(f"{len(failures)} of {len(notebooks)} lessons failed, so they have no page: "
                               f"{', '.join(failures)} (the reasons are above)")

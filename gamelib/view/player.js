@@ -131,7 +131,8 @@ class PanelView {
 class Player {
   constructor(model, el) {
     this.model = model; this.el = el; this.step = 0; this.timer = null; this.views = []; this.editing = false;
-    this.root = make("div", { class: "gamelib-player", "data-gamelib-player": "" });
+    // JupyterLab's own shortcuts leave the player's keys alone (Lumino reads data-lm-suppress-shortcuts)
+    this.root = make("div", { class: "gamelib-player", "data-gamelib-player": "", "data-lm-suppress-shortcuts": "true" });
     this.panels = make("div", { class: "gp-panels" });
     this.bar = make("div", { class: "gp-bar", role: "toolbar", "aria-label": "step through the search" });
     this.note = make("p", { class: "gp-note", role: "status" });
@@ -287,8 +288,8 @@ class Player {
   }
 
   needsPython(what) {
-    this.note.textContent = `${what} needs Python, and this page has none: open the lesson in JupyterLab, or run it in ` +
-      "your browser (the link at the top of the lesson's page).";
+    this.note.textContent = `${what} needs Python, and this page has none: open the lesson in JupyterLab, or in the ` +
+      "course's browser version, where Python runs in the page.";
   }
 
   toggleEdit() {
