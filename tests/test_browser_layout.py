@@ -8,6 +8,12 @@ text of a picture with a line or a shape painted over it, no part of a quiz's an
 ringed position, a cut, a window) on the screen before Check, and the window quiz's layout where it
 was after Check. The servers and Chromium are started as in ``tests/test_browser.py``; screenshots go
 to ``build/browser/``.
+
+The explorers are players (``gamelib/view/player.js``): ``div.gamelib-player`` with a
+``section.gp-panel`` per search (``div.gp-picture`` holding the ``svg``, then ``div.gp-words``), the
+``div.gp-bar`` toolbar under them (it wraps into rows), and, in an explorer, the ipywidgets tools
+that "Tree ▾" or "Search ▾" unfolds under the player. Two searches stand side by side only where
+both keep 12-pixel text; elsewhere the player shows one, with a switch (``select.gp-choice``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from gamelib.games.data import load_seed_tree
+from gamelib.view.mcts_explorer import record_mcts
 from tests.servers import START_SECONDS, Server
 from tests.test_browser import CHROMIUM, RUN_SECONDS, SCREENSHOTS, STEP_SECONDS, lab, page, voila
 
@@ -69,7 +77,7 @@ def notebook_of(sources: list[str]) -> str:
 SIZES = """root => {
   const shown = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   const small = [], wide = [];
-  for (const area of root.querySelectorAll('.jp-OutputArea-output, .gamelib-quiz, .gamelib-explorer')) {
+  for (const area of root.querySelectorAll('.jp-OutputArea-output, .gamelib-quiz, .gamelib-explorer, .gamelib-player')) {
     const box = area.getBoundingClientRect();
     for (const picture of area.querySelectorAll('svg, img')) {
       if (picture.parentElement.closest('svg') || !shown(picture)) continue;
@@ -80,19 +88,22 @@ SIZES = """root => {
     for (const text of area.querySelectorAll('svg text')) {
       if (!shown(text)) continue;
       const px = parseFloat(getComputedStyle(text).fontSize) * text.ownerSVGElement.getScreenCTM().a;
-      if (px < SMALLEST - 1e-6) small.push([text.textContent, px]);
+      if (px < SMALLEST - 1e-6)
+        small.push([text.textContent, Math.round(px * 100) / 100, text.ownerSVGElement.getAttribute('class'),
+                    Math.round(text.ownerSVGElement.getBoundingClientRect().width)]);
     }
     const walker = document.createTreeWalker(area, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const element = node.parentElement;
       if (!node.textContent.trim() || element.closest('svg') || !shown(element)) continue;
       const px = parseFloat(getComputedStyle(element).fontSize);
-      if (px < SMALLEST - 1e-6) small.push([node.textContent.trim().slice(0, 40), px]);
+      if (px < SMALLEST - 1e-6) small.push([node.textContent.trim().slice(0, 40), px, element.className]);
     }
   }
   return {small, wide};
 }""".replace("SMALLEST", str(SMALLEST_PX))
-"""The texts below SMALLEST_PX on the screen, and the pictures wider than their output area."""
+"""The texts below SMALLEST_PX on the screen (with the class and the width on the screen of an SVG
+text's picture), and the pictures wider than their output area."""
 
 COVERED = """root => {
   // Every text of every picture, and what is painted after it (later in the document) over it: a
@@ -157,6 +168,33 @@ def assert_readable(root: Any) -> None:
     assert covered == [], f"texts with a line or shape over them: {covered[:10]}"
 
 
+SMALLEST_IN_PICTURES = """root => Math.min(...[...root.querySelectorAll('svg text')].filter(text => {
+  const r = text.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}).map(text => parseFloat(getComputedStyle(text).fontSize) * text.ownerSVGElement.getScreenCTM().a))"""
+"""The smallest text of the pictures shown in a root, in pixels on the screen."""
+
+
+def assert_picture_and_bar_fit(player: Any, area: Any) -> None:
+    """In a player: its picture, then its words, then its bar of controls; every control inside the
+    player's width; and the picture and the whole bar fit the notebook's area (``area``) at once, so a
+    student steps with the picture in view (the player sizes its picture for this)."""
+    shown = player.locator("section.gp-panel:not([hidden])").first
+    picture, words, bar = box(shown.locator(".gp-picture")), box(shown.locator(".gp-words")), box(player.locator(".gp-bar"))
+    assert picture["y"] + picture["height"] <= words["y"] + 1 and words["y"] + words["height"] <= bar["y"] + 1, (
+        picture, words, bar)
+    outer = box(player)
+    controls = player.locator(".gp-bar > *")
+    for index in range(controls.count()):
+        found = box(controls.nth(index))
+        assert outer["x"] - 0.5 <= found["x"] and found["x"] + found["width"] <= outer["x"] + outer["width"] + 0.5, (
+            controls.nth(index).text_content(), found, outer)
+    room = box(area)["height"]
+    needed = bar["y"] + bar["height"] - picture["y"]
+    assert needed <= room + 0.5, (f"the picture's top to the bar's bottom is {needed:.0f} px, the notebook's area "
+                                  f"{room:.0f} px: a control is off the screen while the picture is in view")
+
+
 def assert_no_answer_shown(quiz: Any) -> None:
     """Nothing of alpha-beta's answer in a quiz: no position greyed or ringed, no cut, no window, no words."""
     picture = quiz.locator("svg.gamelib-tree").first
@@ -177,20 +215,50 @@ def test_every_course_widget_fits_and_reads_at_1366_by_768(lab: Server, page: An
     expect(last_cell.locator(".jp-OutputArea-output table.gamelib-board")).to_have_count(1, timeout=RUN_SECONDS * 1000)
     expect(notebook.locator(".gamelib-mcts-explorer svg.gamelib-mcts")).to_have_attribute("data-step", "30")
     assert box(page.locator(".jp-FileBrowser").first)["width"] > 200  # the file browser is open, as JupyterLab opens
+    explorer = notebook.locator(".gamelib-explorer").first
+    stepper = notebook.locator(".jp-CodeCell").nth(2).locator(".gamelib-player")  # step_through's cell
+    mcts_explorer = notebook.locator(".gamelib-mcts-explorer").first
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for index, widget in enumerate([".gamelib-explorer", ".gamelib-stepper", ".gamelib-quiz >> nth=0",
-                                    ".gamelib-quiz >> nth=1", ".gamelib-mcts-explorer"]):
-        notebook.locator(widget).first.evaluate("el => el.scrollIntoView()")
-        page.screenshot(path=str(SCREENSHOTS / f"layout_1366_{index}_{widget.split()[0].strip('.')}.png"))
+    for index, (name, widget) in enumerate([("gamelib-explorer", explorer), ("gamelib-stepper", stepper),
+                                            ("gamelib-quiz", notebook.locator(".gamelib-quiz").nth(0)),
+                                            ("gamelib-quiz", notebook.locator(".gamelib-quiz").nth(1)),
+                                            ("gamelib-mcts-explorer", mcts_explorer)]):
+        widget.evaluate("el => el.scrollIntoView()")
+        page.screenshot(path=str(SCREENSHOTS / f"layout_1366_{index}_{name}.png"))
     assert_readable(notebook)
 
-    # The explorer: the picture and its words first, then the controls in one row (one line of buttons).
-    explorer = notebook.locator(".gamelib-explorer").first
-    first_picture, controls = box(explorer.locator("svg.gamelib-tree").first), explorer.locator(".gamelib-controls")
-    buttons = [box(controls.get_by_role("button", name=name, exact=True))
-               for name in ("|◀ Start", "Next ▶", "Tree ▾", "Projector")]
-    assert first_picture["y"] < buttons[0]["y"] and len({round(button["y"]) for button in buttons}) == 1
-    assert not explorer.get_by_role("button", name="✎ Edit leaves", exact=True).is_visible()  # the tools are folded
+    # Each player: its picture and words first, then the bar of controls (in rows), whole, and
+    # on the screen with the picture.
+    for player in (explorer.locator(".gamelib-player"), stepper, mcts_explorer.locator(".gamelib-player")):
+        player.evaluate("el => el.scrollIntoView()")
+        assert_picture_and_bar_fit(player, notebook)
+    buttons = [box(explorer.get_by_role("button", name=name, exact=True))
+               for name in ("|◀ Start", "Next ▶", "Tree ▾", "Projector", "✎ Edit leaves")]
+    assert box(explorer.locator("svg.gamelib-tree").first)["y"] < min(button["y"] for button in buttons)
+    assert not explorer.get_by_role("button", name="Random tree", exact=True).is_visible()  # the tools are folded
+    expect(explorer.get_by_role("button", name="Tree ▾", exact=True)).to_have_attribute("aria-pressed", "false")
+
+    # Two searches (alpha-beta and minimax): side by side, each picture would be narrower than it can
+    # be with 12-pixel text, so the player shows the first, with a switch to the other.
+    panels, switch = explorer.locator("section.gp-panel"), explorer.locator("select.gp-choice")
+    expect(panels).to_have_count(2)
+    expect(panels.nth(0)).to_be_visible()
+    expect(panels.nth(1)).to_be_hidden()
+    assert switch.input_value() == "0"
+    switch.select_option("-1")  # both, side by side, as a user may ask: the reason for the rule
+    expect(panels.nth(1)).to_be_visible()
+    left, right = box(panels.nth(0).locator("svg")), box(panels.nth(1).locator("svg"))
+    assert left["x"] + left["width"] <= right["x"]
+    assert explorer.evaluate(SMALLEST_IN_PICTURES) < SMALLEST_PX
+    switch.select_option("1")  # minimax alone, at the same step, reads
+    expect(panels.nth(0)).to_be_hidden()
+    expect(panels.nth(1).locator("svg")).to_have_attribute("data-step", "19")
+    assert explorer.evaluate(SMALLEST_IN_PICTURES) >= SMALLEST_PX
+    assert_readable(notebook)
+    explorer.evaluate("el => el.scrollIntoView()")
+    page.screenshot(path=str(SCREENSHOTS / "layout_1366_explorer_second_search.png"))
+    switch.select_option("0")
+    expect(panels.nth(1)).to_be_hidden()
 
     # The quizzes show no answer before Check.
     pruning, windows = notebook.locator(".gamelib-quiz").nth(0), notebook.locator(".gamelib-quiz").nth(1)
@@ -215,25 +283,27 @@ def test_every_course_widget_fits_and_reads_at_1366_by_768(lab: Server, page: An
     page.screenshot(path=str(SCREENSHOTS / "layout_1366_window_quiz_checked.png"))
     assert_readable(notebook)
 
-    # The MCTS explorer steps with the keys and has the same Projector mode.
-    mcts_explorer = notebook.locator(".gamelib-mcts-explorer").first
+    # The MCTS explorer steps with the keys, the focus in it (a user clicks its picture), and has
+    # the same Projector mode.
     mcts_explorer.evaluate("el => el.scrollIntoView()")
     picture = mcts_explorer.locator("svg.gamelib-mcts")
-    found = box(picture)
-    page.mouse.move(found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
+    picture.click(position={"x": 12, "y": 12})
     page.keyboard.press("ArrowRight")
     expect(picture).to_have_attribute("data-step", "31", timeout=STEP_SECONDS * 1000)
     page.keyboard.press("Home")
     expect(picture).to_have_attribute("data-step", "0", timeout=STEP_SECONDS * 1000)
     mcts_explorer.get_by_role("button", name="Projector", exact=True).click()
     expect(picture.locator("text.label").first).to_have_attribute("font-size", "18", timeout=STEP_SECONDS * 1000)
-    # The keys go to the widget under the pointer, and the click left the pointer on the button: a user
-    # points at the picture again, now larger and placed anew.
-    picture.hover(position={"x": 30, "y": 30})
+    expect(mcts_explorer.locator(".gamelib-player.gp-projector")).to_have_count(1)
+    # The new frames draw the player anew, and the focus on the Projector button goes with it: a
+    # user clicks the picture again, now larger.
+    picture.click(position={"x": 12, "y": 12})
     page.keyboard.press("End")
-    expect(picture).not_to_have_attribute("data-step", "0", timeout=STEP_SECONDS * 1000)
+    last = len(record_mcts(load_seed_tree("broeders31"), iterations=12, seed=1))  # the cell's search
+    expect(picture).to_have_attribute("data-step", str(last), timeout=STEP_SECONDS * 1000)
     mcts_explorer.evaluate("el => el.scrollIntoView()")
     page.screenshot(path=str(SCREENSHOTS / "layout_1366_mcts_projector.png"))
+    assert_readable(notebook)
 
 
 def test_the_apps_quiz_tab_in_projector_mode_at_1280_by_720(voila: Server, page: Any) -> None:
@@ -242,13 +312,15 @@ def test_the_apps_quiz_tab_in_projector_mode_at_1280_by_720(voila: Server, page:
     page.set_viewport_size(PROJECTOR)
     page.goto(f"{voila.url}?token={voila.token}", timeout=START_SECONDS * 1000)
     explorer = page.locator(".gamelib-explorer")
-    picture = explorer.locator("svg.gamelib-tree").first
+    picture = explorer.locator(".gamelib-player svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
     # The introduction is folded: the app opens with its title, then the explorer.
     assert page.locator("details").first.get_attribute("open") is None
     assert box(picture)["y"] < PROJECTOR["height"] / 2
     explorer.get_by_role("button", name="Projector", exact=True).click()
     expect(picture.locator("text.label").first).to_have_attribute("font-size", "18", timeout=STEP_SECONDS * 1000)
+    expect(explorer.locator(".gamelib-player.gp-projector")).to_have_count(1)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "projector_app_explorer.png"))
     page.get_by_role("tab", name="Pruning quiz").click()
     quiz = page.locator(".gamelib-quiz")

@@ -4,9 +4,16 @@ The app starts with the README's command (``scripts/app.sh``) and JupyterLab on 
 notebooks, each on 127.0.0.1 with a random token (``tests/servers.py``, the fixtures of
 ``tests/test_browser.py``); headless Chromium (``/usr/bin/chromium`` through Playwright) opens the
 page in a 1280 x 720 viewport. What is measured is what a room sees: the bounding boxes of the
-controls, the pictures and the captions lie inside the screen at once; every node value, window
-and caption is drawn at 18 pixels or more (an SVG text's font size times the picture's scale on
-the screen); the keys step the picture the recorded trace's way. Screenshots go to ``build/browser/``.
+player's bar of controls, its pictures and their captions lie inside the screen at once; every node
+value, window, picture title and caption is drawn at 18 pixels or more and no text of a picture
+below 12 (an SVG text's font size times the picture's scale on the screen); the keys step the
+picture the recorded trace's way, with the focus in the player (a user clicks its picture first).
+Screenshots go to ``build/browser/``.
+
+The explorer is a player (``gamelib/view/player.js``): ``div.gamelib-player`` with a ``section.gp-panel``
+per search (``div.gp-picture`` holding ``svg.gamelib-tree``, ``div.gp-words`` the caption), the
+``div.gp-bar`` toolbar ("✎ Edit leaves" puts an ``input.gp-leaf`` under every leaf of the first
+picture), and under it the tools "Tree ▾" unfolds (ipywidgets: the searches, random trees).
 """
 
 from __future__ import annotations
@@ -44,13 +51,20 @@ SMALLEST_PX = 12.0   # issue 14: no text below 12 px, however big the tree
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing: see tests/test_browser.py")]
 
-SCREEN_FONT_SIZES = """root => [...root.querySelectorAll(SELECTOR)].map(el => {
+SCREEN_FONT_SIZES = """root => [...root.querySelectorAll(SELECTOR)].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+}).map(el => {
     const svg = el.ownerSVGElement;
     const scale = svg ? svg.getScreenCTM().a : 1;
     return parseFloat(getComputedStyle(el).fontSize) * scale;
 })"""
-"""The font size on the screen of every element SELECTOR finds in a root: the CSS font size times
-the scale of the SVG picture it is in (1 outside pictures)."""
+"""The font size on the screen of every element SELECTOR finds in a root and shown (a panel the
+player's switch hides is not): the CSS font size times the scale of the SVG picture it is in (1
+outside pictures)."""
+
+KEYS_NAMED = "arrow keys step, Home and End jump, space plays"
+"""What the picture's accessible name says of the keys (the player shows no hint of them on the screen)."""
 
 
 def screen_font_sizes(root: Any, selector: str) -> list[float]:
@@ -80,40 +94,56 @@ def assert_on_screen(*locators: Any, within: Any = None) -> None:
 
 
 def assert_projector_sizes(explorer: Any) -> None:
-    """Values, windows and captions at 18 px or more on the screen; ids at 12 px or more."""
+    """Values, windows, the pictures' titles and the captions at 18 px or more on the screen; ids,
+    and every other text of the pictures, at 12 px or more."""
     values = screen_font_sizes(explorer, "svg.gamelib-tree text.label")
     windows = screen_font_sizes(explorer, "svg.gamelib-tree text.window")
-    captions = screen_font_sizes(explorer, ".gamelib-caption div")
+    titles = screen_font_sizes(explorer, "svg.gamelib-tree text.heading")  # no h4 over a projector's picture
+    captions = screen_font_sizes(explorer, ".gp-words div")
     ids = screen_font_sizes(explorer, "svg.gamelib-tree text.node-id")
-    assert values and windows and captions and ids
-    assert min(values + windows + captions) >= VALUE_PX - 1e-6, (min(values), min(windows), min(captions))
-    assert min(ids) >= SMALLEST_PX
+    every = screen_font_sizes(explorer, "svg.gamelib-tree text")
+    assert values and windows and titles and captions and ids
+    assert min(values + windows + titles + captions) >= VALUE_PX - 1e-6, (
+        min(values), min(windows), min(titles), min(captions))
+    assert min(ids + every) >= SMALLEST_PX - 1e-6, (min(ids), min(every))
 
 
 def switch_on_projector(explorer: Any, picture: Any) -> None:
     from playwright.sync_api import expect
 
-    explorer.get_by_role("button", name="Projector", exact=True).click()
+    projector = explorer.get_by_role("button", name="Projector", exact=True)
+    projector.click()
     expect(picture.locator("text.label").first).to_have_attribute("font-size", "18", timeout=STEP_SECONDS * 1000)
+    expect(explorer.locator(".gamelib-player.gp-projector")).to_have_count(1)
+    expect(explorer.get_by_role("button", name="Projector", exact=True)).to_have_attribute("aria-pressed", "true")
 
 
-def press(page: Any, picture: Any, key: str, step: int, over: Any = None) -> None:
-    """Press ``key`` with the pointer over ``over`` (default: the picture); the picture then shows ``step``."""
+def give_keys(page: Any, picture: Any) -> None:
+    """Click ``picture`` as a user does to step it with the keys: the focus is then in its player
+    (on the picture's holder, ``div.gp-picture``)."""
+    picture.click(position={"x": 12, "y": 12})
+    focused = page.evaluate("() => document.activeElement.closest('.gamelib-player') !== null")
+    assert focused, "a click on the picture leaves the focus outside its player"
+
+
+def press(page: Any, picture: Any, key: str, step: int) -> None:
+    """Press ``key`` (the focus in the picture's player: :func:`give_keys`); the picture then shows ``step``."""
     from playwright.sync_api import expect
 
-    found = box(over if over is not None else picture)
-    page.mouse.move(found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
     page.keyboard.press(key)
     expect(picture).to_have_attribute("data-step", str(step), timeout=STEP_SECONDS * 1000)
 
 
 def show_tools(explorer: Any, shown: bool) -> None:
+    """Unfold (``shown``) or fold the tools under the player with its "Tree ▾" toggle."""
     from playwright.sync_api import expect
 
-    tools = explorer.get_by_role("button", name="✎ Edit leaves", exact=True)
+    tools = explorer.get_by_role("button", name="Random tree", exact=True)
+    toggle = explorer.get_by_role("button", name="Tree ▾", exact=True)
     if tools.is_visible() != shown:
-        explorer.get_by_role("button", name="Tree ▾", exact=True).click()
+        toggle.click()
     (expect(tools).to_be_visible if shown else expect(tools).to_be_hidden)(timeout=STEP_SECONDS * 1000)
+    expect(toggle).to_have_attribute("aria-pressed", "true" if shown else "false")
 
 
 def assert_leaf_boxes(page: Any, explorer: Any, picture: Any, tree: GameTree) -> None:
@@ -122,20 +152,23 @@ def assert_leaf_boxes(page: Any, explorer: Any, picture: Any, tree: GameTree) ->
     from playwright.sync_api import expect
 
     leaves = [node for node in tree.nodes() if not tree.children.get(node)]
-    boxes = explorer.locator(".gamelib-leaf-edit")
+    boxes = explorer.locator("input.gp-leaf")
     expect(boxes).to_have_count(len(leaves), timeout=STEP_SECONDS * 1000)
-    explorer.locator(".gamelib-stack").first.evaluate("el => el.scrollIntoView()")
+    explorer.locator(".gp-picture").first.evaluate("el => el.scrollIntoView()")
     for leaf, number_box in zip(leaves, [boxes.nth(i) for i in range(len(leaves))]):
-        node, found = box(picture.locator(f"#node-{leaf} rect, #node-{leaf} circle").first), box(number_box)
+        shape = picture.locator(f'[data-k="node-{leaf}"] rect, [data-k="node-{leaf}"] circle').first
+        node, found = box(shape), box(number_box)
         assert abs((found["x"] + found["width"] / 2) - (node["x"] + node["width"] / 2)) < 2, leaf
         assert found["y"] >= node["y"] + node["height"], leaf  # under its leaf
+        assert found["x"] >= 0 and found["x"] + found["width"] <= SCREEN["width"], leaf
+        assert found["y"] >= 0 and found["y"] + found["height"] <= SCREEN["height"], leaf
         centre = (found["x"] + found["width"] / 2, found["y"] + found["height"] / 2)
-        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('.gamelib-leaf-edit') !== null",
+        top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('.gp-leaf') !== null",
                             list(centre))
         assert top, f"the box of leaf {leaf} is covered or clipped"
-        field = number_box.locator("input")
-        assert field.input_value() == str(tree.values[leaf])
-        assert field.evaluate("el => el.scrollWidth <= el.clientWidth"), f"the value of leaf {leaf} is cut off"
+        assert number_box.get_attribute("aria-label") == f"value of leaf {leaf}"
+        assert number_box.input_value() == str(tree.values[leaf])
+        assert number_box.evaluate("el => el.scrollWidth <= el.clientWidth"), f"the value of leaf {leaf} is cut off"
     lefts = [box(boxes.nth(i))["x"] for i in range(len(leaves))]
     assert lefts == sorted(lefts)
 
@@ -149,25 +182,32 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     explorer = page.locator(".gamelib-explorer")
     picture = explorer.locator("svg.gamelib-tree").first
     expect(picture).to_have_attribute("data-step", "0", timeout=RUN_SECONDS * 1000)
-    # Without projector mode too, the leaves' number boxes are whole and in leaf order under them
-    # (the tree's tools open under "Tree ▾": folded, the explorer starts with its picture).
+    # The tree's tools open under "Tree ▾" (folded, the explorer starts with its picture) and fold again.
+    expect(explorer.get_by_role("button", name="Random tree", exact=True)).to_be_hidden()
     show_tools(explorer, True)
-    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    show_tools(explorer, False)
+    # Without projector mode too, the leaves' number boxes ("✎ Edit leaves", in the player's bar) are
+    # whole and in leaf order under them.
+    edit = explorer.get_by_role("button", name="✎ Edit leaves", exact=True)
+    edit.click()
+    expect(edit).to_have_attribute("aria-pressed", "true")
     assert_leaf_boxes(page, explorer, picture, broeders)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "voila_edit_leaves.png"))
-    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
-    expect(explorer.locator(".gamelib-leaf-edit")).to_have_count(0, timeout=STEP_SECONDS * 1000)
+    edit.click()
+    expect(explorer.locator("input.gp-leaf")).to_have_count(0, timeout=STEP_SECONDS * 1000)
     switch_on_projector(explorer, picture)
 
-    # The whole explorer, Broeders' 31 nodes, on one screen: controls, picture, caption.
+    # The whole explorer, Broeders' 31 nodes, on one screen: the bar of controls, picture, caption.
     explorer.evaluate("el => el.scrollIntoView()")
-    controls, caption = explorer.locator(".gamelib-controls"), explorer.locator(".gamelib-caption").first
+    controls, caption = explorer.locator(".gp-bar"), explorer.locator(".gp-words").first
     assert_on_screen(explorer, controls, picture, caption)
-    expect(explorer.locator(".gamelib-hint")).to_contain_text("→ next step · ← back · Home first · End last")
+    # The keys are said in the picture's accessible name (no hint on the screen: see the report).
+    expect(explorer.locator(".gp-picture").first).to_have_attribute("aria-label", re.compile(re.escape(KEYS_NAMED)))
 
-    # The keys, with the pointer over the picture: → and ← step, End and Home jump, to the cut at 8.
+    # The keys, with the focus in the player: → and ← step, End and Home jump, to the cut at 8.
     cut = step_after(events, Cutoff, "8")
+    give_keys(page, picture)
     press(page, picture, "End", len(events))
     press(page, picture, "Home", 0)
     for step in range(1, cut + 1):
@@ -175,9 +215,9 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     assert pruned_in_picture(picture) == {"18"}
     expect(caption).to_contain_text("pos 8: 3 <= alpha 4, cut")  # Broeders' first cut,
     expect(caption).to_contain_text("MAX can get 4 elsewhere and will not come here")  # and why
+    expect(controls.locator(".gp-counter")).to_have_text(f"step {cut} of {len(events)}")
     assert_on_screen(explorer, controls, picture, caption)
     assert_projector_sizes(explorer)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "projector_voila.png"))
     press(page, picture, "ArrowLeft", cut - 1)
     assert pruned_in_picture(picture) == set()
@@ -189,31 +229,37 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     page.wait_for_timeout(2000)
     assert picture.get_attribute("data-step") == paused and int(paused or 0) < len(events)
 
-    # Two searches side by side: two columns, each picture whole on the screen, sizes kept.
+    # Two searches side by side (in projector mode always): two columns, each picture whole on the
+    # screen, sizes kept.
     show_tools(explorer, True)
     explorer.get_by_label("beside it").select_option("negascout")
+    panels, pictures = explorer.locator("section.gp-panel"), explorer.locator("svg.gamelib-tree")
+    expect(pictures).to_have_count(2, timeout=STEP_SECONDS * 1000)  # the new frames are in: then fold the tools
     show_tools(explorer, False)
-    pictures = explorer.locator("svg.gamelib-tree")
-    expect(pictures).to_have_count(2, timeout=STEP_SECONDS * 1000)
+    expect(panels.nth(0)).to_be_visible()
+    expect(panels.nth(1)).to_be_visible()
     expect(pictures.nth(1).locator("text.label").first).to_have_attribute("font-size", "18")
     explorer.evaluate("el => el.scrollIntoView()")
     left, right = box(pictures.nth(0)), box(pictures.nth(1))
     assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 1
-    captions = explorer.locator(".gamelib-caption")
+    captions = explorer.locator(".gp-words")
     assert_on_screen(explorer, controls, pictures.nth(0), pictures.nth(1), captions.nth(0), captions.nth(1))
     assert_projector_sizes(explorer)
     page.screenshot(path=str(SCREENSHOTS / "projector_voila_side_by_side.png"))
 
-    # Edit leaves: a box under every leaf, in leaf order, each fully visible.
-    show_tools(explorer, True)
-    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    # Edit leaves: a box under every leaf of the first picture, in leaf order, each fully visible.
+    edit.click()
+    expect(edit).to_have_attribute("aria-pressed", "true")
     assert_leaf_boxes(page, explorer, pictures.nth(0), broeders)
     page.screenshot(path=str(SCREENSHOTS / "projector_voila_edit_leaves.png"))
-    explorer.get_by_role("button", name="✎ Edit leaves", exact=True).click()
+    edit.click()
+    expect(explorer.locator("input.gp-leaf")).to_have_count(0, timeout=STEP_SECONDS * 1000)
 
     # The sliders' largest random tree (branching 4, depth 5; 1,365 nodes): folded around the
     # search's path, it fits the screen with text at full size, and the keys still step.
+    show_tools(explorer, True)
     explorer.get_by_label("beside it").select_option("none")
+    expect(pictures).to_have_count(1, timeout=STEP_SECONDS * 1000)
     for name, value in (("branching", 4), ("depth", 5)):
         slider = explorer.locator(".widget-slider").filter(has_text=name).locator(".slider-container").first
         slider_box = box(slider)
@@ -224,13 +270,14 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     big = explorer.locator("svg.gamelib-tree").first
     expect(big.locator("title").first).to_contain_text("b=4 d=5", timeout=RUN_SECONDS * 1000)
     show_tools(explorer, False)
+    give_keys(page, big)  # new frames drew the player anew
     press(page, big, "End", len(alphabeta_events(classroom_tree(4, 5, 0))))
     press(page, big, "Home", 0)
     for step in range(1, 31):
         press(page, big, "ArrowRight", step)
     assert 0 < big.locator("g.node").count() < 60  # folded: the path's children, not 1,365 nodes
     explorer.evaluate("el => el.scrollIntoView()")
-    assert_on_screen(explorer, controls, big, big.locator("g.node.current"), explorer.locator(".gamelib-caption").first)
+    assert_on_screen(explorer, controls, big, big.locator("g.node.current"), explorer.locator(".gp-words").first)
     assert_projector_sizes(explorer)
     page.screenshot(path=str(SCREENSHOTS / "projector_voila_big_tree.png"))
 
@@ -261,21 +308,24 @@ def test_projector_mode_side_by_side_in_jupyterlab(lab: Server, page: Any, broed
     explorer = page.locator(".gamelib-explorer").first
     pictures = explorer.locator("svg.gamelib-tree")
     expect(pictures).to_have_count(2, timeout=RUN_SECONDS * 1000)
+    expect(explorer.locator(".gamelib-player.gp-projector")).to_have_count(1)
+    expect(explorer.locator("section.gp-panel").nth(1)).to_be_visible()  # side by side, not one at a time
     explorer.evaluate("el => el.scrollIntoView()")
     left, right = box(pictures.nth(0)), box(pictures.nth(1))
     assert left["x"] + left["width"] <= right["x"] and abs(left["y"] - right["y"]) < 1
     events = alphabeta_events(broeders)
     cut = step_after(events, Cutoff, "8")
+    give_keys(page, pictures.nth(0))
     press(page, pictures.nth(0), "End", len(events))
     press(page, pictures.nth(0), "Home", 0)
     for step in range(1, cut + 1):
         press(page, pictures.nth(0), "ArrowRight", step)
     assert pruned_in_picture(pictures.nth(0)) == {"18"}
+    expect(pictures.nth(1)).to_have_attribute("data-step", str(cut))  # the two step together
     explorer.evaluate("el => el.scrollIntoView()")
-    captions = explorer.locator(".gamelib-caption")
-    page.screenshot(path=str(SCREENSHOTS / "projector_lab_side_by_side.png"))
-    assert_on_screen(explorer.locator(".gamelib-controls"), pictures.nth(0), pictures.nth(1), captions.nth(0),
-                     captions.nth(1), within=page.locator(".jp-NotebookPanel-notebook").first)
-    assert_projector_sizes(explorer)
+    captions = explorer.locator(".gp-words")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "projector_lab_side_by_side.png"))
+    assert_on_screen(explorer.locator(".gp-bar"), pictures.nth(0), pictures.nth(1), captions.nth(0),
+                     captions.nth(1), within=page.locator(".jp-NotebookPanel-notebook").first)
+    assert_projector_sizes(explorer)

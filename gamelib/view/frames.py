@@ -367,7 +367,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
     """
     from gamelib.view.painter import MIN_SCREEN_FONT
     from gamelib.view.stage import caption_html, column_width, folded_tree, picture_sizes, projector_style
-    from gamelib.view.stepper import trace_kinds, words_html
+    from gamelib.view.stepper import paint_step, trace_kinds, words_html
 
     replay = Replay(tree, events)
     kinds = trace_kinds(events, algorithm, table=table)
@@ -383,7 +383,6 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
     for step in range(len(replay) + 1):
         snapshot = replay.snapshot(step)
         rule = rule_at(tree, snapshot)
-        notes = {rule.node: rule.text} if rule is not None and rule.node is not None else {}
         heading = style.heading(snapshot)
         drawn_by = painter
         if projector is None:
@@ -393,7 +392,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
                 folded = folded_tree(tree, snapshot)
                 drawn_by = SvgPainter(folded, painter.style, sizes=picture_sizes(folded, width))
             words = caption_html(tree, snapshot, heading, kinds)
-        svg = drawn_by.paint(snapshot, title=f"{title}, step {snapshot.step}", notes=notes)
+        svg = paint_step(drawn_by, tree, snapshot, title)
         frames.append(Frame(svg, words, state_text(tree, snapshot, heading)))
     least = 0.0 if projector is not None else painter.geometry.width * MIN_SCREEN_FONT / painter.sizes.smallest_font
     return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,

@@ -6,7 +6,7 @@ replays the events (:class:`~gamelib.view.mcts_replay.MctsReplay`): the tree gro
 iteration, visits n and mean reward q for MAX on each node, the UCB1 score on each edge, the
 selected path, the node added and the rollout highlighted (:func:`~gamelib.view.mcts_explorer.mcts_svg`),
 and beside the picture the event in words (:func:`~gamelib.view.mcts_replay.describe_mcts`) and a
-table of the root's moves. It is built in the tree explorer's frame (:class:`~gamelib.view.stage.Stage`):
+table of the root's moves. It is a player, as the tree explorer is (:mod:`gamelib.view.player`):
 the same row of controls (the stepper's start, back, next, end, play and slider, with two more
 buttons that jump a whole iteration), the same keys and the same Projector mode; "Search again",
 folded under "Search ▾", records a new search with the seed, iterations and ``c`` typed in.

@@ -14,9 +14,9 @@ the whole screen's width less the notebook's margins, halved for two searches si
 tree too wide for its column keeps these sizes: it is drawn folded around the search's path
 (:func:`folded_tree`), and scrolls if even that is too wide (never text below
 :data:`MIN_FONT`). Then the pieces the explorer uses in projector mode: the style (windows on the
-search path only, "≤3" for "<= 3"), the caption under each picture (:func:`caption_html`, with the
-rule in words of :mod:`gamelib.view.rules_text`), the CSS (:data:`PROJECTOR_CSS`) and the view
-(:class:`ProjectorView`).
+search path only, "≤3" for "<= 3") and the caption under each picture (:func:`caption_html`, with
+the rule in words of :mod:`gamelib.view.rules_text`), which :func:`gamelib.view.frames.search_panel`
+draws with, and the quiz's CSS (:data:`PROJECTOR_CSS`).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> tree = load_seed_tree("broeders31")
@@ -198,13 +198,10 @@ def caption_html(tree: GameTree, snapshot: Snapshot, heading: str = "", kinds: I
 PROJECTOR_CSS = f"""
 .gamelib-projector .gamelib-caption {{ font-size: {CAPTION_FONT:g}px; line-height: 1.3; }}
 .gamelib-projector .gamelib-rule {{ color: #1f4e9a; }}
-.gamelib-projector .gamelib-trace-view + .gamelib-trace-view {{ margin-left: {COLUMN_GAP:g}px; }}
 .gamelib-projector .gamelib-title {{ font-size: {CAPTION_FONT:g}px; }}
-.gamelib-projector .gamelib-hint {{ font-size: 15px; color: #444444; line-height: 1.4; }}
-.gamelib-projector .gamelib-scroller {{ overflow: auto; }}
-.gamelib-projector .gamelib-leaf-edit input {{ font-size: 16px; }}
 """
-"""CSS of projector mode; every rule is under the explorer's ``gamelib-projector`` class."""
+"""CSS of the quiz's projector mode; every rule is under its ``gamelib-projector`` class (the player has
+its own, ``player.css``)."""
 
 
 def search_path(tree: GameTree, node: str | None) -> list[str]:

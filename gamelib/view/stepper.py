@@ -112,7 +112,7 @@ def words_html(snapshot: Snapshot, heading: str = "", rule: str = "", kinds: Ite
 def paint_step(painter: SvgPainter, tree: GameTree, snapshot: Snapshot, title: str) -> str:
     """The SVG text of step ``snapshot`` of a search on ``tree`` drawn by ``painter``, titled
     ``title, step N``, with the rule at the search's node in that node's tooltip: the picture a
-    :class:`TraceView` shows, for the screen and for saved files alike."""
+    player shows, for the screen and for saved files alike."""
     rule = rule_at(tree, snapshot)
     notes = {rule.node: rule.text} if rule is not None and rule.node is not None else {}
     return painter.paint(snapshot, title=f"{title}, step {snapshot.step}", notes=notes)
@@ -137,6 +137,7 @@ class Stepper(Stepping):
                                   table=table)
         self.player = Player(encode([self.panel], legend=legend(self.kinds)))
         self.widget = self.player.widget
+        self.widget.add_class("gamelib-stepper")
 
     @property
     def caption_text(self) -> str:

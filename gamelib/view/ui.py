@@ -30,20 +30,11 @@ STYLE_SHEET = """
   border-color: #1a9641; }
 .gamelib-node-toggle.jupyter-button.mod-active.gamelib-graded-wrong { background: rgba(214, 39, 40, 0.22);
   border-color: #d62728; }
-.gamelib-leaf-edit { min-width: 0 !important; }
-.gamelib-leaf-edit.widget-text input[type="number"] { text-align: center; padding: 0 1px; min-width: 0; width: 100%;
-  -moz-appearance: textfield; }
-.gamelib-leaf-edit input::-webkit-inner-spin-button, .gamelib-leaf-edit input::-webkit-outer-spin-button {
-  -webkit-appearance: none; margin: 0; }
 .gamelib-words { font-size: 14px; line-height: 1.45; }
 .gamelib-words table { border-collapse: collapse; margin-top: 4px; }
 .gamelib-words td, .gamelib-words th { padding: 1px 10px 1px 0; text-align: left; }
 .gamelib-rule { color: #1f4e9a; }
 .gamelib-counters { color: #444444; }
-.gamelib-controls { gap: 2px; }
-.gamelib-controls .gamelib-touch { padding: 0 8px; }
-.gamelib-hint { font-size: 12px; color: #555555; }
-.gamelib-legend { font-size: 12px; color: #555555; line-height: 1.4; }
 .gamelib-picture-box { scrollbar-width: thin; }
 """
 """CSS for the course's widgets; every rule is scoped to a ``gamelib-`` class."""
