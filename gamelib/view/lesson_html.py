@@ -61,9 +61,17 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-{%- block extra_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }
-.jp-RenderedHTMLCommon a, .gamelib-run a { text-decoration: underline; }
-.gamelib-folded > summary { cursor: pointer; padding: 4px 0; color: #1a1a1a; }</style>{%- endblock extra_css -%}
+{%- block html_head_css -%}<style>math { font-size: 1.15em; } .gamelib-static { margin: 4px 0; }
+.jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited, .gamelib-run a {
+  text-decoration: underline; }
+:root { --jp-cell-prompt-not-active-opacity: 1; --jp-cell-inprompt-font-color: #2a6fa8;
+  --jp-cell-outprompt-font-color: #a94f34; --jp-mirror-editor-atom-color: #5a5ab0;
+  --jp-mirror-editor-bracket-color: #66664e; --jp-mirror-editor-comment-color: #367070;
+  --jp-mirror-editor-error-color: #d00000; --jp-mirror-editor-hr-color: #666666;
+  --jp-mirror-editor-meta-color: #8e1bd6; --jp-mirror-editor-number-color: #007a00;
+  --jp-mirror-editor-operator-color: #8e1bd6; --jp-mirror-editor-quote-color: #007a00;
+  --jp-mirror-editor-variable-3-color: #007449; }
+.gamelib-folded > summary { cursor: pointer; padding: 4px 0; color: #1a1a1a; }</style>{%- endblock html_head_css -%}
 {% block input_group -%}
 {%- if cell.metadata.get("jupyter", {}).get("source_hidden") -%}
 <details class="gamelib-folded"><summary>The cell's code, folded as in the notebook: show it</summary>
@@ -75,7 +83,10 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- endblock input_group %}
 """
 """nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
-manager, MathJax, mermaid): the widgets and formulas are static HTML and MathML already (an explorer
+manager, MathJax, mermaid), its links underlined (WCAG 1.4.1), and its prompts and code colours at
+4.5:1 or more against their backgrounds (WCAG 1.4.3: JupyterLab's light theme draws the prompts at
+half opacity, 2.2:1, and eleven of its code colours at 2.6 to 4.4:1 on the cells' #f5f5f5; each is
+darkened here to between 4.9 and 5.9:1): the widgets and formulas are static HTML and MathML already (an explorer
 is its player, script and frames inside). A cell folded in the notebook (the Setup cell: its
 ``jupyter.source_hidden`` metadata) is folded in the page too, under a line that opens it."""
 
