@@ -184,7 +184,8 @@ def run_slides(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {args.out} is a folder: give the page's file name, such as talk.html")
     page = slides_html(tree, algorithms, title=args.title)
     write_atomically(args.out, page)
-    print(f"wrote {args.out} ({len(page.encode()) // 1024} KB): open it in a browser; → and ← step")
+    args.out.chmod(0o644)  # a page to serve: readable by everyone, as a web server needs it
+    print(f"wrote {args.out} ({len(page.encode()) / 1000:.0f} KB): open it in a browser; → and ← step")
     return 0
 
 

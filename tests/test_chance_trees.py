@@ -199,7 +199,7 @@ def test_the_explorer_steps_through_expectiminimax_on_a_chance_tree() -> None:
     from gamelib.view.replay import describe
 
     explorer = Explorer(tree_from_dict(dice()), ["expectiminimax"])
-    explorer.go(explorer.controls.total)
+    explorer.last()
     assert explorer.views[0].snapshot().finished
     tracer = RecordingTracer()
     expectiminimax(tree_from_dict(dice()), tracer=tracer)

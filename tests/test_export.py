@@ -3,6 +3,7 @@ the same pictures the screen shows, standing alone without the notebook's CSS.""
 
 from __future__ import annotations
 
+import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -15,6 +16,7 @@ from gamelib.search.negamax import SearchError
 from gamelib.search.tracing import Cutoff
 from gamelib.view import save_steps
 from gamelib.view.explorer import Explorer
+from gamelib.view.frames import decode_panel
 from gamelib.view.export import ExportError, SaveBar, explorer_picture, png_bytes, save_picture, standalone_svg
 from gamelib.view.painter import SvgPainter
 from gamelib.view.stepper import record
@@ -29,6 +31,15 @@ GENERIC_FAMILIES = ("serif", "sans-serif", "monospace", "cursive", "fantasy", "s
 def tiny() -> GameTree:
     """A root with two leaves: a trace of a few steps."""
     return tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
+
+
+def same_picture(one: str, other: str) -> bool:
+    """Whether two SVG texts draw the same: the same elements, attributes and texts, leaving out the
+    part ids the player moves to ``data-k``, the step number and the whitespace between elements."""
+    def canonical(svg: str) -> str:
+        plain = re.sub(r'\s(?:id|data-k|data-step)="[^"]*"', "", svg)
+        return ET.canonicalize(plain, strip_text=True)
+    return canonical(one) == canonical(other)
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -64,8 +75,8 @@ def test_explorer_saves_the_svg_it_shows(broeders: GameTree, tmp_path: Path) -> 
     assert path == (tmp_path / "step.svg").resolve()
     root = parse_file(path)
     assert_stands_alone(root)
-    assert (root.get("width"), root.get("height")) == (f"{explorer.views[0].painter.geometry.width:.0f}",
-                                                       f"{explorer.views[0].painter.geometry.height:.0f}")
+    geometry = SvgPainter(broeders).geometry  # the explorer draws the tree at the painter's default sizes
+    assert (root.get("width"), root.get("height")) == (f"{geometry.width:.0f}", f"{geometry.height:.0f}")
     # seed 003: the first cutoff is at position 8 and skips 18
     node_18 = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "node-18")
     assert node_18.get("data-status") == "pruned"
@@ -94,11 +105,28 @@ def test_two_searches_are_saved_side_by_side_under_their_names(broeders: GameTre
     assert width >= 2 * SvgPainter(broeders).geometry.width
 
 
-def test_every_step_is_the_picture_the_screen_shows(broeders: GameTree) -> None:
+def test_every_step_is_the_picture_the_screen_shows(broeders: GameTree, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     explorer = Explorer(broeders, ["alphabeta", "minimax"])
-    for step in range(explorer.controls.total + 1):
+    short, last = len(record(broeders, "alphabeta")), len(record(broeders, "minimax"))
+    assert explorer.player.data["steps"] == last
+    bar = explorer.save_bar
+    bar.name.value, bar.which.value = "steps.svg", "every step"
+    bar.save()
+    saved = sorted((tmp_path / "steps").glob("steps_*.svg"))
+    assert len(saved) == last + 1
+    for step in range(last + 1):
         explorer.go(step)
-        assert explorer_picture(explorer.views, step) == explorer_picture(explorer.views)
+        pictures = [(view.title, view.svg(explorer.step)) for view in explorer.views]
+        if step > short:  # alpha-beta has finished: its last picture stays
+            assert f'data-step="{short}"' in pictures[0][1]
+        # each picture is the one the player shows at this step, decoded from its frames
+        assert all(same_picture(svg, decode_panel(explorer.player.data, index, step)[0])
+                   for index, (_, svg) in enumerate(pictures))
+        text = saved[step].read_text(encoding="utf-8")
+        assert text == standalone_svg(explorer_picture(pictures))
+        assert explorer.save(tmp_path / "this.svg").read_text(encoding="utf-8") == text  # "this step" saves it too
 
 
 def test_save_steps_writes_one_file_per_step(broeders: GameTree, tmp_path: Path) -> None:
@@ -195,8 +223,10 @@ def test_the_save_bar_saves_next_to_the_notebook(tiny: GameTree, tmp_path: Path,
     assert "it replaces the file of that name" in bar.message.value
     bar.name.value, bar.which.value = "steps.png", "every step"
     bar.save()
-    assert len(list((tmp_path / "steps").glob("steps_*.png"))) == explorer.controls.total + 1
-    assert f"saved {explorer.controls.total + 1} pictures" in bar.message.value
+    # by hand, minimax's 10 events: enter a; enter b, b is a leaf, leave b, best move b; the same for c; leave a
+    steps = 10
+    assert len(list((tmp_path / "steps").glob("steps_*.png"))) == steps + 1
+    assert f"saved {steps + 1} pictures" in bar.message.value
 
 
 @pytest.mark.parametrize(("name", "words"), [("sub/step.svg", "without a folder"), ("../step.svg", "without a folder"),

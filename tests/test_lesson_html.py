@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import gzip
+import json
 import re
 from pathlib import Path
 
@@ -111,7 +113,7 @@ def test_a_widget_shows_its_picture_and_formulas_are_mathml(tmp_path: Path) -> N
     book = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
     widget = nbformat.v4.new_code_cell('explore(load_seed_tree("broeders31"), "alphabeta", step=19)')  # type: ignore[no-untyped-call]
     # the output the cell leaves when it runs (built here, without a kernel): the widget and its HTML form
-    bundle = explore(load_seed_tree("broeders31"), "alphabeta", step=19)._repr_mimebundle_()
+    bundle, _ = explore(load_seed_tree("broeders31"), "alphabeta", step=19)._repr_mimebundle_()
     widget.outputs = [nbformat.v4.new_output("execute_result", bundle, execution_count=1)]  # type: ignore[no-untyped-call]
     book.cells = [
         nbformat.v4.new_markdown_cell("# A lesson\n\n$(b^{d+1}-1)/(b-1)$ nodes; next: "  # type: ignore[no-untyped-call]
@@ -120,9 +122,16 @@ def test_a_widget_shows_its_picture_and_formulas_are_mathml(tmp_path: Path) -> N
     path = tmp_path / "98_widget.ipynb"
     nbformat.write(book, path)  # type: ignore[no-untyped-call]
     page = lesson_html(path, execute=False)
-    # the explorer's output is its picture at step 19 (the cut at 8) and its words, with no widget script
-    assert 'data-step="19"' in page and '<g class="edge cut" id="edge-8-18">' in page
-    assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in page
+    # the explorer's output is its player, opened at step 19 (the cut at 8), its frames in the page, and no
+    # widget manager: the frames at step 19 draw the cut edge and say the cut
+    found = re.search(r'<script (?=[^>]*data-gamelib-frames)(?=[^>]*data-step="19")[^>]*>([^<]+)</script>', page)
+    assert found is not None
+    data = json.loads(gzip.decompress(base64.b64decode(found[1])))
+    panel = data["panels"][0]
+    at_19 = [[when, value] for when, value in panel["parts"]["edge-8-18"] if when <= 19][-1][1]
+    assert 'class="edge cut"' in data["strings"][at_19[0]]
+    words = [[when, value] for when, value in panel["words"] if when <= 19][-1][1]
+    assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in data["strings"][words]
     assert "widget-state+json" not in page and "widget-view+json" not in page
     # nothing is fetched: no script from the web, no MathJax; the formulas are MathML
     assert re.findall(r'<script[^>]+src="(?:https?:)?//', page) == [] and "mathjax" not in page.lower()
@@ -179,4 +188,4 @@ def test_a_page_has_its_lessons_title_and_underlined_links() -> None:
     heading = json.loads(SMALL_LESSON.read_text(encoding="utf-8"))["cells"][0]["source"][0]  # the lesson's first line
     assert heading.startswith("# Minimax")
     assert re.search(r"<title>(.*?)</title>", page).group(1) == heading[2:].strip()  # type: ignore[union-attr]
-    assert ".jp-RenderedHTMLCommon a, .gamelib-run a { text-decoration: underline; }" in page
+    assert re.search(r"\.jp-RenderedHTMLCommon a:link, [^{]*\{\s*text-decoration: underline; \}", page)

@@ -114,11 +114,23 @@ def test_every_player_steps_in_the_page_with_clicks_and_keys(pages: Path, browse
                                   ("PageUp", start + 1), ("End", last), ("Home", 0)):
                 page.keyboard.press(key)
                 assert counter(player) == expected, f"{lesson}, player {index}: {key} should show step {expected}"
+            # a click on a button that has nothing to do (at step 0, Start) keeps the focus in the player
+            player.get_by_role("button", name="|◀ Start", exact=True).click()
+            page.keyboard.press("ArrowRight")
+            assert counter(player) == 1
+            # the picture's description for a screen reader is the state in words, shown or not
+            described = picture.evaluate("p => document.getElementById(p.getAttribute('aria-describedby')).textContent")
+            states = player.locator(".gp-state").evaluate_all("elements => elements.map(e => e.textContent)")
+            assert described and described in states  # the words under "The picture in words", folded or not
+            page.keyboard.press("Home")
+            picture.focus()
             page.keyboard.press(" ")  # plays, from step 0
             expect(player.get_by_role("button", name="❚❚ Pause")).to_be_visible()
             expect(player.locator(".gp-counter")).not_to_have_text("step 0 of " + str(last), timeout=5000)
             page.keyboard.press(" ")
             expect(player.get_by_role("button", name="▶ Play")).to_be_visible()
+        ids = page.locator("[id]").evaluate_all("elements => elements.map(e => e.id)")
+        assert len(ids) == len(set(ids)), f"{lesson}: ids repeat in the page"
         assert asked == [], f"{lesson}'s page asked the network for {asked[:3]}"
     finally:
         page.close()

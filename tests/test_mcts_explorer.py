@@ -6,9 +6,14 @@ rollout starts at a leaf): UCB1 = mean + sqrt(2) sqrt(ln N / n).
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
+import json
 import math
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -16,7 +21,16 @@ from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree, tree_from_dict
 from gamelib.search.mcts import mcts
 from gamelib.search.random_trees import random_tree
-from gamelib.view.mcts_explorer import MctsExplorer, caption, explore_mcts, iteration_ends, record_mcts, root_table
+from gamelib.view.frames import decode_panel
+from gamelib.view.mcts_explorer import (
+    MCTS_LEGEND,
+    MctsExplorer,
+    caption,
+    explore_mcts,
+    iteration_ends,
+    record_mcts,
+    root_table,
+)
 from gamelib.view.mcts_replay import MctsReplay, MctsReplayError, Phase, root_choices, settled_at
 from gamelib.view.replay import ReplayError
 
@@ -39,16 +53,32 @@ def stats(svg: str, node: str) -> list[str]:
 
 def classes(svg: str, group: str) -> list[str]:
     """The classes of the group ``id="group"`` in the picture."""
-    found = re.search(rf'<g id="{re.escape(group)}" class="([^"]*)"', svg)
+    found = re.search(rf'<g (?:id|data-k)="{re.escape(group)}" class="([^"]*)"', svg)  # a page's parts: data-k
     assert found, group
     return found.group(1).split()
+
+
+def mime_data(bundle: Any) -> Mapping[str, Any]:
+    """The data of a ``_repr_mimebundle_`` answer: IPython takes a dict, or a (data, metadata) pair."""
+    data: Mapping[str, Any] = bundle[0] if isinstance(bundle, tuple) else bundle
+    return data
+
+
+def page_data(page: str) -> tuple[dict[str, Any], int]:
+    """The frames a page without a kernel holds (base64 of gzipped JSON), and the step it opens at."""
+    found = re.search(r'<script type="application/gzip;base64" data-gamelib-frames data-step="(\d+)">([^<]*)</script>',
+                      page)
+    assert found, page[:300]
+    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found[2])))
+    return data, int(found[1])
 
 
 def test_iterations_are_three_or_four_events_and_the_jumps_follow_them() -> None:
     # Iterations 1 and 2 expand a then b (expand, rollout, backup: 3 events each); iteration 3 selects at r
     # and finds a leaf, so it has nothing to expand (select, rollout, backup): the backups end at 3, 6, 9.
     explorer = explore_mcts(two_leaves(), iterations=3)
-    assert iteration_ends(explorer.replay) == [3, 6, 9] and explorer.controls.total == 9
+    assert iteration_ends(explorer.replay) == [3, 6, 9] and explorer.player.data["steps"] == 9
+    assert explorer.player.data["jumps"] == [{"label": "Iteration", "steps": [3, 6, 9]}]  # the page's ◀ Iteration ▶
     explorer.next_iteration()
     explorer.next_iteration()
     assert explorer.step == 6
@@ -132,19 +162,23 @@ def test_search_again_records_the_boxes_and_refuses_bad_options() -> None:
     assert explorer.caption_text.endswith("iteration 0 of 12: before the first iteration, the tree is the root alone")
     explorer.c.value = 0.0
     explorer.search_again()
-    assert explorer.message.value == ""
+    assert explorer.shell.message.value == ""
     before = explorer.replay.events
     explorer.options = {"reward": "wins"}
     explorer.search_again()
-    assert "reward is 'wins'" in html.unescape(explorer.message.value) and explorer.replay.events == before
+    assert "reward is 'wins'" in html.unescape(explorer.shell.message.value) and explorer.replay.events == before
+    assert explorer.player.data["steps"] == len(before)  # the player keeps the old search's frames
 
 
 def test_steps_outside_the_trace_are_refused() -> None:
     explorer = explore_mcts(two_leaves(), iterations=2)
     with pytest.raises(ReplayError, match="0..6"):
         explorer.go(7)
+    with pytest.raises(ReplayError, match="0..6"):
+        explorer.go(-1)
+    assert explorer.step == 0
     with pytest.raises(MctsReplayError):
-        explorer.show(-1)
+        explorer.replay.snapshot(-1)
 
 
 def test_the_caption_counts_iterations_of_the_budget() -> None:
@@ -181,29 +215,36 @@ def test_the_lesson_figures_of_mcts_are_steps_of_seeded_traces() -> None:
         figure_svg(Figure("broeders31", "mcts 12 1", "iteration 13 rollout", "none"))
 
 
-# The frame it shares with the tree explorer: keys, the row of controls, Projector mode.
+# The shell it shares with the tree explorer: the player's row, the tools folded, Projector mode.
 
-def test_the_mcts_explorer_has_the_explorers_keys_controls_and_projector_mode() -> None:
-    from gamelib.view.stage import VALUE_FONT, press
+def test_the_mcts_explorer_has_the_explorers_row_tools_and_projector_mode() -> None:
+    from gamelib.view.stage import VALUE_FONT
 
     explorer = explore_mcts(load_seed_tree("broeders31"), iterations=12, seed=1, step=30)
-    assert explorer.keys.source is explorer.stage and explorer.keys.watched_events == ["keydown"]
-    press(explorer.controls, "ArrowRight")
+    explorer.next()
     assert explorer.step == 31
-    press(explorer.controls, "Home")
+    explorer.first()
     assert explorer.step == 0
-    press(explorer.controls, "End")
-    assert explorer.step == len(explorer.replay)
-    row = [getattr(child, "description", "") for child in explorer.controls.widget.children]
-    assert row[:4] == ["|◀ Start", "◀ Back", "Next ▶", "End ▶|"] and row[-4:] == ["◀ Iteration", "Iteration ▶",
-                                                                                 "Search ▾", "Projector"]
-    assert explorer.frame.tools.layout.display == "none"  # the seed, iterations and c, folded
-    explorer.set_projector(True)
-    assert explorer.in_projector_mode and "gamelib-projector" in explorer.widget._dom_classes
-    assert f'class="label" x="' in explorer.svg and f'font-size="{VALUE_FONT:g}"' in explorer.svg
-    assert 'class="gamelib-words gamelib-caption"' in explorer.words.value
+    explorer.last()
+    assert explorer.step == len(explorer.replay) == explorer.player.data["steps"]
+    data = explorer.player.data
+    assert [jump["label"] for jump in data["jumps"]] == ["Iteration"]
+    assert [(action["id"], action["label"]) for action in data["actions"]] == [("tools", "Search ▾"),
+                                                                               ("projector", "Projector")]
+    assert explorer.shell.tools.layout.display == "none"  # the seed, iterations and c, folded
+    assert explorer.seed in explorer.shell.tools.children[0].children
+    explorer._on_message({"action": "tools", "on": True})  # what "Search ▾" sends
+    assert explorer.shell.tools_shown
+    explorer._on_message({"action": "projector", "on": True})  # what "Projector" sends
+    assert explorer.in_projector_mode and explorer.player.data["projector"] is True
+    assert not explorer.shell.tools_shown and explorer.step == len(explorer.replay)  # the tools fold; the step stays
+    assert 'class="label" x="' in explorer.svg and f'font-size="{VALUE_FONT:g}"' in explorer.svg
+    words = decode_panel(explorer.player.data, 0, explorer.step)[1]
+    assert 'class="gamelib-words gamelib-caption"' in words and explorer.player.data["legend"] == ""
     explorer.set_projector(False)
-    assert 'font-size="13"' in explorer.svg and "gamelib-caption" not in explorer.words.value
+    words = decode_panel(explorer.player.data, 0, explorer.step)[1]
+    assert 'font-size="13"' in explorer.svg and "gamelib-caption" not in words
+    assert explorer.player.data["projector"] is False and explorer.player.data["legend"] == MCTS_LEGEND
 
 
 def test_the_mcts_picture_writes_every_word_after_every_line_over_a_halo() -> None:
@@ -218,10 +259,12 @@ def test_the_mcts_picture_writes_every_word_after_every_line_over_a_halo() -> No
 
 def test_the_mcts_explorer_leaves_its_picture_and_words_in_a_page_without_a_kernel() -> None:
     explorer = explore_mcts(two_leaves(), iterations=3, step=7)
-    bundle = explorer._repr_mimebundle_()
+    bundle = mime_data(explorer._repr_mimebundle_())
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    page = bundle["text/html"]
-    assert 'data-step="7"' in page and html.escape("select: at r go to b") in page
+    data, opens_at = page_data(bundle["text/html"])
+    svg, words, state = decode_panel(data, 0, opens_at)
+    assert opens_at == 7 and html.escape("select: at r go to b") in words and "Selected: r, b." in state
+    assert "selected" in classes(svg, "edge-r-b") and "selected" not in classes(svg, "edge-r-a")
 
 
 def test_it_opens_in_projector_mode() -> None:

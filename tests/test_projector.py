@@ -1,4 +1,4 @@
-"""Projector mode's size model, folding, keys and the rule in words, without a browser.
+"""Projector mode's size model, folding, the pictures it draws and the rule in words, without a browser.
 
 The windows and values expected below come from seed 003's printouts (AlphaBeta0.cpp: "pos = 8
 alpha = 4 beta = 15", MinMax0.cpp: position 7 is worth 4) or are worked by hand on small trees;
@@ -34,7 +34,8 @@ from gamelib.search.tracing import (
     Research,
     TableHit,
 )
-from gamelib.view.explorer import Explorer, explore
+from gamelib.view.explorer import explore
+from gamelib.view.frames import Panel, search_panel
 from gamelib.view.painter import DEFAULT_SIZES, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView
 from gamelib.view.replay import Replay, Snapshot, Status
@@ -43,24 +44,18 @@ from gamelib.view.stage import (
     CHROME_WIDTH,
     COLUMN_GAP,
     ID_FONT,
-    KEY_HINT,
-    KEYS,
     MIN_FONT,
     PICTURE_HEIGHT,
     SCREEN,
-    ProjectorView,
     caption_html,
     column_width,
     folded_tree,
-    key_action,
     picture_height,
     picture_sizes,
     picture_width,
-    press,
     projector_style,
     search_path,
 )
-from gamelib.view.stepper import StepControls
 from tests.test_chance_trees import dice
 
 DIGIT = 0.556
@@ -78,6 +73,23 @@ def at_event(tree: GameTree, events: Sequence[Event], kind: type, node: str | No
     step = next(i + 1 for i, event in enumerate(events)
                 if isinstance(event, kind) and (node is None or getattr(event, "node", None) == node))
     return Replay(tree, events).snapshot(step)
+
+
+def projector_panel(tree: GameTree, events: Sequence[Event], columns: int, *, fold: bool = True) -> Panel:
+    """Every step of ``events`` as projector mode draws it for one of ``columns`` columns, with the
+    leaf boxes of "Edit leaves" where the tree is drawn whole."""
+    return search_panel(tree, events, title=f"alphabeta on {tree.name}", projector=columns, fold=fold, edit=True)
+
+
+def nodes_drawn(svg: str) -> int:
+    return svg.count('<g id="node-')
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The width and height on a picture's <svg> tag (whole pixels: the painter rounds them)."""
+    found = re.match(r'<svg [^>]*?width="([\d.]+)" height="([\d.]+)"', svg)
+    assert found, svg[:200]
+    return float(found[1]), float(found[2])
 
 
 # --- the size model at 1280 x 720 ---------------------------------------------------------------
@@ -122,9 +134,8 @@ def test_the_lessons_pictures_keep_their_sizes(broeders: GameTree) -> None:
 
 
 def test_the_projector_picture_writes_values_and_windows_at_18_and_ids_apart(broeders: GameTree) -> None:
-    view = ProjectorView(broeders, events_of(broeders, "alphabeta"), columns=2)
-    view.show(19)  # just after the cut at 8
-    svg = view.picture.svg
+    panel = projector_panel(broeders, events_of(broeders, "alphabeta"), columns=2)
+    svg = panel.frames[19].svg  # just after the cut at 8
     assert '<text class="label" x=' in svg and 'class="node-id"' in svg
     sizes = {float(size) for _, size in re.findall(r'<text class="(label|window)"[^>]*font-size="([\d.]+)"', svg)}
     assert sizes == {18.0}
@@ -185,14 +196,34 @@ def test_a_folded_tree_shows_the_path_and_its_childrens_tops() -> None:
     assert SvgPainter(folded).paint(picture).count('<g id="node-') == 21
 
 
-def test_a_projector_view_folds_a_big_tree_and_unfolds_it_for_the_leaf_boxes() -> None:
+def test_a_projector_picture_folds_a_big_tree_and_unfolds_it_for_the_leaf_boxes() -> None:
     tree = classroom_tree(4, 5, 0)
-    view = ProjectorView(tree, events_of(tree, "alphabeta"), columns=1)
-    view.show(30)
-    assert view.folds and view.picture.svg.count('<g id="node-') < 60 and view.picture.width <= column_width(1)
-    assert ">+</tspan>" in view.picture.svg  # a folded subtree's badge
-    view.unfold(True)
-    assert view.picture.svg.count('<g id="node-') == 1365 and view.picture.width > column_width(1)
+    events = events_of(tree, "alphabeta")[:30]  # the first 30 steps: drawing all 1,320 whole takes minutes
+    folded = projector_panel(tree, events, columns=1)
+    svg = folded.frames[30].svg
+    assert nodes_drawn(svg) < 60 and svg_size(svg)[0] <= column_width(1)
+    assert ">+</tspan>" in svg  # a folded subtree's badge
+    assert folded.edit is None  # no leaf boxes on a folded tree
+    whole = projector_panel(tree, events, columns=1, fold=False)  # what "Edit leaves" draws
+    svg = whole.frames[30].svg
+    assert nodes_drawn(svg) == 1365 and svg_size(svg)[0] > column_width(1)
+    assert whole.edit is not None and len(whole.edit["leaves"]) == 4 ** 5
+
+
+def test_edit_leaves_unfolds_the_explorer_s_pictures_in_projector_mode() -> None:
+    # 25 leaves side by side need 25 x 28.16 px, more than a 537-pixel column holds (17): folded, the
+    # tree shows the root, its 5 children and the 5 children of the one searched at step 3 (1 + 5 + 25 = 31 whole).
+    tree = classroom_tree(5, 2, 0)
+    explorer = explore(tree, "alphabeta", "minimax", projector=True, step=3)
+    assert [nodes_drawn(view.svg(3)) for view in explorer.views] == [11, 11]
+    assert all("edit" not in panel for panel in explorer.player.data["panels"])
+    explorer._on_message({"edit": True})  # what "✎ Edit leaves" sends
+    assert explorer.editing and explorer.step == 3
+    assert [nodes_drawn(view.svg(3)) for view in explorer.views] == [31, 31]
+    boxes = explorer.player.data["panels"][0]["edit"]
+    assert [leaf for leaf, *_ in boxes["leaves"]] == [leaf for leaf in tree.nodes() if not tree.children.get(leaf)]
+    explorer._on_message({"edit": False})
+    assert not explorer.editing and [nodes_drawn(view.svg(3)) for view in explorer.views] == [11, 11]
 
 
 def test_search_path_refuses_a_stranger(broeders: GameTree) -> None:
@@ -201,56 +232,33 @@ def test_search_path_refuses_a_stranger(broeders: GameTree) -> None:
         search_path(broeders, "99")
 
 
-# --- keys ---------------------------------------------------------------------------------------
-
-def test_the_hint_names_every_key_in_one_line() -> None:
-    assert "\n" not in KEY_HINT
-    for words in ("→ next step", "← back", "Home first", "End last", "space play/pause"):
-        assert words in KEY_HINT
-    assert {key_action(key) for key in KEYS} == {"next", "back", "first", "last", "play"}
-    assert key_action("a") is None
-
-
-def test_keys_step_jump_and_play() -> None:
-    shown: list[int] = []
-    controls = StepControls(10, shown.append)
-    for key, step in (("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", 10), ("Home", 0)):
-        press(controls, key)
-        assert controls.step == step
-    press(controls, "x")
-    assert controls.step == 0 and shown == [1, 2, 1, 10, 0]
-    press(controls, " ")
-    assert controls.play.playing
-    press(controls, " ")
-    assert not controls.play.playing
-
-
-def test_the_explorer_listens_to_keys_on_its_stage_and_not_while_leaves_are_edited(broeders: GameTree) -> None:
-    explorer = Explorer(broeders, ["alphabeta"])
-    assert explorer.keys.source is explorer.stage and explorer.keys.watched_events == ["keydown"]
-    assert explorer.edit not in explorer.stage.children  # its boxes take typing: outside the keys' reach
-    explorer.edit.value = True
-    assert explorer.keys.watched_events == []
-    explorer.edit.value = False
-    assert explorer.keys.watched_events == ["keydown"]
-
-
 # --- the explorer in projector mode -------------------------------------------------------------
 
 def test_projector_mode_switches_on_and_off(broeders: GameTree) -> None:
     explorer = explore(broeders, "alphabeta", "negascout", projector=True, step=19)
-    assert all(isinstance(view, ProjectorView) for view in explorer.views)
-    assert "gamelib-projector" in explorer.widget._dom_classes and explorer.tools.layout.display == "none"
-    assert explorer.panels.layout.flex_flow == "row nowrap"  # side by side, never wrapped under
-    assert {view.width for view in explorer.views if isinstance(view, ProjectorView)} == {column_width(2)}
-    assert explorer.step == 19 and 'font-size="18"' in explorer.svg
-    explorer.set_projector(False)
-    assert not any(isinstance(view, ProjectorView) for view in explorer.views)
-    assert "gamelib-projector" not in explorer.widget._dom_classes
-    assert explorer.tools.layout.display == "none"  # the tools stay folded until "Tree ▾" opens them
-    explorer.tools_shown.value = True
-    assert explorer.tools.layout.display is None
+    switched: list[bool] = []
+    explorer.on_projector(switched.append)
+    data = explorer.player.data
+    assert explorer.in_projector_mode and data["projector"] is True and explorer.shell.tools.layout.display == "none"
+    assert {action["id"]: action["pressed"] for action in data["actions"]}["projector"] is True
+    # the projector's smallest text is 12 px already (its badges), so a picture is never drawn narrower than its
+    # column: the two stand side by side wherever both columns fit, as on the 1280-pixel screen they are made for
+    assert [panel["min_width"] for panel in data["panels"]] == [round(column_width(2))] * 2
+    assert 2 * column_width(2) + 16 <= 1280 - CHROME_WIDTH
+    # each picture drawn for one of two columns: Broeders' 16 leaves share the column's width
+    assert [svg_size(view.svg(19))[0] for view in explorer.views] == [round(column_width(2))] * 2
+    assert explorer.step == 19 and 'font-size="18"' in explorer.svg and 'class="node-id"' in explorer.svg
+    assert "gamelib-caption" in explorer.views[0].panel.frames[19].words and data["legend"] == ""
+    explorer._on_message({"action": "projector", "on": False})  # what the "Projector" toggle sends
+    assert not explorer.in_projector_mode and explorer.player.data["projector"] is False and switched == [False]
+    assert all(panel["min_width"] > 0 for panel in explorer.player.data["panels"])
+    assert explorer.shell.tools.layout.display == "none"  # the tools stay folded until "Tree ▾" opens them
+    explorer._on_message({"action": "tools", "on": True})
+    assert explorer.shell.tools.layout.display is None
     assert explorer.step == 19 and 'class="node-id"' not in explorer.svg
+    assert "gamelib-caption" not in explorer.views[0].panel.frames[19].words and explorer.player.data["legend"]
+    explorer.set_projector(True)
+    assert switched == [False, True] and explorer.shell.tools.layout.display == "none"  # the tools fold again
 
 
 # --- the rule in words, one event kind at a time ---------------------------------------------------
@@ -339,9 +347,13 @@ def test_a_chance_node_adds_its_childrens_values() -> None:
 def test_trees_of_up_to_31_nodes_fit_one_column_whole(branching: int, depth: int) -> None:
     tree = classroom_tree(branching, depth, 0)
     assert len(tree.nodes()) <= 31
-    view = ProjectorView(tree, events_of(tree, "alphabeta"), columns=1)
-    view.show(len(view))
-    assert not view.folds and view.picture.width <= column_width(1) and view.picture.height <= PICTURE_HEIGHT + 1e-9
+    sizes = picture_sizes(tree, column_width(1))
+    assert picture_width(tree, sizes) <= column_width(1) and picture_height(tree, sizes) <= PICTURE_HEIGHT + 1e-9
+    panel = projector_panel(tree, events_of(tree, "alphabeta"), columns=1)
+    svg = panel.frames[-1].svg
+    assert nodes_drawn(svg) == len(tree.nodes()) and panel.edit is not None  # whole, with its leaf boxes
+    width, height = svg_size(svg)  # rounded to whole pixels
+    assert width <= column_width(1) + 0.5 and height <= PICTURE_HEIGHT + 0.5
 
 
 @pytest.mark.parametrize(("branching", "depth", "leaves"), [(2, 4, 16), (4, 2, 16), (5, 2, 25), (30, 1, 30)])
@@ -350,19 +362,22 @@ def test_side_by_side_up_to_17_leaves_fit_whole_and_more_fold(branching: int, de
     # 537-pixel column less two 24-pixel margins holds 17 of them. Folded, 5 x 5 shows 5 + 5 - 1
     # tops; a root with 30 leaves cannot fold and scrolls, its text kept at 18 px.
     tree = classroom_tree(branching, depth, 0)
-    view = ProjectorView(tree, events_of(tree, "alphabeta"), columns=2)
-    view.show(3)
-    assert view.folds == (leaves > 17)
-    assert (view.picture.width <= column_width(2)) == (depth > 1)
-    assert view.painter.sizes.label_font == 18
+    whole = picture_width(tree, picture_sizes(tree, column_width(2)))
+    assert (whole > column_width(2)) == (leaves > 17)
+    panel = projector_panel(tree, events_of(tree, "alphabeta"), columns=2)
+    svg = panel.frames[3].svg
+    assert (panel.edit is None) == (leaves > 17)  # a folded tree has no leaf boxes
+    assert (nodes_drawn(svg) < len(tree.nodes())) == (leaves > 17 and depth > 1)
+    assert (svg_size(svg)[0] <= column_width(2)) == (depth > 1)
+    assert set(re.findall(r'<text class="label"[^>]*font-size="([\d.]+)"', svg)) == {"18"}
 
 
 @pytest.mark.parametrize(("name", "algorithm"), [("dice", "expectiminimax"), ("broeders", "mtdf"), ("big", "alphabeta")])
 def test_no_text_of_a_projector_picture_is_below_12_pixels(broeders: GameTree, name: str, algorithm: str) -> None:
     # probabilities on chance edges, "TT" badges of table hits, "+" badges of folded subtrees
     tree = {"dice": tree_from_dict(dice()), "broeders": broeders, "big": classroom_tree(4, 5, 0)}[name]
-    view = ProjectorView(tree, events_of(tree, algorithm), columns=2)
-    for step in range(0, len(view) + 1, max(1, len(view) // 60)):
-        view.show(step)
-        sizes = [float(size) for size in re.findall(r'font-size="([\d.]+)"', view.picture.svg)]
+    events = events_of(tree, algorithm)
+    panel = projector_panel(tree, events[:300], columns=2)  # the big tree's first 300 steps: all 1,320 take long
+    for step, frame in enumerate(panel.frames):
+        sizes = [float(size) for size in re.findall(r'font-size="([\d.]+)"', frame.svg)]
         assert sizes and min(sizes) >= MIN_FONT, step

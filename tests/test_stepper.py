@@ -1,11 +1,20 @@
-"""The ipywidgets stepper: buttons and slider move through the replay; captions follow seed 003."""
+"""The stepper: a player on one recorded search; stepping moves through the replay; captions follow seed 003."""
 
 from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 from gamelib import GameTree, RecordingTracer, alphabeta
 from gamelib.search.tracing import Cutoff
+from gamelib.view.frames import decode_panel
 from gamelib.view.replay import ReplayError
 from gamelib.view.stepper import Stepper, step_through
 from tests.conftest import step_after
@@ -23,35 +32,72 @@ def trace_length(broeders: GameTree) -> int:
     return len(tracer.events)
 
 
+def widget_data(stepper: Stepper) -> dict[str, Any]:
+    """The frames the widget holds, as the page reads them: gzipped JSON."""
+    data: dict[str, Any] = json.loads(gzip.decompress(stepper.widget.frames))
+    return data
+
+
+def page_data(page: str) -> tuple[dict[str, Any], int]:
+    """The frames a page without a kernel holds (base64 of gzipped JSON), and the step it opens at."""
+    found = re.search(r'<script type="application/gzip;base64" data-gamelib-frames data-step="(\d+)">([^<]*)</script>',
+                      page)
+    assert found, page[:300]
+    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found[2])))
+    return data, int(found[1])
+
+
+def mime_data(bundle: Any) -> Mapping[str, Any]:
+    """The data of a ``_repr_mimebundle_`` answer: IPython takes a dict, or a (data, metadata) pair."""
+    data: Mapping[str, Any] = bundle[0] if isinstance(bundle, tuple) else bundle
+    return data
+
+
+def same_picture(one: str, other: str) -> bool:
+    """Whether two SVG texts draw the same: the same elements, attributes and texts, leaving out the
+    part ids the player moves to ``data-k``, the step number and the whitespace between elements."""
+    def canonical(svg: str) -> str:
+        plain = re.sub(r'\s(?:id|data-k|data-step)="[^"]*"', "", svg)
+        return ET.canonicalize(plain, strip_text=True)
+    return canonical(one) == canonical(other)
+
+
 def test_next_three_times(broeders: GameTree) -> None:
     stepper = step_through(broeders)
-    assert stepper.step == 0 and stepper.slider.value == 0 and stepper.slider.max == trace_length(broeders)
+    assert stepper.step == 0 and stepper.widget.step == 0 and stepper.player.data["steps"] == trace_length(broeders)
     captions = [stepper.caption_html]
     for _ in range(3):
         stepper.next()
         captions.append(stepper.caption_html)
-    assert stepper.slider.value == 3 and stepper.step == 3
+    assert stepper.widget.step == 3 and stepper.step == 3
     assert len(set(captions)) == 4  # the line changes at every step
     # AlphaBeta0.cpp's third line: "pos = 3 alpha = 0 beta = 15"
     assert "enter pos 3 with alpha = 0, beta = 15" in stepper.caption_text
     assert "nodes entered 3" in stepper.caption_text
+    assert "enter pos 3 with alpha = 0, beta = 15" in stepper.caption_html
 
 
-def test_buttons_and_back(broeders: GameTree) -> None:
+def test_first_back_next_last_stay_inside_the_trace(broeders: GameTree) -> None:
     stepper = step_through(broeders)
-    first, back, forward, last = stepper.buttons
-    forward.click()
-    forward.click()
+    stepper.next()
+    stepper.next()
     assert stepper.step == 2
-    back.click()
+    stepper.back()
     assert stepper.step == 1
-    last.click()
+    stepper.last()
     assert stepper.step == trace_length(broeders)
-    forward.click()
+    stepper.next()
     assert stepper.step == trace_length(broeders)  # stays at the end
-    first.click()
-    back.click()
+    stepper.first()
+    stepper.back()
     assert stepper.step == 0  # stays at the start
+
+
+def test_a_step_set_by_the_page_is_the_step_shown(broeders: GameTree) -> None:
+    stepper = step_through(broeders)
+    stepper.widget.step = 3  # what a click in the page does
+    assert stepper.step == 3 and "enter pos 3 with alpha = 0, beta = 15" in stepper.caption_text
+    assert 'data-step="3"' in stepper.svg
 
 
 def test_last_shows_finished(broeders: GameTree) -> None:
@@ -71,13 +117,20 @@ def test_go_and_the_cutoff_at_8(broeders: GameTree) -> None:
     assert "pos 8: 3 &lt;= alpha 4, cut: position 18 is never searched" in stepper.caption_html
     with pytest.raises(ReplayError):
         stepper.go(len(tracer.events) + 1)
+    with pytest.raises(ReplayError):
+        stepper.go(-1)
+    assert stepper.step == cut  # a refused step leaves the step shown
 
 
 def test_picture_follows_the_step(broeders: GameTree) -> None:
     stepper = step_through(broeders)
     stepper.go(3)
     assert 'data-step="3"' in stepper.svg and 'id="node-3"' in stepper.svg
-    assert stepper.view.picture.stack.children[0].value == stepper.svg  # the widget shows it
+    # the widget shows it: its frames, decoded at its step, are the same picture and words
+    svg, words, _ = decode_panel(widget_data(stepper), 0, stepper.widget.step)
+    assert same_picture(svg, stepper.svg) and words == stepper.caption_html
+    stepper.go(4)
+    assert not same_picture(svg, stepper.svg)
 
 
 def test_no_graphviz_needed(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
@@ -89,15 +142,14 @@ def test_no_graphviz_needed(broeders: GameTree, monkeypatch: pytest.MonkeyPatch,
     assert capsys.readouterr().out == ""
 
 
-def test_buttons_are_labelled_and_touch_sized(broeders: GameTree) -> None:
+def test_the_frames_cover_the_trace(broeders: GameTree) -> None:
     stepper = step_through(broeders)
-    assert [button.description for button in stepper.buttons] == ["|◀ Start", "◀ Back", "Next ▶", "End ▶|"]
-    assert all(button.layout.height == "44px" for button in stepper.buttons)  # a finger's width (WCAG 2.5.5)
-
-
-def test_play_covers_the_trace(broeders: GameTree) -> None:
-    stepper = step_through(broeders)
-    assert stepper.play.max == stepper.slider.max == trace_length(broeders)
+    data = widget_data(stepper)
+    assert data["steps"] == stepper.player.data["steps"] == trace_length(broeders)
+    assert len(stepper.panel.frames) == trace_length(broeders) + 1  # step 0, nothing searched, to the last event
+    stepper.last()
+    last, words, _ = decode_panel(data, 0, data["steps"])
+    assert same_picture(last, stepper.svg) and "(finished)" in words
 
 
 def test_step_through_checks_its_arguments(broeders: GameTree) -> None:
@@ -122,5 +174,9 @@ def test_step_through_minimax_and_options(broeders: GameTree) -> None:
 def test_a_page_without_a_kernel_shows_the_stepper_s_picture(broeders: GameTree) -> None:
     stepper = step_through(broeders, "negascout")
     stepper.go(5)
-    bundle = stepper._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle and 'data-step="5"' in bundle["text/html"]
+    bundle = mime_data(stepper._repr_mimebundle_())
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    data, opens_at = page_data(bundle["text/html"])
+    assert opens_at == 5
+    svg, words, _ = decode_panel(data, 0, opens_at)
+    assert same_picture(svg, stepper.svg) and words == stepper.caption_html

@@ -8,18 +8,24 @@ compactly (:func:`encode`): the first picture whole, then, for each later step, 
 the picture that changed. Every part of a picture is one of the painter's groups, a node
 (``node-<id>``) or an edge (``edge-<parent>-<child>``) with everything drawn on it, or the title,
 heading and marks; a step changes a few of them (a node's fill and value, the window on an edge, a
-cut mark), so 58 steps of alpha-beta on Broeders' tree cost about 25 KB, not 58 whole pictures.
+cut mark), so the 58 steps of alpha-beta on Broeders' tree take 99 KB of JSON (10 KB gzipped, as the
+player receives them), where the 58 whole pictures would take 1,154 KB.
 
 The encoding is JSON (tested on its own in tests/test_frames.py, decoded there by a reader that
 shares no code with this one)::
 
     {"version": 1, "steps": N, "strings": [...],             # every text once; parts refer to it by index
-     "panels": [{"title": ..., "root": [[step, i], ...],     # the <svg> tag's attributes, as JSON at string i
+     "panels": [{"title": ..., "name": ...,                  # the panel's title, and its name for the switch
+                 "root": [[step, i], ...],                   # the <svg> tag's attributes, as JSON at string i
                  "order": [key, ...],                        # the parts, bottom to top
                  "parts": {key: [[step, [i, ...]], ...]},    # part `key` is strings i, ... joined from `step` on
                                                              # ([]: absent)
                  "words": [[step, i], ...], "state": [[step, i], ...],
-                 "last": n}], ...}                            # the panel's last step (it holds there after)
+                 "last": n,                                  # the panel's last step (it holds there after)
+                 "min_width": w, "font": f,                  # its narrowest at 12-px text; its smallest text
+                 "edit": {...}}],                            # optional: where each leaf's number box goes
+     ...}                                                    # encode's extras: legend, actions, jumps, projector,
+                                                             # page_keys
 
 Each list of ``[step, i]`` pairs gives what holds from that step until the next pair's step; the
 first pair is at step 0. Values in the pictures and words are from MAX's point of view, as in the
@@ -34,6 +40,11 @@ trace.
 >>> data = encode([panel])
 >>> data["steps"], len(data["panels"][0]["order"])
 (57, 63)
+>>> import gzip
+>>> round(len(to_json(data).encode()) / 1000), round(len(gzip.compress(to_json(data).encode())) / 1000)
+(99, 10)
+>>> round(sum(len(frame.svg.encode()) for frame in panel.frames) / 1000)
+1154
 """
 
 from __future__ import annotations
@@ -49,16 +60,22 @@ from html import escape, unescape
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Bound, Event
-from gamelib.view.painter import SvgPainter
+from gamelib.view.painter import Part, Picture, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style, window_text
 from gamelib.view.replay import Replay, Snapshot, Status, payoff_text
 from gamelib.view.rules_text import rule_at
 
-__all__ = ["FORMAT_VERSION", "Frame", "FramesError", "Panel", "decode_panel", "encode", "leaf_boxes", "search_panel",
+__all__ = ["FORMAT_VERSION", "MAX_DRAWN", "Frame", "FramesError", "Panel", "decode_panel", "encode", "leaf_boxes", "search_panel",
            "state_text", "svg_parts", "to_json"]
 
 FORMAT_VERSION = 1
 """The version of :func:`encode`'s data; a player refuses another."""
+
+MAX_DRAWN = 500_000
+"""The most positions a panel draws, counted once for every step (positions times steps): every step's
+picture is computed before the player opens, at about 15 microseconds a position, so this is about
+8 seconds of Python. Broeders' tree with alpha-beta is 31 x 58 = 1,798; the explorer's random tree of
+branching 4 and depth 4 with minimax 341 x 683 = 232,903; of depth 5, 1,365 x 1,320 = 1,801,800, refused."""
 
 
 class FramesError(ValueError):
@@ -67,13 +84,19 @@ class FramesError(ValueError):
 
 @dataclass(frozen=True)
 class Frame:
-    """One step as a player shows it: ``svg`` the picture, ``words`` the HTML beside it (the step, the
-    event in words, the counters), ``state`` the picture's state as plain text (what is searched,
-    done with which value, pruned, the window), for a screen reader and a reader of the page's text."""
+    """One step as a player shows it: ``picture`` (:class:`~gamelib.view.painter.Picture`, in parts;
+    :attr:`svg` its text), ``words`` the HTML under it (the step, the event in words, the counters),
+    ``state`` the picture's state as plain text (what is searched, done with which value, pruned, the
+    window), for a screen reader and a reader of the page's text."""
 
-    svg: str
+    picture: Picture
     words: str
     state: str
+
+    @property
+    def svg(self) -> str:
+        """The picture as SVG text."""
+        return self.picture.svg
 
 
 @dataclass(frozen=True)
@@ -89,6 +112,9 @@ class Panel:
     min_width: float = 0.0
     name: str = ""
     """A short name for the switch between two panels (the search's name); the title if empty."""
+    font: float = 12.0
+    """The pictures' smallest text, in pixels as drawn: the player never scales a picture down so far
+    that it falls below 12 pixels (the room scrolls sideways instead)."""
 
 
 @dataclass
@@ -170,47 +196,48 @@ def _key(element: _Element, seen: dict[str, int]) -> str:
     return kind if seen[kind] == 1 else f"{kind}.{seen[kind]}"
 
 
-def _pieces(text: str, element: _Element, key: str) -> list[str]:
-    """An element's markup in pieces that steps share: its opening tag (without its ``id``, with its
-    key as ``data-k``), each child's markup, its closing tag; one piece for an element without child
-    elements or with text of its own between them."""
-    opening = text[element.start:element.opened]
-    empty = opening.endswith("/>")
-    opening = _ID.sub("", opening[:-2] if empty else opening[:-1]).rstrip() + f' data-k="{escape(key)}"'
-    if empty:
-        return [opening + "/>"]
+def _pieces(text: str, element: _Element) -> tuple[str, ...]:
+    """An element's markup in pieces that steps share: its opening tag, each child's markup, its
+    closing tag; one piece for an element without child elements or with text of its own between them."""
     closing = element.end - len(element.name) - 3  # where </name> starts
     ends = [element.opened, *(child.end for child in element.children)]
     starts = [*(child.start for child in element.children), closing]
     if not element.children or any(text[a:b].strip() for a, b in zip(ends, starts)):
-        return [opening + text[element.opened - 1:element.end]]
-    return [opening + ">", *(text[child.start:child.end] for child in element.children), f"</{element.name}>"]
+        return (text[element.start:element.end],)
+    return (text[element.start:element.opened], *(text[child.start:child.end] for child in element.children),
+            f"</{element.name}>")
 
 
-def svg_parts(svg: str) -> tuple[dict[str, str], list[tuple[str, list[str]]]]:
-    """The ``<svg>`` element's attributes, and its child elements as (key, markup in pieces) pairs,
-    in order: a group's pieces are its opening tag, its children and its closing tag, so that steps
-    that change one child of a group share the others.
+def svg_parts(svg: str) -> Picture:
+    """SVG text as a :class:`~gamelib.view.painter.Picture`: the ``<svg>`` element's attributes, and
+    its child elements as parts (:data:`~gamelib.view.painter.Part`) in order, each keyed by its id,
+    or for an element without one by its ``data-node`` (``mark-<node>``) or its tag and class. Raises
+    FramesError for text that is not one SVG element.
 
-    A child's markup is written without its ``id`` (two players on one page would repeat it), with
-    its key as ``data-k``. Raises FramesError for text that is not one SVG element.
-
-    >>> attributes, parts = svg_parts('<svg xmlns="http://www.w3.org/2000/svg" width="9"><g id="node-a"><circle r="1"/></g>'
-    ...                               '<text class="heading">x</text></svg>')
-    >>> attributes["width"], parts
-    ('9', [('node-a', ['<g data-k="node-a">', '<circle r="1"/>', '</g>']), ('text.heading', ['<text class="heading" data-k="text.heading">x</text>'])])
+    >>> picture = svg_parts('<svg xmlns="http://www.w3.org/2000/svg" width="9"><g id="node-a"><circle r="1"/></g>'
+    ...                     '<text class="heading">x</text></svg>')
+    >>> picture.attributes[1], picture.parts
+    (('width', '9'), (('node-a', ('<g id="node-a">', '<circle r="1"/>', '</g>')), ('text.heading', ('<text class="heading">x</text>',))))
     """
     top = _elements(svg)
     if len(top) != 1 or top[0].name != "svg":
         raise FramesError(f"a picture is not one <svg> element, but {[element.name for element in top]}")
     root = top[0]
-    attributes = {name: value for name, value in _attributes(root.written).items() if name != "data-step"}
-    parts: list[tuple[str, list[str]]] = []
+    parts: list[Part] = []
     seen: dict[str, int] = {}
     for child in root.children:
-        key = _key(child, seen)
-        parts.append((key, _pieces(svg, child, key)))
-    return attributes, parts
+        parts.append((_key(child, seen), _pieces(svg, child)))
+    return Picture(tuple(_attributes(root.written).items()), tuple(parts))
+
+
+_OPENING = re.compile(r"<([A-Za-z][\w:.-]*)")
+
+
+def _keyed(opening: str, key: str) -> str:
+    """A part's opening tag as the player holds it: without its ``id`` (two players on one page would
+    repeat it), with its key as ``data-k``."""
+    stripped = _ID.sub("", opening, count=1)
+    return _OPENING.sub(lambda found: f'{found[0]} data-k="{escape(key)}"', stripped, count=1)
 
 
 def _changes(values: Iterable[Any]) -> list[list[Any]]:
@@ -222,10 +249,12 @@ def _changes(values: Iterable[Any]) -> list[list[Any]]:
     return out
 
 
-def _order(sequences: Sequence[Sequence[str]]) -> list[str]:
+def _order(sequences: Iterable[tuple[str, ...]]) -> list[str]:
     """Every key of ``sequences`` once, each after the key before it where it first appears."""
     order: list[str] = []
-    for keys in sequences:
+    for keys in dict.fromkeys(sequences):  # most pictures have the same keys as the one before
+        if all(key in order for key in keys):
+            continue
         before = -1
         for key in keys:
             if key in order:
@@ -236,23 +265,41 @@ def _order(sequences: Sequence[Sequence[str]]) -> list[str]:
     return order
 
 
+class _Indices:
+    """Each part's pieces as indices into the strings, its opening tag keyed (:func:`_keyed`); the same
+    pieces (a node unchanged from one step to the next) are looked up once."""
+
+    def __init__(self, strings: _Strings) -> None:
+        self.strings, self.known = strings, {}  # type: dict[tuple[str, tuple[str, ...]], list[int]]
+
+    def of(self, key: str, pieces: tuple[str, ...]) -> list[int]:
+        found = self.known.get((key, pieces))
+        if found is None:
+            first, *rest = pieces
+            found = self.known[(key, pieces)] = [self.strings.index(_keyed(first, key)),
+                                                 *map(self.strings.index, rest)]
+        return found
+
+
 def _encode_panel(panel: Panel, strings: _Strings) -> dict[str, Any]:
     if not panel.frames:
         raise FramesError(f"the panel {panel.title!r} has no frames")
-    pictures = [svg_parts(frame.svg) for frame in panel.frames]
-    order = _order([[key for key, _ in parts] for _, parts in pictures])
-    steps = [dict(parts) for _, parts in pictures]
+    pictures = [frame.picture for frame in panel.frames]
+    order = _order(tuple(key for key, _ in picture.parts) for picture in pictures)
+    indices = _Indices(strings)
+    steps = [{key: indices.of(key, pieces) for key, pieces in picture.parts} for picture in pictures]
     encoded: dict[str, Any] = {
         "title": panel.title,
         "name": panel.name or panel.title,
-        "root": _changes(strings.index(json.dumps(attributes, sort_keys=True)) for attributes, _ in pictures),
+        "root": _changes(strings.index(json.dumps({name: value for name, value in picture.attributes
+                                                   if name != "data-step"}, sort_keys=True)) for picture in pictures),
         "order": order,
-        "parts": {key: _changes([strings.index(piece) for piece in step[key]] if key in step else []
-                                for step in steps) for key in order},
+        "parts": {key: _changes(step.get(key, []) for step in steps) for key in order},
         "words": _changes(strings.index(frame.words) for frame in panel.frames),
         "state": _changes(strings.index(frame.state) for frame in panel.frames),
         "last": len(panel.frames) - 1,
         "min_width": round(panel.min_width),
+        "font": panel.font,
     }
     if panel.edit is not None:
         encoded["edit"] = dict(panel.edit)
@@ -305,10 +352,15 @@ def _value(snapshot: Snapshot, node: str) -> str:
     return prefix + format_value(snapshot.value[node]) if node in snapshot.value else ""
 
 
+_SAID = 40
+"""At most this many positions are named in a line of :func:`state_text`; the rest are counted."""
+
+
 def state_text(tree: GameTree, snapshot: Snapshot, heading: str = "") -> str:
     """The state of ``snapshot`` in words, one line each: the search path with the window the deepest
     position was entered with; the pruned positions; the positions done, each with its value or
-    bound (MAX's view; max^n: the payoff vector); how many are not searched yet. ``heading`` (an
+    bound (MAX's view; max^n: the payoff vector), breadth first, the first 40 of each named and the
+    rest counted; how many are not searched yet. ``heading`` (an
     MTD(f) pass, an iteration) goes first.
 
     >>> from gamelib.games.trees import tree_from_dict
@@ -328,10 +380,12 @@ def state_text(tree: GameTree, snapshot: Snapshot, heading: str = "") -> str:
         lines.append(f"Searching: {', '.join(path)}" + (f" ({path[-1]} entered with {window})." if window else "."))
     pruned = snapshot.nodes_with(Status.PRUNED)
     if pruned:
-        lines.append(f"Pruned: {', '.join(pruned)}.")
+        more = f", and {len(pruned) - _SAID:,} more" if len(pruned) > _SAID else ""
+        lines.append(f"Pruned: {', '.join(pruned[:_SAID])}{more}.")
     done = snapshot.nodes_with(Status.DONE)
     if done:
-        lines.append("Done: " + ", ".join(f"{node} {_value(snapshot, node)}".rstrip() for node in done) + ".")
+        said = ", ".join(f"{node} {_value(snapshot, node)}".rstrip() for node in done[:_SAID])
+        lines.append(f"Done: {said}" + (f", and {len(done) - _SAID:,} more." if len(done) > _SAID else "."))
     unseen = len(snapshot.nodes_with(Status.UNSEEN))
     if unseen:
         lines.append(f"Not searched yet: {unseen} position{'s' if unseen != 1 else ''}.")
@@ -363,13 +417,19 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
     (:mod:`gamelib.view.stage`): 18-pixel values, the title over the picture, the caption under it,
     and a tree too wide for its column folded around the search's path at each step, unless ``fold``
     is False. Raises ReplayError if the events do not fit the tree, ValueError for another number
-    of columns.
+    of columns, FramesError (a ValueError) for a tree and trace with more than :data:`MAX_DRAWN`
+    positions to draw.
     """
     from gamelib.view.painter import MIN_SCREEN_FONT
     from gamelib.view.stage import caption_html, column_width, folded_tree, picture_sizes, projector_style
-    from gamelib.view.stepper import paint_step, trace_kinds, words_html
+    from gamelib.view.stepper import rule_notes, trace_kinds, words_html
 
     replay = Replay(tree, events)
+    drawn = len(tree.nodes()) * (len(replay) + 1)
+    if drawn > MAX_DRAWN:
+        raise FramesError(f"{tree.name} has {len(tree.nodes()):,} positions and this search {len(replay):,} steps: "
+                          f"{drawn:,} positions to draw, more than the {MAX_DRAWN:,} a player computes before it "
+                          "opens; choose a smaller tree (a random tree of depth 4 or less)")
     kinds = trace_kinds(events, algorithm, table=table)
     if projector is None:
         painter = SvgPainter(tree, style)
@@ -379,7 +439,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
         painter = SvgPainter(tree, dataclasses.replace(projector_style(style), heading=lambda _snapshot: title),
                              sizes=picture_sizes(tree, width))
         folds = fold and painter.geometry.width > width
-    frames = []
+    frames, widest = [], 0.0
     for step in range(len(replay) + 1):
         snapshot = replay.snapshot(step)
         rule = rule_at(tree, snapshot)
@@ -392,10 +452,11 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
                 folded = folded_tree(tree, snapshot)
                 drawn_by = SvgPainter(folded, painter.style, sizes=picture_sizes(folded, width))
             words = caption_html(tree, snapshot, heading, kinds)
-        svg = paint_step(drawn_by, tree, snapshot, title)
-        frames.append(Frame(svg, words, state_text(tree, snapshot, heading)))
-    least = 0.0 if projector is not None else painter.geometry.width * MIN_SCREEN_FONT / painter.sizes.smallest_font
+        picture = drawn_by.picture(snapshot, title=f"{title}, step {snapshot.step}", notes=rule_notes(tree, snapshot))
+        widest = max(widest, drawn_by.geometry.width)
+        frames.append(Frame(picture, words, state_text(tree, snapshot, heading)))
+    font = painter.sizes.smallest_font
     return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,
-                 min(least, painter.geometry.width), algorithm or "")
+                 widest * min(1.0, MIN_SCREEN_FONT / font), algorithm or "", font)
 
 

@@ -65,7 +65,7 @@ from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, Path, describe_mc
 from gamelib.view.painter import FONT, MIN_SCREEN_FONT, Sizes, SvgPainter, SvgPicture, svg_text
 from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
 from gamelib.view.replay import Status
-from gamelib.view.frames import Frame, Panel, encode
+from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, svg_parts
 from gamelib.view.player import Player, Stepping
 from gamelib.view.stage import VALUE_FONT, Shell, column_width, picture_sizes, toggle
 from gamelib.view.ui import ipywidgets, touch_button
@@ -134,7 +134,8 @@ def mcts_svg(tree: GameTree, snapshot: MctsSnapshot, *, sizes: Sizes = MCTS_SIZE
         words = "before the first iteration" if snapshot.event is None else describe_mcts(snapshot.event)
         parts.append(svg_text(8, 4 + sizes.heading_font, words, size=sizes.heading_font, colour=INK, anchor="start",
                               weight="bold", cls="heading"))
-    parts.append(f'<g transform="translate(0 {shift:g})">')
+    if shift:  # the tree under the heading (without one, its parts stand alone: a player replaces them one by one)
+        parts.append(f'<g transform="translate(0 {shift:g})">')
     labels = []
     for parent, child in tree_edges(tree):
         (x1, y1), (x2, y2) = geometry.centre[parent], geometry.centre[child]
@@ -160,7 +161,7 @@ def mcts_svg(tree: GameTree, snapshot: MctsSnapshot, *, sizes: Sizes = MCTS_SIZE
     parts.extend(_stats(node, snapshot.visits[path], snapshot.mean.get(path), geometry.centre[node], radius, small)
                  for node, path in paths.items())
     parts.extend(labels)
-    parts.append("</g></svg>")
+    parts.append("</g></svg>" if shift else "</svg>")
     return "\n".join(parts) + "\n"
 
 
@@ -326,17 +327,22 @@ def mcts_panel(tree: GameTree, events: Sequence[Event], iterations: int, *, titl
     """Every step of an MCTS trace on ``tree`` (of ``iterations`` iterations) as a player's panel
     titled ``title``: the picture (:func:`mcts_svg`, at the projector's sizes if ``projector``), the
     words beside it (:func:`words_html`) and the picture in words (:func:`state_text`). Raises
-    MctsReplayError for a trace that is not an MCTS trace."""
+    MctsReplayError for a trace that is not an MCTS trace, FramesError (a ValueError) for more than
+    :data:`gamelib.view.frames.MAX_DRAWN` positions to draw (positions times steps)."""
     replay = MctsReplay(events)
+    drawn = len(tree.nodes()) * (len(replay) + 1)
+    if drawn > MAX_DRAWN:
+        raise FramesError(f"{len(tree.nodes()):,} positions in {len(replay):,} steps: {drawn:,} positions to draw, more "
+                          f"than the {MAX_DRAWN:,} a player computes before it opens; choose fewer iterations")
     sizes = projector_sizes(tree) if projector else mcts_sizes(MCTS_SIZES)
     frames = []
     for step in range(len(replay) + 1):
         snapshot = replay.snapshot(step)
-        frames.append(Frame(mcts_svg(tree, snapshot, sizes=sizes, heading=False),
+        frames.append(Frame(svg_parts(mcts_svg(tree, snapshot, sizes=sizes, heading=False)),
                             words_html(snapshot, iterations, projector=projector), state_text(snapshot, iterations)))
-    width = SvgPainter(tree, sizes=sizes).geometry.width
-    return Panel(title, frames, min_width=0.0 if projector else width * MIN_SCREEN_FONT / sizes.smallest_font,
-                 name="MCTS")
+    width = SvgPainter(tree, sizes=mcts_sizes(sizes)).geometry.width
+    return Panel(title, frames, min_width=width * min(1.0, MIN_SCREEN_FONT / sizes.smallest_font), name="MCTS",
+                 font=sizes.smallest_font)
 
 
 class MctsExplorer(Stepping):
@@ -390,8 +396,8 @@ class MctsExplorer(Stepping):
         actions = [toggle("tools", "Search ▾", "show or hide the seed, iterations and c of the search",
                           shell is not None and shell.tools_shown),
                    toggle("projector", "Projector", "large labels, one 1280 x 720 screen", self.projector)]
-        return encode([mcts_panel(self.tree, self.events, self.total_iterations, title=title,
-                                  projector=self.projector)],
+        self.panel = mcts_panel(self.tree, self.events, self.total_iterations, title=title, projector=self.projector)
+        return encode([self.panel],
                       legend="" if self.projector else MCTS_LEGEND, actions=actions, projector=self.projector,
                       jumps=[{"label": "Iteration", "steps": self.ends}])
 
@@ -422,11 +428,19 @@ class MctsExplorer(Stepping):
         except ValueError as error:
             self.shell.say(str(error))
             return
-        self.shell.say("")
+        kept = self.events, self.total_iterations, self._search
         self.events, self.total_iterations = events, self.iterations.value
         self._search = (self.seed.value, self.c.value)
+        try:
+            data = self._frames()
+        except FramesError as error:  # too many steps to draw: the old search stays
+            self.events, self.total_iterations, self._search = kept
+            self._frames()
+            self.shell.say(str(error))
+            return
+        self.shell.say("")
         self.player.go(0)
-        self.player.load(self._frames())
+        self.player.load(data)
 
     def snapshot(self) -> MctsSnapshot:
         """The snapshot shown."""
@@ -440,9 +454,7 @@ class MctsExplorer(Stepping):
     @property
     def svg(self) -> str:
         """The SVG text of the picture shown."""
-        from gamelib.view.frames import decode_panel
-
-        return decode_panel(self.player.data, 0, self.step)[0]
+        return self.panel.frames[self.step].svg
 
     def next_iteration(self) -> None:
         """On to the end of the next iteration's backup (stays at the last step)."""

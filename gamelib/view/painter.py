@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
+from typing import Any
 
 from gamelib.games.game import Player
 from gamelib.games.trees import GameTree
@@ -62,6 +63,26 @@ _DASHES = {"dashed": "5,3", "dotted": "2,3"}
 _PROBABILITY_AT = 0.5
 """Where along a chance node's edge its probability is written (0 at the parent, 1 at the child),
 clear of the window written nearer the child (``Sizes.window_at``)."""
+
+
+Part = tuple[str, tuple[str, ...]]
+"""One child of a picture's ``<svg>`` element: its key (its id, or for a mark ``mark-<node>``) and its
+markup in pieces: its opening tag, each child element, its closing tag (or one piece)."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture as parts (:data:`Part`): the ``<svg>`` element's ``attributes`` and its children in
+    order. :attr:`svg` is its text; :mod:`gamelib.view.frames` keeps only the parts a step changes."""
+
+    attributes: tuple[tuple[str, str], ...]
+    parts: tuple[Part, ...]
+
+    @property
+    def svg(self) -> str:
+        """The picture as SVG text."""
+        opening = " ".join(f'{name}="{escape(value)}"' for name, value in self.attributes)
+        return "\n".join([f"<svg {opening}>", *("\n".join(pieces) for _, pieces in self.parts), "</svg>"]) + "\n"
 
 
 @dataclass(frozen=True)
@@ -225,6 +246,7 @@ class SvgPainter:
         self._nodes = tree.nodes()
         self._edges = tree_edges(tree)
         self._notes: Mapping[str, str] = {}
+        self._drawn: dict[tuple[object, str], tuple[str, ...]] = {}  # a node's or edge's pieces, by what it shows
 
     @property
     def width(self) -> float:
@@ -251,23 +273,39 @@ class SvgPainter:
         """SVG text of ``snapshot``; ``marks`` rings some nodes (see :class:`Ring`); ``title`` is the
         picture's accessible name; ``notes`` adds words to some nodes' tooltips (the rule that
         applies there). Raises KeyError if ``snapshot`` is of another tree."""
+        return self.picture(snapshot, marks=marks, title=title, notes=notes).svg
+
+    def picture(self, snapshot: Snapshot, *, marks: Mapping[str, Ring] | None = None, title: str = "",
+                notes: Mapping[str, str] | None = None) -> Picture:
+        """:meth:`paint`'s picture as parts (:class:`Picture`). A node or edge that shows what it showed
+        in an earlier picture of this painter is the same pieces, not drawn again."""
         self._notes = notes or {}
         geometry = self.geometry
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gamelib-tree" width="{geometry.width:.0f}" '
-                 f'height="{geometry.height:.0f}" viewBox="0 0 {geometry.width:.0f} {geometry.height:.0f}" '
-                 f'font-family="{FONT}" data-step="{snapshot.step}" role="img">',
-                 f"<title>{escape(title or self.tree.name)}</title>",
-                 '<rect width="100%" height="100%" fill="#ffffff"/>']
+        attributes = (("xmlns", "http://www.w3.org/2000/svg"), ("class", "gamelib-tree"),
+                      ("width", f"{geometry.width:.0f}"), ("height", f"{geometry.height:.0f}"),
+                      ("viewBox", f"0 0 {geometry.width:.0f} {geometry.height:.0f}"), ("font-family", FONT),
+                      ("data-step", str(snapshot.step)), ("role", "img"))
+        parts: list[Part] = [("title", (f"<title>{escape(title or self.tree.name)}</title>",)),
+                             ("rect", ('<rect width="100%" height="100%" fill="#ffffff"/>',))]
         heading = self.style.heading(snapshot)
         if heading:
-            parts.append(svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font, colour="#333333",
-                                  anchor="start", weight="bold", cls="heading"))
-        parts.extend(self._edge(edge_view(snapshot, parent, child, self.tree)) for parent, child in self._edges)
-        parts.extend(self._node(node_view(self.tree, snapshot, node)) for node in self._nodes)
-        for node, mark in (marks or {}).items():
-            parts.append(self._mark(node, mark))
-        parts.append("</svg>")
-        return "\n".join(parts) + "\n"
+            parts.append(("heading", (svg_text(8, 5 + self.sizes.heading_font, heading, size=self.sizes.heading_font,
+                                               colour="#333333", anchor="start", weight="bold", cls="heading"),)))
+        for parent, child in self._edges:
+            parts.append((f"edge-{parent}-{child}", self._drawn_once(edge_view(snapshot, parent, child, self.tree),
+                                                                    "", self._edge)))
+        for node in self._nodes:
+            parts.append((f"node-{node}", self._drawn_once(node_view(self.tree, snapshot, node),
+                                                          self._notes.get(node, ""), self._node)))
+        parts.extend((f"mark-{node}", (self._mark(node, mark),)) for node, mark in (marks or {}).items())
+        return Picture(attributes, tuple(parts))
+
+    def _drawn_once(self, view: NodeView | EdgeView, note: str, draw: Callable[[Any], list[str]]) -> tuple[str, ...]:
+        """The pieces of a node or edge that shows ``view`` (and ``note`` in its tooltip), drawn once."""
+        key = (view, note)
+        if key not in self._drawn:
+            self._drawn[key] = tuple(draw(view))
+        return self._drawn[key]
 
     def _badge_place(self, view: NodeView, k: float) -> tuple[float, float]:
         """A badge's centre x and top y, clear of the node's edges: under a leaf (leaves stand one unit apart,
@@ -288,7 +326,7 @@ class SvgPainter:
         dx, dy = (x2 - x1) / length * r, (y2 - y1) / length * r
         return x1 + dx, y1 + dy, x2 - dx, y2 - dy
 
-    def _edge(self, view: EdgeView) -> str:
+    def _edge(self, view: EdgeView) -> list[str]:
         looks = self.style.edge(view)
         x1, y1, x2, y2 = self._ends(view.parent, view.child)
         parts = [f'<g id="edge-{escape(view.parent)}-{escape(view.child)}" class="{_edge_classes(view)}">',
@@ -313,7 +351,7 @@ class SvgPainter:
                                   colour=looks.get("color", "#333333"), anchor="start" if right else "end",
                                   cls="probability", halo=True))
         parts.append("</g>")
-        return "\n".join(parts)
+        return parts
 
     def _window_label(self, x1: float, y1: float, x2: float, y2: float, label: str, colour: str) -> str:
         """The window beside the edge near the child, on its outer, upper side, one bound per line."""
@@ -346,7 +384,7 @@ class SvgPainter:
             return f'<polygon points="{points}" {paint}/>'
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
 
-    def _node(self, view: NodeView) -> str:
+    def _node(self, view: NodeView) -> list[str]:
         x, y = self.geometry.centre[view.node]
         r = self.geometry.radius
         looks = self.style.colours(view)
@@ -370,7 +408,7 @@ class SvgPainter:
             parts.append(svg_text(x + r + 8 + after_id, y + 4 * size / 11, xlabel, size=size, colour="#1f4e9a",
                                   anchor="start", cls="window", halo=True))
         parts.append("</g>")
-        return "\n".join(parts)
+        return parts
 
     def _label(self, view: NodeView, label: str, colour: str) -> list[str]:
         """The label's text: all lines inside the node at ``label_font``; or, with an ``id_font``, the

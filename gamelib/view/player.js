@@ -7,7 +7,11 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 const SPEEDS = [1, 2, 4, 8];
 const KEYS = { ArrowRight: "next", ArrowLeft: "back", PageDown: "next", PageUp: "back", Home: "first", End: "last", " ": "play" };
-let counter = 0;
+const MIN_FONT = 12;  // no text of a picture is drawn smaller (pixels): a narrower room scrolls instead
+
+function uniqueId() {  // ids unique in the page, however many players and however their module is loaded
+  return `gp-${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
+}
 
 function bytesOf(value) {
   if (value instanceof Uint8Array) return value;
@@ -44,22 +48,29 @@ function button(label, name, action) {  // its name is its label (WCAG 2.5.3); t
   return element;
 }
 
-class PanelView {
+class PanelView {  // one search: its picture (in the row of pictures) and its words (in the row under the bar)
   constructor(data, panel, index, owner) {
     this.data = data; this.panel = panel; this.owner = owner;
-    const id = `gp${++counter}`;
-    this.element = make("section", { class: "gp-panel", "aria-label": panel.title });
-    if (!data.projector) this.element.append(make("h4", { class: "gp-title" }, panel.title));  // a projector's picture heads with it
+    const id = uniqueId();
+    this.element = make("section", { class: "gp-panel" });
+    if (data.projector) this.element.setAttribute("aria-label", panel.title);  // a projector's picture heads with it
+    else {
+      this.element.setAttribute("aria-labelledby", `${id}-title`);
+      this.element.append(make("h4", { class: "gp-title", id: `${id}-title` }, panel.title));
+    }
     this.picture = make("div", { class: "gp-picture", tabindex: "0", role: "group", "aria-roledescription": "search picture",
       "aria-label": `${panel.title}: the picture; arrow keys step, Home and End jump, space plays`,
-      "aria-describedby": `${id}-state` });
+      "aria-describedby": `${id}-description` });
     this.svg = document.createElementNS(SVGNS, "svg");
     this.picture.append(this.svg);
-    this.state = make("div", { class: "gp-state", id: `${id}-state` });
+    this.description = make("div", { class: "gp-hidden", id: `${id}-description` });  // read out, whatever is folded
+    this.state = make("div", { class: "gp-state", "aria-hidden": "true" });  // the same words, to read on the screen
     const details = make("details", { class: "gp-in-words" });
     details.append(make("summary", {}, "The picture in words"), this.state);
     this.words = make("div", { class: "gp-words" });
-    this.element.append(this.picture, this.words, details);
+    this.element.append(this.picture, this.description);
+    this.below = make("div", { class: "gp-below" });
+    this.below.append(this.words, details);
     this.parts = new Map();
     for (const key of panel.order) {
       const holder = document.createElementNS(SVGNS, "g");
@@ -87,6 +98,7 @@ class PanelView {
       const [, , width, height] = (this.svg.getAttribute("viewBox") || "0 0 600 400").split(/\s+/).map(Number);
       this.picture.style.setProperty("--gp-width", `${width}px`);
       this.picture.style.setProperty("--gp-ratio", `${width / height}`);
+      this.picture.style.setProperty("--gp-least", `${Math.min(width, (width * MIN_FONT) / (panel.font || MIN_FONT))}px`);
     }
     for (const [key, part] of this.parts) {
       const changes = panel.parts[key], index = at(changes, step);
@@ -108,7 +120,10 @@ class PanelView {
     const words = at(panel.words, step);
     if (words !== this.shown.words) { this.shown.words = words; this.words.innerHTML = this.text(panel.words[words][1]); }
     const state = at(panel.state, step);
-    if (state !== this.shown.state) { this.shown.state = state; this.state.textContent = this.text(panel.state[state][1]); }
+    if (state !== this.shown.state) {
+      this.shown.state = state;
+      this.state.textContent = this.description.textContent = this.text(panel.state[state][1]);
+    }
   }
 
   edit(on) {  // number boxes under the leaves, placed in percent of the picture
@@ -134,11 +149,12 @@ class Player {
     // JupyterLab's own shortcuts leave the player's keys alone (Lumino reads data-lm-suppress-shortcuts)
     this.root = make("div", { class: "gamelib-player", "data-gamelib-player": "", "data-lm-suppress-shortcuts": "true" });
     this.panels = make("div", { class: "gp-panels" });
+    this.belows = make("div", { class: "gp-panels gp-belows" });
     this.bar = make("div", { class: "gp-bar", role: "toolbar", "aria-label": "step through the search" });
     this.note = make("p", { class: "gp-note", role: "status" });
     this.live = make("div", { class: "gp-live", "aria-live": "polite" });
     this.legend = make("p", { class: "gp-legend" });
-    this.root.append(this.panels, this.bar, this.note, this.legend, this.live);
+    this.root.append(this.panels, this.bar, this.note, this.belows, this.legend, this.live);
     this.root.addEventListener("keydown", (event) => this.key(event));
     el.append(this.root);
   }
@@ -157,6 +173,7 @@ class Player {
     this.root.classList.toggle("gp-projector", Boolean(data.projector));
     this.views = data.panels.map((panel, index) => new PanelView(data, panel, index, this));
     this.panels.replaceChildren(...this.views.map((view) => view.element));
+    this.belows.replaceChildren(...this.views.map((view) => view.below));
     this.legend.textContent = data.legend || "";
     this.legend.hidden = !data.legend;
     this.buildBar();
@@ -176,10 +193,9 @@ class Player {
       first: button("|◀ Start", "start: step 0", () => this.go(0)),
       back: button("◀ Back", "back one step", () => this.go(this.step - 1)),
       next: button("Next ▶", "next step", () => this.go(this.step + 1)),
-      last: button("End ▶|", "end: the last step", () => this.go(data.steps)),
+      last: button("End ▶|", "end: the last step", () => this.go(data.steps)),  // at an end, aria-disabled: kept focusable
     };
-    this.playButton = button("▶ Play", "play the steps", () => this.toggle());
-    this.playButton.setAttribute("aria-pressed", "false");
+    this.playButton = button("▶ Play", "play the steps, or pause", () => this.toggle());
     this.speed = make("select", { class: "gp-speed", "aria-label": "steps a second", title: "steps a second" });
     for (const speed of SPEEDS) this.speed.append(make("option", { value: String(speed) }, `${speed}/s`));
     this.speed.value = "2";
@@ -190,6 +206,10 @@ class Player {
     this.counter = make("span", { class: "gp-counter", "aria-hidden": "true" });
     const parts = [this.buttons.first, this.buttons.back, this.buttons.next, this.buttons.last, this.playButton, this.speed,
       this.slider, this.counter];
+    if (data.panels.some((panel) => panel.edit)) {
+      this.editButton = button("✎ Edit leaves", "a number box under every leaf", () => this.toggleEdit());
+      this.editButton.setAttribute("aria-pressed", String(this.editing));
+    }
     for (const jump of data.jumps || []) {
       parts.push(button(`◀ ${jump.label}`, `back to the previous ${jump.label.toLowerCase()}`, () => this.jump(jump.steps, -1)),
         button(`${jump.label} ▶`, `on to the next ${jump.label.toLowerCase()}`, () => this.jump(jump.steps, 1)));
@@ -201,18 +221,14 @@ class Player {
       this.choice.addEventListener("change", () => { this.only = Number(this.choice.value); this.chosen = true; this.arrange(); });
       parts.push(this.choice);
     }
+    if (this.editButton) parts.push(this.editButton);
     for (const action of data.actions || []) parts.push(this.toggleButton(action));
-    if (data.panels.some((panel) => panel.edit)) {
-      this.editButton = button("✎ Edit leaves", "a number box under every leaf", () => this.toggleEdit());
-      this.editButton.setAttribute("aria-pressed", String(this.editing));
-      parts.push(this.editButton);
-    }
     this.bar.replaceChildren(...parts);
   }
 
   fit() {  // two pictures side by side only where each keeps its smallest text at 12 pixels
     if (this.views.length < 2 || this.chosen) return this.arrange();
-    const need = this.views.reduce((sum, view) => sum + (view.panel.min_width || 0), 0) + 16;
+    const need = this.views.reduce((sum, view) => sum + (view.panel.min_width || 0), 0) + 16 * (this.views.length - 1);
     this.only = this.root.clientWidth && this.root.clientWidth < need ? 0 : -1;
     this.arrange();
     if (!this.resizer && typeof ResizeObserver !== "undefined") {
@@ -225,7 +241,7 @@ class Player {
   }
 
   arrange() {
-    this.views.forEach((view, index) => { view.element.hidden = this.only >= 0 && index !== this.only; });
+    this.views.forEach((view, index) => { view.element.hidden = view.below.hidden = this.only >= 0 && index !== this.only; });
     if (this.choice) this.choice.value = String(this.only);
   }
 
@@ -237,10 +253,10 @@ class Player {
     this.slider.value = String(step);
     this.slider.setAttribute("aria-valuetext", `step ${step} of ${this.data.steps}`);
     this.counter.textContent = `step ${step} of ${this.data.steps}`;
-    this.buttons.first.disabled = this.buttons.back.disabled = step === 0;
-    this.buttons.next.disabled = this.buttons.last.disabled = step === this.data.steps;
-    if (announce) this.live.textContent = this.views.filter((view) => !view.element.hidden)
-      .map((view) => `${view.panel.title}: ${view.words.innerText.replace(/\s+/g, " ").trim()}`).join(" ");
+    for (const [name, off] of [["first", step === 0], ["back", step === 0], ["next", step === this.data.steps],
+      ["last", step === this.data.steps]]) this.buttons[name].setAttribute("aria-disabled", String(off));
+    if (announce && !this.timer) this.live.textContent = this.views.filter((view) => !view.element.hidden)
+      .map((view) => `${view.panel.name || view.panel.title}: ${view.words.textContent.replace(/\s+/g, " ").trim()}`).join(" ");
     if (this.model.get("step") !== step) { this.model.set("step", step); this.model.save_changes(); }
     if (step === this.data.steps) this.stop();
   }
@@ -253,23 +269,24 @@ class Player {
   play() {
     if (this.step >= this.data.steps) this.go(0);
     this.timer = setInterval(() => this.go(this.step + 1), 1000 / Number(this.speed.value));
-    this.playButton.textContent = "❚❚ Pause"; this.playButton.setAttribute("aria-pressed", "true");
+    this.playButton.textContent = "❚❚ Pause";
   }
 
   stop() {
     if (!this.timer) return;
     clearInterval(this.timer); this.timer = null;
-    this.playButton.textContent = "▶ Play"; this.playButton.setAttribute("aria-pressed", "false");
+    this.playButton.textContent = "▶ Play";
+    this.go(this.step);  // says where it stopped (nothing is said while it plays)
   }
 
   toggle() { if (this.timer) this.stop(); else this.play(); }
 
   key(event) {
-    const target = event.target, tag = target.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable) return;
-    const action = KEYS[event.key];
-    if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (action === "play" && tag === "BUTTON") return;  // space presses the button
+    const target = event.target, tag = target.tagName, action = KEYS[event.key];
+    if (!action || event.altKey || event.ctrlKey || event.metaKey || tag === "TEXTAREA" || target.isContentEditable) return;
+    const paging = event.key === "PageDown" || event.key === "PageUp";  // a clicker's keys: always the player's
+    if ((tag === "INPUT" || tag === "SELECT") && !(paging && target.type !== "number")) return;
+    if (action === "play" && (tag === "BUTTON" || tag === "SUMMARY" || tag === "A")) return;  // space presses it
     event.preventDefault();
     event.stopPropagation();  // JupyterLab's own shortcuts stay out of it
     if (action === "play") this.toggle();

@@ -3,13 +3,13 @@
 :mod:`gamelib.view.frames` computes what every step of a recorded search shows; the player
 (``player.js`` and ``player.css`` beside this module, one ES module) draws those frames and steps
 them: |◀ Start, ◀ Back, Next ▶, End ▶|, ▶ Play at 1 to 8 steps a second, a slider, and the keys (→ ←
-PageDown PageUp Home End, space to play) while the focus is in it. Its root element carries
-``data-gamelib-player``. Everywhere it gives each step's state in words too (under "The picture in
-words", and as the picture's description for a screen reader), announces each step's event, names
-every control, and draws a 2-pixel focus ring.
+PageDown PageUp Home End; space plays with the focus on a picture) while the focus is in it. Its root
+element carries ``data-gamelib-player``. Everywhere it gives each step's state in words too (under
+"The picture in words", and as the picture's description for a screen reader), announces each
+step's event (not while it plays), names every control, and draws a 2-pixel focus ring.
 
-- In a notebook it is a widget, :class:`Player` (anywidget: JupyterLab, Notebook 7, JupyterLite and
-  Voila load its module with no build step). What needs Python (a leaf edited, the tree redrawn) is
+- In a notebook it is a widget, :class:`Player` (anywidget loads its module with no build step; tried
+  here in JupyterLab, JupyterLite and Voila). What needs Python (a leaf edited, the tree redrawn) is
   sent to the kernel as a message (``{"set_leaf": [leaf, value]}``, ``{"edit": on}``) and the owner
   answers with new frames.
 - In a page with no kernel (a lesson's page, ``make html``; a slide page, ``python -m gamelib

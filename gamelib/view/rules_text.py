@@ -140,8 +140,17 @@ def _cutoff(event: Cutoff, player: Player, tree: GameTree) -> Rule:
     return Rule(event.node, f"cut by {reason}: {why}; {skipped} {verb} not searched", reason, extra=why)
 
 
-_EXIT_BOUND = {Bound.EXACT: "", Bound.LOWER: " (at least that: a cut stopped it early)",
-               Bound.UPPER: " (at most that: a cut stopped it early)"}
+_BOUND_WORDS = {Bound.LOWER: "at least that", Bound.UPPER: "at most that"}
+
+
+def _exit_bound(event: Exit, snapshot: Snapshot) -> str:
+    """Why a node returns a bound, not its value: a cut there stopped it early, or, with no cut there,
+    every child returned outside its window, which held the value at the window's edge (fail-hard)."""
+    if event.bound is Bound.EXACT:
+        return ""
+    why = ("a cut stopped it early" if any(node == event.node for node, _ in snapshot.cut_edges)
+           else "every child fell outside its window, so it knows no more")
+    return f" ({_BOUND_WORDS[event.bound]}: {why})"
 
 
 def _null_window(event: NullWindow, player: Player) -> str:
@@ -282,8 +291,8 @@ def rule_at(tree: GameTree, snapshot: Snapshot) -> Rule | None:
     if isinstance(event, Cutoff):
         return _cutoff(event, player, tree)
     if isinstance(event, Exit):
-        return Rule(node, f"{node} returns {_v(event.value)} to its parent{_EXIT_BOUND[event.bound]}",
-                    extra=_EXIT_BOUND[event.bound].strip(" ()"))
+        bound = _exit_bound(event, snapshot)
+        return Rule(node, f"{node} returns {_v(event.value)} to its parent{bound}", extra=bound.strip(" ()"))
     if isinstance(event, NullWindow):
         return Rule(node, _null_window(event, player))
     if isinstance(event, FailHigh):

@@ -30,8 +30,8 @@ from gamelib.view.rules_text import rule_at
 from gamelib.view.frames import encode, search_panel
 from gamelib.view.player import Player, Stepping
 
-__all__ = ["ALL_KINDS", "LEGEND", "Stepper", "caption", "counters", "paint_step", "legend", "record", "search_title",
-           "step_through", "trace_kinds", "words_html"]
+__all__ = ["ALL_KINDS", "LEGEND", "Stepper", "caption", "counters", "paint_step", "legend", "record", "rule_notes",
+           "search_title", "step_through", "trace_kinds", "words_html"]
 
 ALL_KINDS = frozenset({"cutoff", "null_window", "research", "tt_hit"})
 """The event kinds a picture has marks and counters for beyond entering and leaving positions."""
@@ -113,9 +113,13 @@ def paint_step(painter: SvgPainter, tree: GameTree, snapshot: Snapshot, title: s
     """The SVG text of step ``snapshot`` of a search on ``tree`` drawn by ``painter``, titled
     ``title, step N``, with the rule at the search's node in that node's tooltip: the picture a
     player shows, for the screen and for saved files alike."""
+    return painter.paint(snapshot, title=f"{title}, step {snapshot.step}", notes=rule_notes(tree, snapshot))
+
+
+def rule_notes(tree: GameTree, snapshot: Snapshot) -> dict[str, str]:
+    """The rule at the search's node in words, for that node's tooltip (:func:`gamelib.view.rules_text.rule_at`)."""
     rule = rule_at(tree, snapshot)
-    notes = {rule.node: rule.text} if rule is not None and rule.node is not None else {}
-    return painter.paint(snapshot, title=f"{title}, step {snapshot.step}", notes=notes)
+    return {rule.node: rule.text} if rule is not None and rule.node is not None else {}
 
 
 class Stepper(Stepping):
