@@ -38,10 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gamelib.games.data import load_seed_tree  # noqa: E402
-from gamelib.view.frames import encode, search_panel  # noqa: E402
+from gamelib.view.frames import encode  # noqa: E402
 from gamelib.view.player import frames_bytes, player_html  # noqa: E402
 from gamelib.view.slides import slides_html  # noqa: E402
-from gamelib.view.stepper import record  # noqa: E402
+from gamelib.view.stepper import record, search_panel  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1366, "height": 768}
@@ -115,7 +115,7 @@ def old_checkout(commit: str, folder: Path) -> Path:
 
 def lab_times(browser: Any, clicks: int, folder: Path, commit: str | None) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from tests.servers import free_port, isolated_env, wait_until_ready, Server  # type: ignore[import-not-found]
+    from tests.servers import Server, free_port, isolated_env, wait_until_ready
 
     notebooks = folder / "notebooks"
     notebooks.mkdir()
@@ -126,7 +126,7 @@ def lab_times(browser: Any, clicks: int, folder: Path, commit: str | None) -> No
                                                                      "language": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
     (notebooks / "player.ipynb").write_text(json.dumps(book), encoding="utf-8")
-    runs = [("JupyterLab, the player", None)]
+    runs: list[tuple[str, Path | None]] = [("JupyterLab, the player", None)]
     if commit is not None:
         runs.append((f"JupyterLab, the old explorer ({commit[:7]})", old_checkout(commit, folder)))
     for label, old in runs:

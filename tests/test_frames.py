@@ -19,11 +19,11 @@ import pytest
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree, tree_from_dict
 from gamelib.search.random_trees import classroom_tree
-from gamelib.view.frames import Frame, FramesError, Panel, encode, search_panel, state_text, svg_parts, to_json
+from gamelib.view.frames import Frame, FramesError, Panel, encode, state_text, svg_parts, to_json
 from gamelib.view.mcts_explorer import mcts_panel, record_mcts
 from gamelib.view.player import frames_bytes, player_html
 from gamelib.view.replay import Replay
-from gamelib.view.stepper import record
+from gamelib.view.stepper import record, search_panel
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -35,7 +35,8 @@ from gamelib.search.tracing import (
     TableHit,
 )
 from gamelib.view.explorer import explore
-from gamelib.view.frames import Panel, search_panel
+from gamelib.view.frames import Panel
+from gamelib.view.stepper import search_panel
 from gamelib.view.painter import DEFAULT_SIZES, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView
 from gamelib.view.replay import Replay, Snapshot, Status

@@ -83,8 +83,14 @@ def test_the_page_steps_with_a_presenters_keys_offline(capsys: pytest.CaptureFix
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
-                       else (asked.append(route.request.url), route.abort()))
+            def files_only(route: Any) -> None:
+                if route.request.url.startswith("file:"):
+                    route.continue_()
+                else:
+                    asked.append(route.request.url)
+                    route.abort()
+
+            page.route("**/*", files_only)
             page.goto(out.as_uri())
             counter = page.locator(".gp-counter")
             expect(counter).to_have_text("step 0 of 97")  # minimax's 97 events; alpha-beta holds at its 57th

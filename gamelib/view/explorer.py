@@ -48,12 +48,11 @@ from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
 from gamelib.search.random_trees import classroom_tree
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
-from gamelib.view.frames import Panel, encode, search_panel
+from gamelib.view.frames import Panel, encode
 from gamelib.view.picture import DEFAULT_STYLE, Style, node_type_style
-from gamelib.view.player import Player, Stepping
+from gamelib.view.player import Player, Shell, Stepping, toggle
 from gamelib.view.replay import Replay, Snapshot
-from gamelib.view.stage import Shell, toggle
-from gamelib.view.stepper import legend, record, search_title, trace_kinds
+from gamelib.view.stepper import legend, record, search_panel, search_title, trace_kinds
 from gamelib.view.ui import ipywidgets, touch_button
 
 __all__ = ["NONE", "Explorer", "SearchView", "explore"]

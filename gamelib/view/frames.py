@@ -32,7 +32,7 @@ first pair is at step 0. Values in the pictures and words are from MAX's point o
 trace.
 
 >>> from gamelib.games.data import load_seed_tree
->>> from gamelib.view.stepper import record
+>>> from gamelib.view.stepper import record, search_panel
 >>> tree = load_seed_tree("broeders31")
 >>> panel = search_panel(tree, record(tree, "alphabeta"), title="alpha-beta")
 >>> len(panel.frames), panel.frames[19].state.splitlines()[1]
@@ -49,7 +49,6 @@ trace.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -59,13 +58,12 @@ from html import escape, unescape
 
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
-from gamelib.search.tracing import Bound, Event
+from gamelib.search.tracing import Bound
 from gamelib.view.painter import Part, Picture, SvgPainter
-from gamelib.view.picture import DEFAULT_STYLE, Style, window_text
-from gamelib.view.replay import Replay, Snapshot, Status, payoff_text
-from gamelib.view.rules_text import rule_at
+from gamelib.view.picture import window_text
+from gamelib.view.replay import Snapshot, Status, payoff_text
 
-__all__ = ["FORMAT_VERSION", "MAX_DRAWN", "Frame", "FramesError", "Panel", "decode_panel", "encode", "leaf_boxes", "search_panel",
+__all__ = ["FORMAT_VERSION", "MAX_DRAWN", "Frame", "FramesError", "Panel", "decode_panel", "encode", "leaf_boxes",
            "state_text", "svg_parts", "to_json"]
 
 FORMAT_VERSION = 1
@@ -270,7 +268,8 @@ class _Indices:
     pieces (a node unchanged from one step to the next) are looked up once."""
 
     def __init__(self, strings: _Strings) -> None:
-        self.strings, self.known = strings, {}  # type: dict[tuple[str, tuple[str, ...]], list[int]]
+        self.strings = strings
+        self.known: dict[tuple[str, tuple[str, ...]], list[int]] = {}
 
     def of(self, key: str, pieces: tuple[str, ...]) -> list[int]:
         found = self.known.get((key, pieces))
@@ -369,6 +368,7 @@ def state_text(tree: GameTree, snapshot: Snapshot, heading: str = "") -> str:
     >>> tree = tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
     >>> tracer = RecordingTracer()
     >>> _ = alphabeta(tree, tracer=tracer)
+    >>> from gamelib.view.replay import Replay
     >>> print(state_text(tree, Replay(tree, tracer.events).snapshot(6)))
     Searching: a, c (c entered with α=1 β=∞).
     Done: b = 1.
@@ -402,61 +402,3 @@ def leaf_boxes(tree: GameTree, painter: SvgPainter) -> dict[str, Any]:
               for leaf in painter.leaf_x()]
     return {"leaves": leaves, "width": round(painter.geometry.width, 1), "height": round(painter.geometry.height, 1),
             "min": low, "max": high, "integer": all(isinstance(tree.values[leaf], int) for leaf in painter.leaf_x())}
-
-
-def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: Style = DEFAULT_STYLE,
-                 algorithm: str | None = None, table: bool = False, projector: int | None = None,
-                 fold: bool = True, edit: bool = False) -> Panel:
-    """Every step of ``events`` (recorded on ``tree`` by ``algorithm``, with a transposition table if
-    ``table``) as a :class:`Frame` of a :class:`Panel` titled ``title``: the painter's picture titled
-    ``title, step N`` with the rule at the search's node in its tooltip, the words beside it (the
-    step, the event, what the rule adds, the counters of the events this search records), and
-    :func:`state_text`. With ``edit``, the panel says where each leaf's number box goes.
-
-    ``projector`` (1 or 2: the columns on the screen) draws for a projector instead
-    (:mod:`gamelib.view.stage`): 18-pixel values, the title over the picture, the caption under it,
-    and a tree too wide for its column folded around the search's path at each step, unless ``fold``
-    is False. Raises ReplayError if the events do not fit the tree, ValueError for another number
-    of columns, FramesError (a ValueError) for a tree and trace with more than :data:`MAX_DRAWN`
-    positions to draw.
-    """
-    from gamelib.view.painter import MIN_SCREEN_FONT
-    from gamelib.view.stage import caption_html, column_width, folded_tree, picture_sizes, projector_style
-    from gamelib.view.stepper import rule_notes, trace_kinds, words_html
-
-    replay = Replay(tree, events)
-    drawn = len(tree.nodes()) * (len(replay) + 1)
-    if drawn > MAX_DRAWN:
-        raise FramesError(f"{tree.name} has {len(tree.nodes()):,} positions and this search {len(replay):,} steps: "
-                          f"{drawn:,} positions to draw, more than the {MAX_DRAWN:,} a player computes before it "
-                          "opens; choose a smaller tree (a random tree of depth 4 or less)")
-    kinds = trace_kinds(events, algorithm, table=table)
-    if projector is None:
-        painter = SvgPainter(tree, style)
-        folds, width = False, painter.geometry.width
-    else:
-        width = column_width(projector)
-        painter = SvgPainter(tree, dataclasses.replace(projector_style(style), heading=lambda _snapshot: title),
-                             sizes=picture_sizes(tree, width))
-        folds = fold and painter.geometry.width > width
-    frames, widest = [], 0.0
-    for step in range(len(replay) + 1):
-        snapshot = replay.snapshot(step)
-        rule = rule_at(tree, snapshot)
-        heading = style.heading(snapshot)
-        drawn_by = painter
-        if projector is None:
-            words = words_html(snapshot, rule=rule.beyond_event if rule is not None else "", kinds=kinds)
-        else:
-            if folds:
-                folded = folded_tree(tree, snapshot)
-                drawn_by = SvgPainter(folded, painter.style, sizes=picture_sizes(folded, width))
-            words = caption_html(tree, snapshot, heading, kinds)
-        picture = drawn_by.picture(snapshot, title=f"{title}, step {snapshot.step}", notes=rule_notes(tree, snapshot))
-        widest = max(widest, drawn_by.geometry.width)
-        frames.append(Frame(picture, words, state_text(tree, snapshot, heading)))
-    font = painter.sizes.smallest_font
-    return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,
-                 widest * min(1.0, MIN_SCREEN_FONT / font), algorithm or "", font)
-
-

@@ -66,8 +66,8 @@ from gamelib.view.painter import FONT, MIN_SCREEN_FONT, Sizes, SvgPainter, SvgPi
 from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
 from gamelib.view.replay import Status
 from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, svg_parts
-from gamelib.view.player import Player, Stepping
-from gamelib.view.stage import VALUE_FONT, Shell, column_width, picture_sizes, toggle
+from gamelib.view.player import Player, Shell, Stepping, toggle
+from gamelib.view.stage import VALUE_FONT, column_width, picture_sizes
 from gamelib.view.ui import ipywidgets, touch_button
 
 __all__ = ["MCTS_LEGEND", "MCTS_SIZES", "MctsExplorer", "caption", "explore_mcts", "iteration_ends",

@@ -22,15 +22,18 @@ from __future__ import annotations
 
 import base64
 import gzip
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from html import escape
 from importlib.resources import files
 from typing import Any
 
 from gamelib.view.frames import to_json
 from gamelib.view.replay import ReplayError
+from gamelib.view.ui import ipywidgets, style_sheet
 
-__all__ = ["Player", "Stepping", "frames_bytes", "player_css", "player_html", "player_script"]
+__all__ = ["Player", "Shell", "Stepping", "frames_bytes", "player_css", "player_html", "player_script", "toggle",
+           "with_page_form"]
 
 
 @cache
@@ -73,7 +76,7 @@ def _widget_class() -> Any:
     import anywidget
     import traitlets
 
-    class PlayerWidget(anywidget.AnyWidget):  # type: ignore[misc]
+    class PlayerWidget(anywidget.AnyWidget):
         _esm = _module()
         _css = player_css()
         frames = traitlets.Bytes(b"").tag(sync=True)
@@ -176,3 +179,38 @@ class Stepping:
     def static_html(self) -> str:
         """The player as a page without a kernel shows it: it steps there too (:func:`player_html`)."""
         return self.player.static_html()
+
+
+class Shell:
+    """An explorer's widget: ``message`` (a line for a refused search), the ``player``'s widget, and
+    ``tools`` (ipywidgets) under it, folded until the player's tools toggle (the action ``"tools"``)
+    opens them. :meth:`handle` answers the player's messages about the tools; the owner handles the
+    rest (``on_message``)."""
+
+    def __init__(self, player: Player, *, tools: Sequence[Any]) -> None:
+        widgets = ipywidgets()
+        self.player = player
+        self.message = widgets.HTML()
+        self.tools = widgets.VBox(list(tools), layout=widgets.Layout(display="none"))
+        self.tools.add_class("gamelib-tools")
+        self.widget = widgets.VBox([style_sheet(), self.message, player.widget, self.tools])
+
+    @property
+    def tools_shown(self) -> bool:
+        """True while the tools are unfolded."""
+        return bool(self.tools.layout.display != "none")
+
+    def show_tools(self, on: bool) -> None:
+        """Unfold (``on``) or fold the tools."""
+        self.tools.layout.display = None if on else "none"
+
+    def say(self, words: str) -> None:
+        """Show ``words`` above the player in red (a refused search or tree); ``""`` clears it."""
+        self.message.value = f'<span style="color:#b3261e">{escape(words)}</span>' if words else ""
+
+
+def toggle(name: str, label: str, tooltip: str, pressed: bool) -> dict[str, Any]:
+    """A toggle in the player's row (``actions`` in its frames): ``name`` is sent to Python when it
+    is pressed; ``label`` is its text, ``tooltip`` its longer name; a page without a kernel says the
+    toggle needs Python."""
+    return {"id": name, "label": label, "name": tooltip, "pressed": pressed}

@@ -20,9 +20,9 @@ from html import escape
 
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import SearchError
-from gamelib.view.frames import encode, search_panel
+from gamelib.view.frames import encode
 from gamelib.view.player import player_html
-from gamelib.view.stepper import legend, record, search_title, trace_kinds
+from gamelib.view.stepper import legend, record, search_panel, search_title, trace_kinds
 
 __all__ = ["slides_html"]
 
@@ -56,7 +56,7 @@ def slides_html(tree: GameTree, algorithms: Sequence[str], *, title: str = "") -
     for an unknown search, more than two, or a search that refuses the tree."""
     if not 1 <= len(algorithms) <= 2:
         raise SearchError(f"give one or two searches for the slides, not {len(algorithms)}")
-    panels, kinds = [], set()
+    panels, kinds = [], set[str]()
     for name in algorithms:
         events = record(tree, name)
         kinds |= trace_kinds(events, name)

@@ -1,11 +1,4 @@
-"""The shell every explorer is built in, and Projector mode: the explorer readable from the back of a room.
-
-A :class:`Shell` holds an explorer's player (:mod:`gamelib.view.player`: the pictures and words, the
-row of controls, the keys) and, under it, the tools the player's "Tree ▾" or "Search ▾" toggle
-unfolds (ipywidgets that ask Python: the searches, random trees, the tree's text, Save). The
-player's toggles ("Tree ▾", "Projector") send a message to Python, which the shell answers.
-
-Projector mode: the explorer readable from the back of a room on a 1280 x 720 screen.
+"""Projector mode: the explorer readable from the back of a room on a 1280 x 720 screen.
 
 A size model first, with no widgets: :func:`picture_sizes` chooses a picture's lengths
 (:class:`~gamelib.view.painter.Sizes`) so that node values and windows are :data:`VALUE_FONT` (18)
@@ -43,9 +36,8 @@ into their result). The folded tree is read from the replayed
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from html import escape
-from typing import Any
 
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
@@ -53,12 +45,10 @@ from gamelib.view.painter import Sizes
 from gamelib.view.picture import EdgeView, NodeView, Style, layered_positions
 from gamelib.view.replay import Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.player import Player
-from gamelib.view.ui import ipywidgets, style_sheet
 
 __all__ = ["CAPTION_FONT", "CHROME_WIDTH", "ID_FONT", "MIN_FONT", "PICTURE_HEIGHT", "PROJECTOR_CSS", "SCREEN",
-           "Shell", "VALUE_FONT", "caption_html", "column_width", "folded_tree", "is_folded", "picture_height",
-           "picture_sizes", "picture_width", "projector_style", "search_path", "toggle"]
+           "VALUE_FONT", "caption_html", "column_width", "folded_tree", "is_folded", "picture_height",
+           "picture_sizes", "picture_width", "projector_style", "search_path"]
 
 
 SCREEN = (1280, 720)
@@ -233,38 +223,3 @@ def is_folded(view: NodeView) -> bool:
     """True for a node drawn as a folded subtree: a leaf of the folded tree that is not a leaf of
     the game (it has no static value)."""
     return view.is_leaf and view.static_value is None
-
-
-class Shell:
-    """An explorer's widget: ``message`` (a line for a refused search), the ``player``'s widget, and
-    ``tools`` (ipywidgets) under it, folded until the player's tools toggle (the action ``"tools"``)
-    opens them. :meth:`handle` answers the player's messages about the tools; the owner handles the
-    rest (``on_message``)."""
-
-    def __init__(self, player: Player, *, tools: Sequence[Any]) -> None:
-        widgets = ipywidgets()
-        self.player = player
-        self.message = widgets.HTML()
-        self.tools = widgets.VBox(list(tools), layout=widgets.Layout(display="none"))
-        self.tools.add_class("gamelib-tools")
-        self.widget = widgets.VBox([style_sheet(), self.message, player.widget, self.tools])
-
-    @property
-    def tools_shown(self) -> bool:
-        """True while the tools are unfolded."""
-        return self.tools.layout.display != "none"
-
-    def show_tools(self, on: bool) -> None:
-        """Unfold (``on``) or fold the tools."""
-        self.tools.layout.display = None if on else "none"
-
-    def say(self, words: str) -> None:
-        """Show ``words`` above the player in red (a refused search or tree); ``""`` clears it."""
-        self.message.value = f'<span style="color:#b3261e">{escape(words)}</span>' if words else ""
-
-
-def toggle(name: str, label: str, tooltip: str, pressed: bool) -> dict[str, Any]:
-    """A toggle in the player's row (``actions`` in its frames): ``name`` is sent to Python when it
-    is pressed; ``label`` is its text, ``tooltip`` its longer name; a page without a kernel says the
-    toggle needs Python."""
-    return {"id": name, "label": label, "name": tooltip, "pressed": pressed}

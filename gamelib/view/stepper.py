@@ -16,6 +16,7 @@ here runs a search except :func:`step_through` and :func:`record`, through
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
@@ -27,11 +28,13 @@ from gamelib.view.painter import SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay, Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.frames import encode, search_panel
+from gamelib.view.frames import MAX_DRAWN, FramesError, Frame, Panel, encode, leaf_boxes, state_text
+from gamelib.view.painter import MIN_SCREEN_FONT
+from gamelib.view.stage import caption_html, column_width, folded_tree, picture_sizes, projector_style
 from gamelib.view.player import Player, Stepping
 
 __all__ = ["ALL_KINDS", "LEGEND", "Stepper", "caption", "counters", "paint_step", "legend", "record", "rule_notes",
-           "search_title", "step_through", "trace_kinds", "words_html"]
+           "search_panel", "search_title", "step_through", "trace_kinds", "words_html"]
 
 ALL_KINDS = frozenset({"cutoff", "null_window", "research", "tt_hit"})
 """The event kinds a picture has marks and counters for beyond entering and leaving positions."""
@@ -120,6 +123,58 @@ def rule_notes(tree: GameTree, snapshot: Snapshot) -> dict[str, str]:
     """The rule at the search's node in words, for that node's tooltip (:func:`gamelib.view.rules_text.rule_at`)."""
     rule = rule_at(tree, snapshot)
     return {rule.node: rule.text} if rule is not None and rule.node is not None else {}
+
+
+def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: Style = DEFAULT_STYLE,
+                 algorithm: str | None = None, table: bool = False, projector: int | None = None,
+                 fold: bool = True, edit: bool = False) -> Panel:
+    """Every step of ``events`` (recorded on ``tree`` by ``algorithm``, with a transposition table if
+    ``table``) as a :class:`Frame` of a :class:`Panel` titled ``title``: the painter's picture titled
+    ``title, step N`` with the rule at the search's node in its tooltip, the words beside it (the
+    step, the event, what the rule adds, the counters of the events this search records), and
+    :func:`state_text`. With ``edit``, the panel says where each leaf's number box goes.
+
+    ``projector`` (1 or 2: the columns on the screen) draws for a projector instead
+    (:mod:`gamelib.view.stage`): 18-pixel values, the title over the picture, the caption under it,
+    and a tree too wide for its column folded around the search's path at each step, unless ``fold``
+    is False. Raises ReplayError if the events do not fit the tree, ValueError for another number
+    of columns, FramesError (a ValueError) for a tree and trace with more than :data:`MAX_DRAWN`
+    positions to draw.
+    """
+    replay = Replay(tree, events)
+    drawn = len(tree.nodes()) * (len(replay) + 1)
+    if drawn > MAX_DRAWN:
+        raise FramesError(f"{tree.name} has {len(tree.nodes()):,} positions and this search {len(replay):,} steps: "
+                          f"{drawn:,} positions to draw, more than the {MAX_DRAWN:,} a player computes before it "
+                          "opens; choose a smaller tree (a random tree of depth 4 or less)")
+    kinds = trace_kinds(events, algorithm, table=table)
+    if projector is None:
+        painter = SvgPainter(tree, style)
+        folds, width = False, painter.geometry.width
+    else:
+        width = column_width(projector)
+        painter = SvgPainter(tree, dataclasses.replace(projector_style(style), heading=lambda _snapshot: title),
+                             sizes=picture_sizes(tree, width))
+        folds = fold and painter.geometry.width > width
+    frames, widest = [], 0.0
+    for step in range(len(replay) + 1):
+        snapshot = replay.snapshot(step)
+        rule = rule_at(tree, snapshot)
+        heading = style.heading(snapshot)
+        drawn_by = painter
+        if projector is None:
+            words = words_html(snapshot, rule=rule.beyond_event if rule is not None else "", kinds=kinds)
+        else:
+            if folds:
+                folded = folded_tree(tree, snapshot)
+                drawn_by = SvgPainter(folded, painter.style, sizes=picture_sizes(folded, width))
+            words = caption_html(tree, snapshot, heading, kinds)
+        picture = drawn_by.picture(snapshot, title=f"{title}, step {snapshot.step}", notes=rule_notes(tree, snapshot))
+        widest = max(widest, drawn_by.geometry.width)
+        frames.append(Frame(picture, words, state_text(tree, snapshot, heading)))
+    font = painter.sizes.smallest_font
+    return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,
+                 widest * min(1.0, MIN_SCREEN_FONT / font), algorithm or "", font)
 
 
 class Stepper(Stepping):
