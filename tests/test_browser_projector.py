@@ -166,6 +166,24 @@ LEAF_BOXES = """(root, [leaves, picture]) => {
 ``picture`` (an index), in the page, at one moment."""
 
 
+def set_slider(explorer: Any, name: str, value: int | None) -> int:
+    """Set the tools' slider ``name`` as a user does: a click at its right end (its largest value),
+    then ← on its handle down to ``value`` (None: the largest). Returns the value set."""
+    from playwright.sync_api import expect
+
+    slider = explorer.locator(".widget-slider").filter(has_text=name)
+    readout, handle, track = (slider.locator(".widget-readout"), slider.locator(".noUi-handle").first,
+                              slider.locator(".slider-container").first)
+    largest = round(float(handle.get_attribute("aria-valuemax")))
+    found = box(track)
+    track.click(position={"x": found["width"] - 1, "y": found["height"] / 2})
+    expect(readout).to_have_text(str(largest), timeout=STEP_SECONDS * 1000)
+    for shown in range(largest, value if value is not None else largest, -1):
+        handle.press("ArrowLeft")
+        expect(readout).to_have_text(str(shown - 1), timeout=STEP_SECONDS * 1000)
+    return int(readout.inner_text())
+
+
 def assert_leaf_boxes(explorer: Any, picture: int, tree: GameTree) -> None:
     """A number box under every leaf of the explorer's picture ``picture`` (an index), in leaf order,
     each fully visible (on the screen, nothing over its middle, its number not cut off) and holding
@@ -273,27 +291,31 @@ def test_projector_mode_in_the_voila_app(voila: Server, page: Any, broeders: Gam
     edit.click()
     expect(explorer.locator("input.gp-leaf")).to_have_count(0, timeout=STEP_SECONDS * 1000)
 
-    # The sliders' largest random tree (branching 4, depth 5; 1,365 nodes): folded around the
-    # search's path, it fits the screen with text at full size, and the keys still step.
+    # The sliders' largest random tree the player draws, branching 4 and depth 4 (341 nodes, 256
+    # leaves; every step is computed before the player opens, so a deeper one, 1,365 nodes, is
+    # refused, saying so, and the tree shown stays): folded around the search's path, it fits the
+    # screen with text at full size, and the keys still step.
     show_tools(explorer, True)
     explorer.get_by_label("beside it").select_option("none")
     expect(pictures).to_have_count(1, timeout=STEP_SECONDS * 1000)
-    for name, value in (("branching", 4), ("depth", 5)):
-        slider = explorer.locator(".widget-slider").filter(has_text=name).locator(".slider-container").first
-        slider_box = box(slider)
-        slider.click(position={"x": slider_box["width"] - 1, "y": slider_box["height"] / 2})
-        expect(explorer.locator(".widget-slider").filter(has_text=name).locator(".widget-readout")).to_have_text(
-            str(value), timeout=STEP_SECONDS * 1000)
+    set_slider(explorer, "branching", 4)
+    deepest = set_slider(explorer, "depth", None)
+    if deepest > 4:
+        explorer.get_by_role("button", name="Random tree", exact=True).click()
+        expect(explorer).to_contain_text("positions to draw", timeout=RUN_SECONDS * 1000)
+        expect(pictures.first.locator("title").first).to_contain_text("Broeders")
+        set_slider(explorer, "depth", 4)
     explorer.get_by_role("button", name="Random tree", exact=True).click()
     big = explorer.locator("svg.gamelib-tree").first
-    expect(big.locator("title").first).to_contain_text("b=4 d=5", timeout=RUN_SECONDS * 1000)
+    expect(big.locator("title").first).to_contain_text("b=4 d=4", timeout=RUN_SECONDS * 1000)
+    expect(explorer).not_to_contain_text("positions to draw")
     show_tools(explorer, False)
     give_keys(page, big)  # new frames drew the player anew
-    press(page, big, "End", len(alphabeta_events(classroom_tree(4, 5, 0))))
+    press(page, big, "End", len(alphabeta_events(classroom_tree(4, 4, 0))))
     press(page, big, "Home", 0)
     for step in range(1, 31):
         press(page, big, "ArrowRight", step)
-    assert 0 < big.locator("g.node").count() < 60  # folded: the path's children, not 1,365 nodes
+    assert 0 < big.locator("g.node").count() < 60  # folded: the path's children, not 341 nodes
     explorer.evaluate("el => el.scrollIntoView()")
     assert_on_screen(explorer, controls, big, big.locator("g.node.current"), explorer.locator(".gp-words").first)
     assert_projector_sizes(explorer)

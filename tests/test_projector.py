@@ -242,9 +242,9 @@ def test_projector_mode_switches_on_and_off(broeders: GameTree) -> None:
     data = explorer.player.data
     assert explorer.in_projector_mode and data["projector"] is True and explorer.shell.tools.layout.display == "none"
     assert {action["id"]: action["pressed"] for action in data["actions"]}["projector"] is True
-    # the projector's smallest text is 12 px already (its badges), so a picture is never drawn narrower than its
-    # column: the two stand side by side wherever both columns fit, as on the 1280-pixel screen they are made for
-    assert [panel["min_width"] for panel in data["panels"]] == [round(column_width(2))] * 2
+    # the smallest text drawn is the ids' 13 px (no badge on Broeders' tree), so a picture may shrink to 12/13 of
+    # its column and no further: the two stand side by side wherever both fit so, as on the 1280-pixel screen
+    assert [panel["min_width"] for panel in data["panels"]] == [round(column_width(2) * 12 / 13)] * 2
     assert 2 * column_width(2) + 16 <= 1280 - CHROME_WIDTH
     # each picture drawn for one of two columns: Broeders' 16 leaves share the column's width
     assert [svg_size(view.svg(19))[0] for view in explorer.views] == [round(column_width(2))] * 2

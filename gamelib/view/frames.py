@@ -64,7 +64,7 @@ from gamelib.view.picture import window_text
 from gamelib.view.replay import Snapshot, Status, payoff_text
 
 __all__ = ["FORMAT_VERSION", "MAX_DRAWN", "Frame", "FramesError", "Panel", "decode_panel", "encode", "leaf_boxes",
-           "state_text", "svg_parts", "to_json"]
+           "smallest_font", "state_text", "svg_parts", "to_json"]
 
 FORMAT_VERSION = 1
 """The version of :func:`encode`'s data; a player refuses another."""
@@ -390,6 +390,16 @@ def state_text(tree: GameTree, snapshot: Snapshot, heading: str = "") -> str:
     if unseen:
         lines.append(f"Not searched yet: {unseen} position{'s' if unseen != 1 else ''}.")
     return "\n".join(lines) if lines else "Nothing searched yet."
+
+
+_FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+
+
+def smallest_font(frames: Sequence[Frame]) -> float:
+    """The smallest text drawn in any of ``frames``' pictures, in pixels (12 if they draw none): what
+    :attr:`Panel.font` is, read from the pictures themselves (a size no picture uses does not count)."""
+    pieces = {piece for frame in frames for _, part in frame.picture.parts for piece in part}
+    return min((float(size) for piece in pieces for size in _FONT_SIZE.findall(piece)), default=12.0)
 
 
 def leaf_boxes(tree: GameTree, painter: SvgPainter) -> dict[str, Any]:

@@ -65,7 +65,7 @@ from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, Path, describe_mc
 from gamelib.view.painter import FONT, MIN_SCREEN_FONT, Sizes, SvgPainter, SvgPicture, svg_text
 from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
 from gamelib.view.replay import Status
-from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, svg_parts
+from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, smallest_font, svg_parts
 from gamelib.view.player import Player, Shell, Stepping, toggle
 from gamelib.view.stage import VALUE_FONT, column_width, picture_sizes
 from gamelib.view.ui import ipywidgets, touch_button
@@ -340,9 +340,8 @@ def mcts_panel(tree: GameTree, events: Sequence[Event], iterations: int, *, titl
         snapshot = replay.snapshot(step)
         frames.append(Frame(svg_parts(mcts_svg(tree, snapshot, sizes=sizes, heading=False)),
                             words_html(snapshot, iterations, projector=projector), state_text(snapshot, iterations)))
-    width = SvgPainter(tree, sizes=mcts_sizes(sizes)).geometry.width
-    return Panel(title, frames, min_width=width * min(1.0, MIN_SCREEN_FONT / sizes.smallest_font), name="MCTS",
-                 font=sizes.smallest_font)
+    width, font = SvgPainter(tree, sizes=mcts_sizes(sizes)).geometry.width, smallest_font(frames)
+    return Panel(title, frames, min_width=width * min(1.0, MIN_SCREEN_FONT / font), name="MCTS", font=font)
 
 
 class MctsExplorer(Stepping):
@@ -406,6 +405,8 @@ class MctsExplorer(Stepping):
             self.shell.show_tools(bool(content.get("on")))
         elif content.get("action") == "projector":
             self.set_projector(bool(content.get("on")))
+        if "action" in content:  # what is on now, whatever frames the page had when it was pressed
+            self.player.press({"tools": self.shell.tools_shown, "projector": self.projector})
 
     @property
     def in_projector_mode(self) -> bool:

@@ -98,7 +98,8 @@ class PanelView {  // one search: its picture (in the row of pictures) and its w
       const [, , width, height] = (this.svg.getAttribute("viewBox") || "0 0 600 400").split(/\s+/).map(Number);
       this.picture.style.setProperty("--gp-width", `${width}px`);
       this.picture.style.setProperty("--gp-ratio", `${width / height}`);
-      this.picture.style.setProperty("--gp-least", `${Math.min(width, (width * MIN_FONT) / (panel.font || MIN_FONT))}px`);
+      const least = Math.ceil(Math.min(width, (width * MIN_FONT) / (panel.font || MIN_FONT)));  // up: 12 px, not 11.9995
+      this.picture.style.setProperty("--gp-least", `${least}px`);
     }
     for (const [key, part] of this.parts) {
       const changes = panel.parts[key], index = at(changes, step);
@@ -154,7 +155,9 @@ class Player {
     this.note = make("p", { class: "gp-note", role: "status" });
     this.live = make("div", { class: "gp-live", "aria-live": "polite" });
     this.legend = make("p", { class: "gp-legend" });
-    this.root.append(this.panels, this.bar, this.note, this.belows, this.legend, this.live);
+    this.hint = make("p", { class: "gp-hint" }, "Keys, with the focus in the player (click a picture or a button, or Tab): " +
+      "→ and ← step · Home, End: first and last · space on a picture: play, pause");
+    this.root.append(this.panels, this.bar, this.note, this.belows, this.legend, this.hint, this.live);
     this.root.addEventListener("keydown", (event) => this.key(event));
     el.append(this.root);
   }
@@ -169,6 +172,8 @@ class Player {
     }
     if (data.version !== 1) { this.note.textContent = `Frames of version ${data.version}: this player reads version 1.`; return; }
     this.stop();
+    const focused = this.root.contains(document.activeElement) ? document.activeElement : null;
+    const focusedText = focused && focused.tagName === "BUTTON" ? focused.textContent : null;
     this.data = data;
     this.root.classList.toggle("gp-projector", Boolean(data.projector));
     this.views = data.panels.map((panel, index) => new PanelView(data, panel, index, this));
@@ -176,6 +181,7 @@ class Player {
     this.belows.replaceChildren(...this.views.map((view) => view.below));
     this.legend.textContent = data.legend || "";
     this.legend.hidden = !data.legend;
+    this.hint.hidden = Boolean(data.page_keys);  // a slide page says its keys itself
     this.buildBar();
     if (data.page_keys && !this.pageKeys) {  // a slide page: the keys step wherever the focus is
       this.pageKeys = (event) => { if (!this.root.contains(event.target)) this.key(event); };
@@ -185,6 +191,17 @@ class Player {
     this.fit();
     this.go(Math.min(this.model.get("step") ?? 0, data.steps), false);
     if (this.editing) this.views[0].edit(true);
+    if (focused && !this.root.contains(focused)) {  // new frames rebuilt what had the focus: give it back
+      const same = [...this.bar.querySelectorAll("button")].find((button) => button.textContent === focusedText);
+      (same || this.views.find((view) => !view.element.hidden)?.picture)?.focus();
+    }
+  }
+
+  pressed(states) {  // Python says which of its toggles are on (after it answered one)
+    for (const [id, on] of Object.entries(states)) {
+      const toggle = this.bar.querySelector(`[data-action="${id}"]`);
+      if (toggle) toggle.setAttribute("aria-pressed", String(Boolean(on)));
+    }
   }
 
   buildBar() {
@@ -301,6 +318,7 @@ class Player {
       this.model.send({ action: action.id, on });
     });
     element.setAttribute("aria-pressed", String(Boolean(action.pressed)));
+    element.setAttribute("data-action", action.id);
     return element;
   }
 
@@ -331,7 +349,10 @@ function render({ model, el }) {
   player.load();
   model.on("change:frames", () => { player.note.textContent = ""; player.load(); });
   model.on("change:step", () => { if (model.get("step") !== player.step) player.go(model.get("step")); });
-  model.on("msg:custom", (message) => { if (message && message.note !== undefined) player.note.textContent = message.note; });
+  model.on("msg:custom", (message) => {
+    if (message && message.note !== undefined) player.note.textContent = message.note;
+    if (message && message.pressed) player.pressed(message.pressed);
+  });
   return () => { player.stop(); if (player.resizer) player.resizer.disconnect(); };
 }
 

@@ -115,6 +115,10 @@ class Player:
         self.widget.frames = frames_bytes(data)
         self.go(self.step)
 
+    def press(self, states: Mapping[str, bool]) -> None:
+        """Show which of the page's toggles (``actions``: "tools", "projector") are on."""
+        self.widget.send({"pressed": dict(states)})
+
     def say(self, note: str) -> None:
         """Show ``note`` in the player's status line (a refused leaf, a search that failed)."""
         self.widget.send({"note": note})

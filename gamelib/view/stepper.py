@@ -28,7 +28,7 @@ from gamelib.view.painter import SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style
 from gamelib.view.replay import Replay, Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.frames import MAX_DRAWN, FramesError, Frame, Panel, encode, leaf_boxes, state_text
+from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, leaf_boxes, smallest_font, state_text
 from gamelib.view.painter import MIN_SCREEN_FONT
 from gamelib.view.stage import caption_html, column_width, folded_tree, picture_sizes, projector_style
 from gamelib.view.player import Player, Stepping
@@ -172,7 +172,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
         picture = drawn_by.picture(snapshot, title=f"{title}, step {snapshot.step}", notes=rule_notes(tree, snapshot))
         widest = max(widest, drawn_by.geometry.width)
         frames.append(Frame(picture, words, state_text(tree, snapshot, heading)))
-    font = painter.sizes.smallest_font
+    font = smallest_font(frames)
     return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,
                  widest * min(1.0, MIN_SCREEN_FONT / font), algorithm or "", font)
 
