@@ -163,6 +163,7 @@ def _add_slides_command(commands: Any) -> None:
 def run_slides(args: argparse.Namespace) -> int:
     """Run ``slides``: write the page and say where. Raises UsageError, TreeFormatError, SearchError
     or OSError on bad input."""
+    from gamelib.view.frames import FramesError
     from gamelib.view.slides import slides_html
 
     algorithms = [item for item in args.items[:2] if item in SEARCHES]
@@ -182,7 +183,10 @@ def run_slides(args: argparse.Namespace) -> int:
         raise UsageError(str(error).replace("trace needs", "slides needs")) from None
     if args.out.is_dir():
         raise UsageError(f"--out {args.out} is a folder: give the page's file name, such as talk.html")
-    page = slides_html(tree, algorithms, title=args.title)
+    try:
+        page = slides_html(tree, algorithms, title=args.title)
+    except FramesError as error:  # a tree too big to draw every step of
+        raise UsageError(f"slides: {error}") from None
     write_atomically(args.out, page)
     args.out.chmod(0o644)  # a page to serve: readable by everyone, as a web server needs it
     print(f"wrote {args.out} ({len(page.encode()) / 1000:.0f} KB): open it in a browser; → and ← step")

@@ -40,7 +40,7 @@ from gamelib.view.stepper import search_panel
 from gamelib.view.painter import DEFAULT_SIZES, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, EdgeView, NodeView
 from gamelib.view.replay import Replay, Snapshot, Status
-from gamelib.view.rules_text import node_rule, rule_at
+from gamelib.view.rules_text import Rule, node_rule, rule_at
 from gamelib.view.stage import (
     CHROME_WIDTH,
     COLUMN_GAP,
@@ -291,6 +291,27 @@ def test_alpha_beta_rules_on_broeders_tree(broeders: GameTree) -> None:
     assert exit_8 is not None and exit_8.text == "8 returns 3 to its parent (at most that: a cut stopped it early)"
     exit_7 = rule_at(broeders, at_event(broeders, events, Exit, "7"))  # seed 003: position 7 is worth 4
     assert exit_7 is not None and exit_7.text == "7 returns 4 to its parent"
+    # By hand: MIN 9 is entered with beta 4 (MAX 4 already has 4 from 3); its leaves 6 and 7 are both at or
+    # above 4, so both are searched, no cut, and 9 learns only that it is at least 4
+    exit_9 = rule_at(broeders, at_event(broeders, events, Exit, "9"))
+    assert exit_9 is not None and exit_9.text == ("9 returns 4 to its parent (at least that: its value fell outside "
+                                                  "its window, where the search learns only a bound)")
+    assert not [event for event in events if isinstance(event, Cutoff) and event.node == "9"]
+
+
+def test_mtdf_cuts_say_the_test_and_a_table_hit_settles_a_bound(broeders: GameTree) -> None:
+    # MTD(f) from 0 first tests "is the value at least 0?": the bound of its cuts is the value tested, 0, not a
+    # value found elsewhere; its second pass tests "above 4?" and meets leaf 15 in the table, where the first
+    # pass stored 4 as a lower bound: with 15 a leaf that entry is exact enough to settle it
+    events = events_of(broeders, "mtdf")
+    first_cut = rule_at(broeders, at_event(broeders, events, Cutoff))
+    assert first_cut is not None and "MTD(f)'s test asks only whether the value reaches 0, and this move does" \
+        in first_cut.text and "elsewhere" not in first_cut.text
+    replay = Replay(broeders, events)
+    settled = [step for step in range(1, len(replay) + 1) if isinstance(replay.snapshot(step).event, Exit)
+               and "table's entry settled it" in (rule_at(broeders, replay.snapshot(step)) or Rule("", "")).text]
+    assert [replay.snapshot(step).event.node for step in settled] == ["15"]  # type: ignore[union-attr]
+    assert replay.snapshot(settled[0]).table_hit["15"].cutoff
 
 
 def test_a_max_node_cut_says_beta() -> None:

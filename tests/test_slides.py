@@ -16,6 +16,7 @@ import pytest
 
 from gamelib.cli import main
 from gamelib.games.data import DATA_DIR
+from gamelib.search.random_trees import classroom_tree
 from tests.axe_core import summary, violations
 
 BROEDERS = str(DATA_DIR / "trees" / "broeders31.json")
@@ -57,6 +58,8 @@ def test_two_searches_a_typed_tree_and_a_title(capsys: pytest.CaptureFixture[str
     (["alphabeta", "--tree", "((3 12"], "--tree: column"),
     (["alphabeta", "--course-tree", "broeders31", "--title", "x" * 201], "at most 200 characters"),
     (["mtdf", "--course-tree", "textbook_aima_fig5_12"], "the tree has chance nodes"),
+    # 1,365 positions, 1,320 steps of alpha-beta: 1,801,800 to draw, over gamelib.view.frames.MAX_DRAWN
+    (["alphabeta", "--tree", classroom_tree(4, 5, 0).to_text()], "1,801,800 positions to draw"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str],
                                             message: str) -> None:

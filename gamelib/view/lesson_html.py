@@ -85,7 +85,7 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 """nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
 manager, MathJax, mermaid), its links underlined (WCAG 1.4.1), and its prompts and code colours at
 4.5:1 or more against their backgrounds (WCAG 1.4.3: JupyterLab's light theme draws the prompts at
-half opacity, 2.2:1, and eleven of its code colours at 2.6 to 4.4:1 on the cells' #f5f5f5; each is
+half opacity, about 2:1, and ten of its code colours at 2.6 to 4.4:1 on the cells' #f5f5f5; each is
 darkened here to between 4.9 and 5.9:1): the widgets and formulas are static HTML and MathML already (an explorer
 is its player, script and frames inside). A cell folded in the notebook (the Setup cell: its
 ``jupyter.source_hidden`` metadata) is folded in the page too, under a line that opens it."""

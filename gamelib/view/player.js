@@ -42,6 +42,12 @@ function make(tag, attributes = {}, text = "") {
   return element;
 }
 
+function sentences(element) {  // the words' lines, each ended, for a screen reader (not run together)
+  const lines = [...element.querySelectorAll("div")].filter((line) => !line.querySelector("div"));
+  return (lines.length ? lines : [element]).map((line) => line.textContent.replace(/\s+/g, " ").trim())
+    .filter(Boolean).map((line) => (/[.:!?]$/.test(line) ? line : `${line}.`)).join(" ");
+}
+
 function button(label, name, action) {  // its name is its label (WCAG 2.5.3); the title says more
   const element = make("button", { type: "button", class: "gp-button", title: name }, label);
   element.addEventListener("click", action);
@@ -235,7 +241,9 @@ class Player {
       this.choice = make("select", { class: "gp-choice", "aria-label": "searches shown", title: "searches shown" });
       this.choice.append(make("option", { value: "-1" }, "both, side by side"));
       this.views.forEach((view, index) => this.choice.append(make("option", { value: String(index) }, `${view.panel.name} only`)));
-      this.choice.addEventListener("change", () => { this.only = Number(this.choice.value); this.chosen = true; this.arrange(); });
+      this.choice.addEventListener("change", () => {
+        this.only = Number(this.choice.value); this.chosen = true; this.arrange();
+      });
       parts.push(this.choice);
     }
     if (this.editButton) parts.push(this.editButton);
@@ -245,7 +253,7 @@ class Player {
 
   fit() {  // two pictures side by side only where each keeps its smallest text at 12 pixels
     if (this.views.length < 2 || this.chosen) return this.arrange();
-    const need = this.views.reduce((sum, view) => sum + (view.panel.min_width || 0), 0) + 16 * (this.views.length - 1);
+    const need = this.views.reduce((sum, view) => sum + (view.panel.min_width || 0) + 8, 0);  // + each panel's padding
     this.only = this.root.clientWidth && this.root.clientWidth < need ? 0 : -1;
     this.arrange();
     if (!this.resizer && typeof ResizeObserver !== "undefined") {
@@ -260,6 +268,7 @@ class Player {
   arrange() {
     this.views.forEach((view, index) => { view.element.hidden = view.below.hidden = this.only >= 0 && index !== this.only; });
     if (this.choice) this.choice.value = String(this.only);
+    if (this.counter && this.data) this.go(this.step, false);  // the counter names the search shown
   }
 
   go(step, announce = true) {
@@ -269,11 +278,13 @@ class Player {
     for (const view of this.views) view.show(step);
     this.slider.value = String(step);
     this.slider.setAttribute("aria-valuetext", `step ${step} of ${this.data.steps}`);
-    this.counter.textContent = `step ${step} of ${this.data.steps}`;
+    const shown = this.only >= 0 ? this.views[this.only] : null;
+    const ends = shown && shown.panel.last < this.data.steps ? ` (${shown.panel.name} ends at ${shown.panel.last})` : "";
+    this.counter.textContent = `step ${step} of ${this.data.steps}${ends}`;
     for (const [name, off] of [["first", step === 0], ["back", step === 0], ["next", step === this.data.steps],
       ["last", step === this.data.steps]]) this.buttons[name].setAttribute("aria-disabled", String(off));
     if (announce && !this.timer) this.live.textContent = this.views.filter((view) => !view.element.hidden)
-      .map((view) => `${view.panel.name || view.panel.title}: ${view.words.textContent.replace(/\s+/g, " ").trim()}`).join(" ");
+      .map((view) => `${view.panel.name || view.panel.title}: ${sentences(view.words)}`).join(" ");
     if (this.model.get("step") !== step) { this.model.set("step", step); this.model.save_changes(); }
     if (step === this.data.steps) this.stop();
   }

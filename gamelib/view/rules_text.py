@@ -125,13 +125,20 @@ def _best_move(event: BestMove, player: Player, window: Window | None) -> Rule:
                 extra=f"{change}; {rule}" if change else rule)
 
 
-def _cutoff(event: Cutoff, player: Player, tree: GameTree) -> Rule:
+def _cutoff(event: Cutoff, player: Player, tree: GameTree, test: bool) -> Rule:
+    """The cut in words; ``test``: the search is one of MTD(f)'s null-window tests, whose bound is the
+    value tested, not a value found elsewhere in the tree."""
     skipped = ", ".join(event.skipped)
     reason = cut_reason(event)
     parent = tree.parents.get(event.node)
     if parent is not None and tree.players[parent] is Player.CHANCE and player is not Player.CHANCE:
         why = (f"the bound is Star1's window for {event.node}, so the chance node {parent} cannot reach its own "
                "window whatever its other outcomes are worth")
+    elif test and player is Player.MAX:
+        why = f"MTD(f)'s test asks only whether the value reaches {_v(event.beta)}, and this move does"
+    elif test:
+        why = (f"MTD(f)'s test asks only whether the value rises above {_v(event.alpha)}, and this reply holds it "
+               f"at {_v(event.alpha)} or below")
     elif player is Player.MAX:
         why = f"MIN can get {_v(event.beta)} elsewhere and will not come here"
     else:
@@ -144,12 +151,18 @@ _BOUND_WORDS = {Bound.LOWER: "at least that", Bound.UPPER: "at most that"}
 
 
 def _exit_bound(event: Exit, snapshot: Snapshot) -> str:
-    """Why a node returns a bound, not its value: a cut there stopped it early, or, with no cut there,
-    every child returned outside its window, which held the value at the window's edge (fail-hard)."""
+    """Why a node returns a bound, not its value: the table's entry settled it, a cut there stopped it
+    early, or else its value fell outside its window (at or below alpha, at or above beta), where the
+    search learns only a bound."""
     if event.bound is Bound.EXACT:
         return ""
-    why = ("a cut stopped it early" if any(node == event.node for node, _ in snapshot.cut_edges)
-           else "every child fell outside its window, so it knows no more")
+    hit = snapshot.table_hit.get(event.node)
+    if hit is not None and hit.cutoff:
+        why = "the table's entry settled it"
+    elif any(node == event.node for node, _ in snapshot.cut_edges):
+        why = "a cut stopped it early"
+    else:
+        why = "its value fell outside its window, where the search learns only a bound"
     return f" ({_BOUND_WORDS[event.bound]}: {why})"
 
 
@@ -289,7 +302,7 @@ def rule_at(tree: GameTree, snapshot: Snapshot) -> Rule | None:
     if isinstance(event, BestMove):
         return _best_move(event, player, window)
     if isinstance(event, Cutoff):
-        return _cutoff(event, player, tree)
+        return _cutoff(event, player, tree, test=snapshot.mtd_pass is not None)
     if isinstance(event, Exit):
         bound = _exit_bound(event, snapshot)
         return Rule(node, f"{node} returns {_v(event.value)} to its parent{bound}", extra=bound.strip(" ()"))

@@ -3,8 +3,9 @@
 The page is the player (:mod:`gamelib.view.player`) on one or two searches of a tree, drawn for a
 projector (:mod:`gamelib.view.stage`: 18-pixel values and captions, two searches in two columns, a
 tree too wide for its column folded around the search's path), with the captions projector mode
-shows and the legend under them. The arrow keys and a presenter's clicker (PageDown, PageUp) step
-it wherever the focus is, Home and End jump, space plays. Nothing is fetched: the frames, the script
+shows and the legend under them. A presenter's clicker (PageDown, PageUp) steps it wherever the focus
+is; the arrow keys, Home and End too, except on a drop-down or the slider, which they move; space
+plays, except on a button, which it presses. Nothing is fetched: the frames, the script
 and the style sheet are in the page, which opens from a file, a USB stick or any web server.
 
 >>> from gamelib.games.data import load_seed_tree
@@ -53,7 +54,8 @@ h1 {{ font-size: 20px; margin: 0 0 4px 0; }}
 def slides_html(tree: GameTree, algorithms: Sequence[str], *, title: str = "") -> str:
     """The slide page of ``algorithms`` (one or two names of searches) on ``tree``, titled ``title``
     (default: the searches and the tree's name). Values from MAX's point of view. Raises SearchError
-    for an unknown search, more than two, or a search that refuses the tree."""
+    for an unknown search, more than two, or a search that refuses the tree, and FramesError (a
+    ValueError) for a tree with too many positions to draw every step of (:data:`gamelib.view.frames.MAX_DRAWN`)."""
     if not 1 <= len(algorithms) <= 2:
         raise SearchError(f"give one or two searches for the slides, not {len(algorithms)}")
     panels, kinds = [], set[str]()

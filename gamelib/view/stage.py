@@ -8,7 +8,7 @@ tree too wide for its column keeps these sizes: it is drawn folded around the se
 (:func:`folded_tree`), and scrolls if even that is too wide (never text below
 :data:`MIN_FONT`). Then the pieces the explorer uses in projector mode: the style (windows on the
 search path only, "≤3" for "<= 3") and the caption under each picture (:func:`caption_html`, with
-the rule in words of :mod:`gamelib.view.rules_text`), which :func:`gamelib.view.frames.search_panel`
+the rule in words of :mod:`gamelib.view.rules_text`), which :func:`gamelib.view.stepper.search_panel`
 draws with, and the quiz's CSS (:data:`PROJECTOR_CSS`).
 
 >>> from gamelib.games.data import load_seed_tree
@@ -18,8 +18,8 @@ draws with, and the quiz's CSS (:data:`PROJECTOR_CSS`).
 (18.0, 18.0, True)
 
 Folded pictures of big trees: only the search's path is unfolded, every other subtree is one node.
-A tree too wide for its column at a legible size (the sliders' largest random tree, branching 4
-and depth 5, has 1,024 leaves) is drawn folded: the root, and the children of every node on the
+A tree too wide for its column at a legible size (a random tree of branching 4 and depth 4 has 256
+leaves) is drawn folded: the root, and the children of every node on the
 path from the root to the node the search is at. A subtree off that path shows as its top node
 alone, with its status and, once the search has left it, its value (so finished subtrees fold
 into their result). The folded tree is read from the replayed

@@ -144,7 +144,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
     replay = Replay(tree, events)
     drawn = len(tree.nodes()) * (len(replay) + 1)
     if drawn > MAX_DRAWN:
-        raise FramesError(f"{tree.name} has {len(tree.nodes()):,} positions and this search {len(replay):,} steps: "
+        raise FramesError(f"the tree has {len(tree.nodes()):,} positions and this search {len(replay):,} steps: "
                           f"{drawn:,} positions to draw, more than the {MAX_DRAWN:,} a player computes before it "
                           "opens; choose a smaller tree (a random tree of depth 4 or less)")
     kinds = trace_kinds(events, algorithm, table=table)
@@ -182,7 +182,7 @@ class Stepper(Stepping):
 
     Step k shows the picture after the first k events (0: nothing searched yet), with the k-th
     event in words and the counters so far, and the picture's state in words; values are from MAX's
-    point of view. Every step is computed once (:func:`gamelib.view.frames.search_panel`) and the
+    point of view. Every step is computed once (:func:`search_panel`) and the
     page steps without Python. Show it by leaving it last in a cell. Raises ReplayError if the
     events name nodes that are not in ``tree``.
     """
