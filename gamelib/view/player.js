@@ -268,7 +268,7 @@ class Player {
   arrange() {
     this.views.forEach((view, index) => { view.element.hidden = view.below.hidden = this.only >= 0 && index !== this.only; });
     if (this.choice) this.choice.value = String(this.only);
-    if (this.counter && this.data) this.go(this.step, false);  // the counter names the search shown
+    if (this.counter && this.data) this.count();  // the counter names the search shown
   }
 
   go(step, announce = true) {
@@ -278,15 +278,19 @@ class Player {
     for (const view of this.views) view.show(step);
     this.slider.value = String(step);
     this.slider.setAttribute("aria-valuetext", `step ${step} of ${this.data.steps}`);
-    const shown = this.only >= 0 ? this.views[this.only] : null;
-    const ends = shown && shown.panel.last < this.data.steps ? ` (${shown.panel.name} ends at ${shown.panel.last})` : "";
-    this.counter.textContent = `step ${step} of ${this.data.steps}${ends}`;
+    this.count();
     for (const [name, off] of [["first", step === 0], ["back", step === 0], ["next", step === this.data.steps],
       ["last", step === this.data.steps]]) this.buttons[name].setAttribute("aria-disabled", String(off));
     if (announce && !this.timer) this.live.textContent = this.views.filter((view) => !view.element.hidden)
       .map((view) => `${view.panel.name || view.panel.title}: ${sentences(view.words)}`).join(" ");
     if (this.model.get("step") !== step) { this.model.set("step", step); this.model.save_changes(); }
     if (step === this.data.steps) this.stop();
+  }
+
+  count() {  // "step k of n", and where the one search shown ends when it ends sooner
+    const shown = this.only >= 0 ? this.views[this.only] : null;
+    const ends = shown && shown.panel.last < this.data.steps ? ` (${shown.panel.name} ends at ${shown.panel.last})` : "";
+    this.counter.textContent = `step ${this.step} of ${this.data.steps}${ends}`;
   }
 
   jump(steps, direction) {
