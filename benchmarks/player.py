@@ -46,12 +46,18 @@ from gamelib.view.stepper import record, search_panel  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1366, "height": 768}
 
-# Run in the page before the clicks: each click's time stamp, and the time the picture was painted.
-WATCH = """(picture) => {
+# Run in the page before the clicks: each click's time stamp, and the time the picture of a new step was
+# painted. The scope is watched, not one picture: the old explorer replaced its whole <svg> at each step.
+WATCH = """(scope) => {
   window.__clicks = []; window.__painted = [];
+  const step = () => scope.querySelector("svg.gamelib-tree")?.getAttribute("data-step");
+  let shown = step();
   document.addEventListener("click", (event) => window.__clicks.push(event.timeStamp), true);
-  new MutationObserver(() => requestAnimationFrame(() => setTimeout(() => window.__painted.push(performance.now()), 0)))
-    .observe(picture, { attributes: true, attributeFilter: ["data-step"] });
+  new MutationObserver(() => {
+    if (step() === shown) return;
+    shown = step();
+    requestAnimationFrame(() => setTimeout(() => window.__painted.push(performance.now()), 0));
+  }).observe(scope, { attributes: true, childList: true, subtree: true });
 }"""
 
 
@@ -70,15 +76,11 @@ def sizes() -> None:
 
 def click_times(page: Any, scope: Any, clicks: int) -> list[float]:
     """Click Next ``clicks`` times in ``scope``; the milliseconds from each click to its picture painted."""
-    picture = scope.locator("svg.gamelib-tree").first
-    picture.wait_for()
-    page.evaluate(WATCH, picture.element_handle())
+    scope.locator("svg.gamelib-tree").first.wait_for()
+    page.evaluate(WATCH, scope.element_handle())
     button = scope.get_by_role("button", name="Next ▶", exact=True).first
     for index in range(clicks):
-        step = picture.get_attribute("data-step")
         button.click()
-        page.wait_for_function("([picture, step]) => picture.getAttribute('data-step') !== step",
-                               arg=[picture.element_handle(), step], timeout=30_000)
         page.wait_for_function(f"window.__painted.length > {index}", timeout=30_000)
     clicked, painted = page.evaluate("[window.__clicks, window.__painted]")
     return [after - before for before, after in zip(clicked[-clicks:], painted[-clicks:])]
@@ -98,7 +100,7 @@ def static_page(browser: Any, clicks: int, folder: Path) -> None:
     page = browser.new_page(viewport=VIEWPORT)
     page.route("**/*", lambda route: route.abort() if not route.request.url.startswith("file:") else route.continue_())
     page.goto(page_file.as_uri())
-    print(line("a page from a file, the player", click_times(page, page, clicks)))
+    print(line("a page from a file, the player", click_times(page, page.locator("body"), clicks)))
     page.close()
 
 
