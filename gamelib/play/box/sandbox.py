@@ -417,6 +417,7 @@ class _Watch:
             for key, _ in self.selector.select(min(remaining, _POLL_SECONDS)):
                 self._serve(key.data)
                 if self.ended:
+                    self._drain()  # what the child printed before the message that ended it is kept
                     return RunEnd.ENDED
             if self._too_much():
                 return RunEnd.OUTPUT
@@ -476,6 +477,21 @@ class _Watch:
             self.received[name] += chunk[:max(room, 0)]
             if room <= len(chunk):
                 return
+
+    def _drain(self) -> None:
+        """Read what stdout and stderr hold now, up to the output limit, without waiting: the listener has
+        ended the run on a message, and what the child printed before it may not have been read yet
+        (the pipes are served in whatever order they are ready)."""
+        for name in ("stdout", "stderr"):
+            fd = self.fds.get(name)
+            while fd is not None and len(self.received[name]) <= self.limits.output_bytes:
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:
+                    break
+                if not chunk:
+                    break
+                self.received[name] += chunk[:self.limits.output_bytes + 1 - len(self.received[name])]
 
     def _hear(self, chunk: bytes) -> None:
         """Take the channel's complete lines as messages, each heard by the listener at once; a line
