@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import gzip
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -20,6 +17,7 @@ from gamelib.view.explorer import Explorer, explore
 from gamelib.view.frames import decode_panel
 from gamelib.view.replay import ReplayError, Status
 from tests.conftest import step_after
+from tests.player_pages import mime_data, page_data
 
 
 def trace(search: object, tree: GameTree) -> tuple:  # type: ignore[type-arg]
@@ -45,19 +43,8 @@ def notes_sent(explorer: Explorer, monkeypatch: pytest.MonkeyPatch) -> list[Mapp
     return sent
 
 
-def mime_data(bundle: Any) -> Mapping[str, Any]:
-    """The data of a ``_repr_mimebundle_`` answer: IPython takes a dict, or a (data, metadata) pair."""
-    data: Mapping[str, Any] = bundle[0] if isinstance(bundle, tuple) else bundle
-    return data
 
 
-def page_data(page: str) -> tuple[dict[str, Any], int]:
-    """The frames a page without a kernel holds (base64 of gzipped JSON), and the step it opens at."""
-    found = re.search(r'<script type="application/gzip;base64" data-gamelib-frames data-step="(\d+)">([^<]*)</script>',
-                      page)
-    assert found, page[:300]
-    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found[2])))
-    return data, int(found[1])
 
 
 def test_next_reaches_the_cutoff_at_8(broeders: GameTree) -> None:

@@ -3,7 +3,6 @@ the same pictures the screen shows, standing alone without the notebook's CSS.""
 
 from __future__ import annotations
 
-import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
@@ -16,11 +15,19 @@ from gamelib.search.negamax import SearchError
 from gamelib.search.tracing import Cutoff
 from gamelib.view import save_steps
 from gamelib.view.explorer import Explorer
+from gamelib.view.export import (
+    ExportError,
+    SaveBar,
+    explorer_picture,
+    png_bytes,
+    save_picture,
+    standalone_svg,
+)
 from gamelib.view.frames import decode_panel
-from gamelib.view.export import ExportError, SaveBar, explorer_picture, png_bytes, save_picture, standalone_svg
 from gamelib.view.painter import SvgPainter
 from gamelib.view.stepper import record
 from tests.conftest import step_after
+from tests.player_pages import same_picture
 
 SVG = "{http://www.w3.org/2000/svg}"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -33,13 +40,6 @@ def tiny() -> GameTree:
     return tree_from_dict({"root": "a", "children": {"a": ["b", "c"]}, "values": {"b": 1, "c": 2}})
 
 
-def same_picture(one: str, other: str) -> bool:
-    """Whether two SVG texts draw the same: the same elements, attributes and texts, leaving out the
-    part ids the player moves to ``data-k``, the step number and the whitespace between elements."""
-    def canonical(svg: str) -> str:
-        plain = re.sub(r'\s(?:id|data-k|data-step)="[^"]*"', "", svg)
-        return ET.canonicalize(plain, strip_text=True)
-    return canonical(one) == canonical(other)
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import gzip
 import json
 import re
 from pathlib import Path
@@ -23,6 +22,7 @@ from gamelib.view.lesson_html import (
     offline_notebook,
     tex_as_mathml,
 )
+from tests.player_pages import page_data
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SMALL_LESSON = NOTEBOOKS / "01_minimax.ipynb"
@@ -124,9 +124,8 @@ def test_a_widget_shows_its_picture_and_formulas_are_mathml(tmp_path: Path) -> N
     page = lesson_html(path, execute=False)
     # the explorer's output is its player, opened at step 19 (the cut at 8), its frames in the page, and no
     # widget manager: the frames at step 19 draw the cut edge and say the cut
-    found = re.search(r'<script (?=[^>]*data-gamelib-frames)(?=[^>]*data-step="19")[^>]*>([^<]+)</script>', page)
-    assert found is not None
-    data = json.loads(gzip.decompress(base64.b64decode(found[1])))
+    data, opens_at = page_data(page)
+    assert opens_at == 19
     panel = data["panels"][0]
     at_19 = [[when, value] for when, value in panel["parts"]["edge-8-18"] if when <= 19][-1][1]
     assert 'class="edge cut"' in data["strings"][at_19[0]]
@@ -183,7 +182,6 @@ def test_a_page_has_its_lessons_title_and_underlined_links() -> None:
     """The page's <title> is the lesson's first heading (an empty one is a WCAG 2.4.2 failure), and its links are
     underlined, not told apart by colour alone (WCAG 1.4.1)."""
     page = lesson_html(SMALL_LESSON, execute=False)
-    import json
 
     heading = json.loads(SMALL_LESSON.read_text(encoding="utf-8"))["cells"][0]["source"][0]  # the lesson's first line
     assert heading.startswith("# Minimax")

@@ -21,8 +21,10 @@ from gamelib.view.lesson_html import build, lessons
 from gamelib.view.replay import Replay, Status
 from gamelib.view.stepper import record
 from tests.axe_core import summary, violations
+from tests.player_pages import open_offline
 
 CHROMIUM = "/usr/bin/chromium"
+LAPTOP = {"width": 1366, "height": 768}
 ROOT = Path(__file__).resolve().parent.parent
 STEPPING = ("01_minimax", "02_alpha_beta", "03_negascout", "09_monte_carlo_tree_search")
 """The lessons whose players the issue asks to step in their pages."""
@@ -51,22 +53,6 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-def open_offline(browser: Any, page_file: Path) -> tuple[Any, list[str]]:
-    """``page_file`` in a fresh page at 1366 x 768 that refuses, and records, every request but files."""
-    asked: list[str] = []
-
-    def files_only(route: Any) -> None:
-        if route.request.url.startswith("file:"):
-            route.continue_()
-        else:
-            asked.append(route.request.url)
-            route.abort()
-
-    page = browser.new_page(viewport={"width": 1366, "height": 768})
-    page.route("**/*", files_only)
-    page.goto(page_file.as_uri())
-    return page, asked
-
 
 def test_every_page_has_no_wcag_21_aa_violation(pages: Path, browser: Any) -> None:
     names = [*sorted(path.name for path in pages.glob("[0-9][0-9]_*.html")), "index.html"]
@@ -74,7 +60,7 @@ def test_every_page_has_no_wcag_21_aa_violation(pages: Path, browser: Any) -> No
     assert (pages / "index.html").read_text() == (pages / "00_start_here.html").read_text()
     failing = {}
     for name in names:
-        page, asked = open_offline(browser, pages / name)
+        page, asked = open_offline(browser, pages / name, LAPTOP)
         try:
             page.wait_for_load_state("load")
             found = violations(page)
@@ -94,7 +80,7 @@ def counter(player: Any) -> int:
 def test_every_player_steps_in_the_page_with_clicks_and_keys(pages: Path, browser: Any, lesson: str) -> None:
     from playwright.sync_api import expect
 
-    page, asked = open_offline(browser, pages / f"{lesson}.html")
+    page, asked = open_offline(browser, pages / f"{lesson}.html", LAPTOP)
     try:
         players = page.locator("[data-gamelib-player]")
         expect(players.first).to_be_visible()
@@ -141,7 +127,7 @@ def test_every_player_steps_in_the_page_with_clicks_and_keys(pages: Path, browse
 def test_lesson_2s_explorer_shows_what_the_trace_has_pruned_at_every_step(pages: Path, browser: Any) -> None:
     tree = load_seed_tree("broeders31")
     replay = Replay(tree, record(tree, "alphabeta"))
-    page, _ = open_offline(browser, pages / "02_alpha_beta.html")
+    page, _ = open_offline(browser, pages / "02_alpha_beta.html", LAPTOP)
     try:
         player = page.locator("[data-gamelib-player]").first
         player.scroll_into_view_if_needed()

@@ -6,14 +6,9 @@ rollout starts at a leaf): UCB1 = mean + sqrt(2) sqrt(ln N / n).
 
 from __future__ import annotations
 
-import base64
-import gzip
 import html
-import json
 import math
 import re
-from collections.abc import Mapping
-from typing import Any
 
 import pytest
 
@@ -31,8 +26,15 @@ from gamelib.view.mcts_explorer import (
     record_mcts,
     root_table,
 )
-from gamelib.view.mcts_replay import MctsReplay, MctsReplayError, Phase, root_choices, settled_at
+from gamelib.view.mcts_replay import (
+    MctsReplay,
+    MctsReplayError,
+    Phase,
+    root_choices,
+    settled_at,
+)
 from gamelib.view.replay import ReplayError
+from tests.player_pages import mime_data, page_data
 
 
 def two_leaves() -> GameTree:
@@ -58,19 +60,8 @@ def classes(svg: str, group: str) -> list[str]:
     return found.group(1).split()
 
 
-def mime_data(bundle: Any) -> Mapping[str, Any]:
-    """The data of a ``_repr_mimebundle_`` answer: IPython takes a dict, or a (data, metadata) pair."""
-    data: Mapping[str, Any] = bundle[0] if isinstance(bundle, tuple) else bundle
-    return data
 
 
-def page_data(page: str) -> tuple[dict[str, Any], int]:
-    """The frames a page without a kernel holds (base64 of gzipped JSON), and the step it opens at."""
-    found = re.search(r'<script type="application/gzip;base64" data-gamelib-frames data-step="(\d+)">([^<]*)</script>',
-                      page)
-    assert found, page[:300]
-    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found[2])))
-    return data, int(found[1])
 
 
 def test_iterations_are_three_or_four_events_and_the_jumps_follow_them() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,6 +17,7 @@ from gamelib.cli import main
 from gamelib.games.data import DATA_DIR
 from gamelib.search.random_trees import classroom_tree
 from tests.axe_core import summary, violations
+from tests.player_pages import open_offline
 
 BROEDERS = str(DATA_DIR / "trees" / "broeders31.json")
 CHROMIUM = "/usr/bin/chromium"
@@ -85,16 +85,7 @@ def test_the_page_steps_with_a_presenters_keys_offline(capsys: pytest.CaptureFix
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            def files_only(route: Any) -> None:
-                if route.request.url.startswith("file:"):
-                    route.continue_()
-                else:
-                    asked.append(route.request.url)
-                    route.abort()
-
-            page.route("**/*", files_only)
-            page.goto(out.as_uri())
+            page, asked = open_offline(browser, out, {"width": 1280, "height": 720})
             counter = page.locator(".gp-counter")
             expect(counter).to_have_text("step 0 of 97")  # minimax's 97 events; alpha-beta holds at its 57th
             page.locator("h1").click()  # the focus anywhere on the page: a clicker's keys still step

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import base64
 import gzip
 import json
-import re
-import xml.etree.ElementTree as ET
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -18,6 +14,7 @@ from gamelib.view.frames import decode_panel
 from gamelib.view.replay import ReplayError
 from gamelib.view.stepper import Stepper, step_through
 from tests.conftest import step_after
+from tests.player_pages import mime_data, page_data, same_picture
 
 
 def step_after_cut_at_8(broeders: GameTree) -> int:
@@ -38,28 +35,10 @@ def widget_data(stepper: Stepper) -> dict[str, Any]:
     return data
 
 
-def page_data(page: str) -> tuple[dict[str, Any], int]:
-    """The frames a page without a kernel holds (base64 of gzipped JSON), and the step it opens at."""
-    found = re.search(r'<script type="application/gzip;base64" data-gamelib-frames data-step="(\d+)">([^<]*)</script>',
-                      page)
-    assert found, page[:300]
-    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(found[2])))
-    return data, int(found[1])
 
 
-def mime_data(bundle: Any) -> Mapping[str, Any]:
-    """The data of a ``_repr_mimebundle_`` answer: IPython takes a dict, or a (data, metadata) pair."""
-    data: Mapping[str, Any] = bundle[0] if isinstance(bundle, tuple) else bundle
-    return data
 
 
-def same_picture(one: str, other: str) -> bool:
-    """Whether two SVG texts draw the same: the same elements, attributes and texts, leaving out the
-    part ids the player moves to ``data-k``, the step number and the whitespace between elements."""
-    def canonical(svg: str) -> str:
-        plain = re.sub(r'\s(?:id|data-k|data-step)="[^"]*"', "", svg)
-        return ET.canonicalize(plain, strip_text=True)
-    return canonical(one) == canonical(other)
 
 
 def test_next_three_times(broeders: GameTree) -> None:

@@ -60,7 +60,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gamelib.games.adjacency import AdjacencyGame, AdjacencyState, Mark, Outcome, Square, parse_square, square_name
+from gamelib.games.adjacency import (
+    AdjacencyGame,
+    AdjacencyState,
+    Mark,
+    Outcome,
+    Square,
+    parse_square,
+    square_name,
+)
 from gamelib.games.game import format_value
 from gamelib.play.bots.base import BOT_NAMES, Bot, Decision, make_bot
 from gamelib.play.box.stepped import in_browser

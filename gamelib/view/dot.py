@@ -45,7 +45,14 @@ from collections.abc import Mapping, Sequence
 
 from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Event
-from gamelib.view.picture import DEFAULT_STYLE, Style, edge_view, node_view, snapshot_at, tree_edges
+from gamelib.view.picture import (
+    DEFAULT_STYLE,
+    Style,
+    edge_view,
+    node_view,
+    snapshot_at,
+    tree_edges,
+)
 from gamelib.view.replay import Snapshot
 
 __all__ = [

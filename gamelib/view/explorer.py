@@ -206,12 +206,8 @@ class Explorer(Stepping):
                 self.set_leaf(str(leaf), _number(value))
             elif "edit" in content:
                 self.set_editing(bool(content["edit"]))
-            elif content.get("action") == "tools":
-                self.shell.show_tools(bool(content.get("on")))
-            elif content.get("action") == "projector":
-                self.set_projector(bool(content.get("on")))
-            if "action" in content:  # what is on now, whatever frames the page had when it was pressed
-                self.player.press({"tools": self.shell.tools_shown, "projector": self.projector})
+            else:
+                self.shell.answer(content, self.set_projector, lambda: self.projector)
         except (ValueError, TypeError) as error:
             self.player.say(str(error))
 

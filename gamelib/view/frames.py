@@ -53,8 +53,8 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from html import escape, unescape
+from typing import Any
 
 from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree

@@ -202,11 +202,10 @@ def lesson_html(notebook: Path, *, execute: bool = True, timeout: int = 600, bro
     (a markdown image whose file is missing), and FileNotFoundError for a missing notebook.
     """
     import nbformat
+    from jinja2 import DictLoader
     from nbclient.exceptions import CellExecutionError
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import ExecutePreprocessor
-
-    from jinja2 import DictLoader
 
     book = nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
     resources = {"metadata": {"path": str(notebook.parent), "name": lesson_title(book, notebook)}}

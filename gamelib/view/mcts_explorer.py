@@ -61,12 +61,35 @@ from gamelib.games.game import format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.mcts import DEFAULT_C, mcts
 from gamelib.search.tracing import Event, RecordingTracer
+from gamelib.view.frames import (
+    MAX_DRAWN,
+    Frame,
+    FramesError,
+    Panel,
+    encode,
+    smallest_font,
+    svg_parts,
+)
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot, Path, describe_mcts
-from gamelib.view.painter import FONT, MIN_SCREEN_FONT, Sizes, SvgPainter, SvgPicture, svg_text
-from gamelib.view.picture import CURRENT, FILL, GREY, INK, RESEARCH_INK, WINDOW_INK, tree_edges
-from gamelib.view.replay import Status
-from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, smallest_font, svg_parts
+from gamelib.view.painter import (
+    FONT,
+    MIN_SCREEN_FONT,
+    Sizes,
+    SvgPainter,
+    SvgPicture,
+    svg_text,
+)
+from gamelib.view.picture import (
+    CURRENT,
+    FILL,
+    GREY,
+    INK,
+    RESEARCH_INK,
+    WINDOW_INK,
+    tree_edges,
+)
 from gamelib.view.player import Player, Shell, Stepping, toggle
+from gamelib.view.replay import Status
 from gamelib.view.stage import VALUE_FONT, column_width, picture_sizes
 from gamelib.view.ui import ipywidgets, touch_button
 
@@ -401,12 +424,7 @@ class MctsExplorer(Stepping):
                       jumps=[{"label": "Iteration", "steps": self.ends}])
 
     def _on_message(self, content: Mapping[str, Any]) -> None:
-        if content.get("action") == "tools":
-            self.shell.show_tools(bool(content.get("on")))
-        elif content.get("action") == "projector":
-            self.set_projector(bool(content.get("on")))
-        if "action" in content:  # what is on now, whatever frames the page had when it was pressed
-            self.player.press({"tools": self.shell.tools_shown, "projector": self.projector})
+        self.shell.answer(content, self.set_projector, lambda: self.projector)
 
     @property
     def in_projector_mode(self) -> bool:

@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from enum import Enum
 
 from gamelib.games.game import Player, Value, format_value
-from gamelib.search.tracing import MCTS_EVENTS, Event, MctsBackup, MctsExpand, MctsRollout, MctsSelect
+from gamelib.search.tracing import (
+    MCTS_EVENTS,
+    Event,
+    MctsBackup,
+    MctsExpand,
+    MctsRollout,
+    MctsSelect,
+)
 
 __all__ = ["MctsEvent", "MctsReplay", "MctsReplayError", "MctsSnapshot", "Path", "Phase", "describe_mcts", "root_choices",
            "settled_at"]

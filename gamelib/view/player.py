@@ -208,6 +208,19 @@ class Shell:
         """Unfold (``on``) or fold the tools."""
         self.tools.layout.display = None if on else "none"
 
+    def answer(self, content: Mapping[str, Any], set_projector: Callable[[bool], None],
+               projector: Callable[[], bool]) -> None:
+        """Answer the player's toggles: "tools" folds or unfolds the tools, "projector" calls
+        ``set_projector``; then the page is told what is on now (``projector()`` and the tools),
+        whatever frames it had when the toggle was pressed. Other messages are left alone."""
+        action = content.get("action")
+        if action == "tools":
+            self.show_tools(bool(content.get("on")))
+        elif action == "projector":
+            set_projector(bool(content.get("on")))
+        if action is not None:
+            self.player.press({"tools": self.tools_shown, "projector": projector()})
+
     def say(self, words: str) -> None:
         """Show ``words`` above the player in red (a refused search or tree); ``""`` clears it."""
         self.message.value = f'<span style="color:#b3261e">{escape(words)}</span>' if words else ""

@@ -24,14 +24,28 @@ from typing import Any
 from gamelib.games.trees import GameTree
 from gamelib.search.algorithms import EVENT_KINDS, run_search
 from gamelib.search.tracing import Event, RecordingTracer
-from gamelib.view.painter import SvgPainter
+from gamelib.view.frames import (
+    MAX_DRAWN,
+    Frame,
+    FramesError,
+    Panel,
+    encode,
+    leaf_boxes,
+    smallest_font,
+    state_text,
+)
+from gamelib.view.painter import MIN_SCREEN_FONT, SvgPainter
 from gamelib.view.picture import DEFAULT_STYLE, Style
+from gamelib.view.player import Player, Stepping
 from gamelib.view.replay import Replay, Snapshot, describe
 from gamelib.view.rules_text import rule_at
-from gamelib.view.frames import MAX_DRAWN, Frame, FramesError, Panel, encode, leaf_boxes, smallest_font, state_text
-from gamelib.view.painter import MIN_SCREEN_FONT
-from gamelib.view.stage import caption_html, column_width, folded_tree, picture_sizes, projector_style
-from gamelib.view.player import Player, Stepping
+from gamelib.view.stage import (
+    caption_html,
+    column_width,
+    folded_tree,
+    picture_sizes,
+    projector_style,
+)
 
 __all__ = ["ALL_KINDS", "LEGEND", "Stepper", "caption", "counters", "paint_step", "legend", "record", "rule_notes",
            "search_panel", "search_title", "step_through", "trace_kinds", "words_html"]
