@@ -42,11 +42,17 @@ def text_of(element: ET.Element) -> str:
 
 
 def shapes(svg: str) -> list[tuple[str, dict[str, str]]]:
-    """The geometry of every node's outline: tag and position attributes."""
+    """The geometry of every node's outline (its first shape; an open node has a second just
+    outside): tag and position attributes."""
     keep = ("x", "y", "cx", "cy", "r", "width", "height", "points")
-    return [(shape.tag, {k: v for k, v in shape.attrib.items() if k in keep})
+    return [(outline.tag, {k: v for k, v in outline.attrib.items() if k in keep})
             for group in groups(svg).values() if group.get("id", "").startswith("node-")
-            for shape in group if shape.tag in (f"{SVG}rect", f"{SVG}circle", f"{SVG}polygon")]
+            for outline in outlines(group)[:1]]
+
+
+def outlines(group: ET.Element) -> list[ET.Element]:
+    """The shapes drawn for a node: its outline, then a second one if it is open."""
+    return [shape for shape in group if shape.tag in (f"{SVG}rect", f"{SVG}circle", f"{SVG}polygon")]
 
 
 def test_every_step_is_the_same_layout_restyled(broeders: GameTree) -> None:
@@ -183,3 +189,34 @@ def test_node_type_badges_cover_no_edge_and_no_other_badge(broeders: GameTree) -
     overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
                    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
     assert not overlapping, f"badges overlapping each other: {overlapping}"
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG 2.1's contrast ratio of two #rrggbb colours (its definition of relative luminance)."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted((luminance(one), luminance(two)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_status_has_a_cue_beyond_colour_and_enough_contrast(broeders: GameTree) -> None:
+    # WCAG 2.1: 1.4.1 (colour is never the only cue), 1.4.3 (text 4.5:1), 1.4.11 (shapes 3:1).
+    events = traced(alphabeta, broeders)
+    svg = SvgPainter(broeders).paint(Replay(broeders, events).snapshot(step_after(events, Cutoff, "8")))
+    for name, group in groups(svg).items():
+        if not name.startswith("node-"):
+            continue
+        status, shapes_drawn = group.get("data-status"), outlines(group)
+        outline, words = shapes_drawn[0], list(group.iter(f"{SVG}text"))
+        assert len(shapes_drawn) == (2 if status == "open" else 1), name  # open: a second outline
+        assert ("stroke-dasharray" in outline.attrib) == (status == "pruned"), name  # pruned: dashed
+        fill = outline.get("fill", "")
+        if status == "done":  # done: solid, dark enough to tell from white without its hue
+            assert contrast(fill, "#ffffff") >= 3, name
+        for text in words:
+            assert contrast(text.get("fill", ""), fill if text.get("class") == "label" else "#ffffff") >= 4.5, name
+        assert contrast(outline.get("stroke", ""), "#ffffff") >= 3, name
+    statuses = {group.get("data-status") for group in groups(svg).values()}
+    assert {"open", "done", "pruned", "unseen"} <= statuses  # the step shows every kind

@@ -54,7 +54,7 @@ def test_all_pruned_nodes_greyed_at_the_end(broeders: GameTree, events: tuple[Ev
     assert len(pruned) == 13
     for position in map(str, range(31)):
         line = node_line(dot, position)
-        assert (GREYED in line and 'fontcolor="#b0b0b0"' in line) == (position in pruned), position
+        assert (GREYED in line and 'fontcolor="#707070"' in line) == (position in pruned), position
     for parent in map(str, range(15)):
         for child in broeders.children_of(parent):
             if child in pruned and (parent, child) not in SEED_CUTS:
@@ -82,11 +82,13 @@ def test_current_node_highlighted(broeders: GameTree, events: tuple[Event, ...])
     dot = to_dot(broeders, events, step_after(events, Enter, "16"))
     highlighted = [p for p in map(str, range(31)) if 'penwidth="3"' in node_line(dot, p)]
     assert highlighted == ["16"]
+    # the path being searched, 0-1-3-7-16, has a second outline (seed 003's "pos" lines so far)
+    assert [p for p in map(str, range(31)) if 'peripheries="2"' in node_line(dot, p)] == ["0", "1", "3", "7", "16"]
     # windows are written on the edge they came down; the seed's "pos = 16 alpha = 0 beta = 4"
     assert 'headlabel="α=0 β=4"' in edge_line(dot, "7", "16")
     assert 'headlabel="α=0 β=15"' in edge_line(dot, "3", "7")
     # done: the window it was given stays, greyed ("pos = 15 alpha = 0 beta = 15")
-    assert 'headlabel="α=0 β=15", labelfontcolor="#b0b0b0"' in edge_line(dot, "7", "15")
+    assert 'headlabel="α=0 β=15", labelfontcolor="#707070"' in edge_line(dot, "7", "15")
     assert 'labelfontcolor="#1f4e9a"' in edge_line(dot, "7", "16")  # open: dark blue
     assert "α=0 β=15" in node_line(dot, "0") and "α=" not in node_line(dot, "7")  # the root has no edge
 

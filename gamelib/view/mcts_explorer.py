@@ -81,7 +81,6 @@ from gamelib.view.painter import (
 )
 from gamelib.view.picture import (
     CURRENT,
-    FILL,
     GREY,
     INK,
     RESEARCH_INK,
@@ -89,7 +88,6 @@ from gamelib.view.picture import (
     tree_edges,
 )
 from gamelib.view.player import Player, Shell, Stepping, toggle
-from gamelib.view.replay import Status
 from gamelib.view.stage import VALUE_FONT, column_width, picture_sizes
 from gamelib.view.ui import ipywidgets, touch_button
 
@@ -112,6 +110,9 @@ def _rollout_edges(tree: GameTree, snapshot: MctsSnapshot) -> set[tuple[str, str
     return set(zip(line, line[1:]))
 
 
+IN_TREE_FILL = "#dbe9f6"
+"""The fill of a node in the search tree; a node outside it is white with a dotted grey border,
+so that the fill is never the only cue (WCAG 2.1, 1.4.1)."""
 MCTS_SIZES = Sizes(unit=56.0, ply=88.0, radius=18.0, label_font=13.0, window_font=13.0, heading_font=14.0)
 """The lessons' MCTS pictures: as the other pictures (:data:`gamelib.view.painter.DEFAULT_SIZES`),
 ``window_font`` being the size of the visits, means and UCB1 scores."""
@@ -222,8 +223,8 @@ def _node(tree: GameTree, snapshot: MctsSnapshot, node: str, path: Path | None, 
     elif path is not None and path == snapshot.selected[:len(path)]:
         classes.append("selected")
     stroke = CURRENT if classes[-1] in ("expanded", "selected") else INK if path is not None else GREY
-    paint = (f'fill="{FILL[Status.DONE] if path is not None else FILL[Status.UNSEEN]}" stroke="{stroke}" '
-             f'stroke-width="{3 if stroke == CURRENT else 1}"')
+    paint = (f'fill="{IN_TREE_FILL if path is not None else "#ffffff"}" stroke="{stroke}" '
+             f'stroke-width="{3 if stroke == CURRENT else 1}"' + ("" if path is not None else ' stroke-dasharray="2,3"'))
     shape = (f'<rect x="{x - radius:.1f}" y="{y - radius:.1f}" width="{2 * radius:.1f}" height="{2 * radius:.1f}" '
              f'{paint}/>' if tree.to_move(node) is Side.MAX else
              f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" {paint}/>')

@@ -37,6 +37,8 @@ from gamelib.games.trees import GameTree
 from gamelib.search.tracing import Event
 from gamelib.view.picture import (
     DEFAULT_STYLE,
+    GREY,
+    INK,
     TABLE_INK,
     EdgeView,
     NodeView,
@@ -367,10 +369,18 @@ class SvgPainter:
                         anchor="end" if left else "start", cls="window", halo=True)
 
     def _outline(self, view: NodeView, looks: Mapping[str, str]) -> str:
-        """The node's shape: a square (box), a diamond, or a circle, filled and stroked by ``looks``."""
+        """The node's shape, filled and stroked by ``looks``; with ``peripheries`` 2 (DOT's name), a
+        second, thin outline of the same shape just outside it."""
+        shape = self._shape(view, self.geometry.radius, f'fill="{looks.get("fillcolor", "#ffffff")}" {_stroke(looks)}')
+        if looks.get("peripheries", "1") == "1":
+            return shape
+        gap = float(looks.get("penwidth", "1")) / 2 + 2.5
+        thin = {**looks, "penwidth": "1"}
+        return shape + self._shape(view, self.geometry.radius + gap, f'fill="none" {_stroke(thin)}')
+
+    def _shape(self, view: NodeView, r: float, paint: str) -> str:
+        """A square (box), a diamond, a polygon or a circle ``2 * r`` across on the node, painted by ``paint``."""
         x, y = self.geometry.centre[view.node]
-        r = self.geometry.radius
-        paint = f'fill="{looks.get("fillcolor", "#ffffff")}" {_stroke(looks)}'
         shape = self.style.shape(view)
         if shape in ("box", "square", "rect", "rectangle"):
             return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {paint}/>'
@@ -391,7 +401,7 @@ class SvgPainter:
         label = self.style.label(view)
         parts = [f'<g id="node-{escape(view.node)}" class="{svg_classes(view)}" data-status="{view.status.value}">',
                  f"<title>{escape(self._tooltip(view))}</title>", self._outline(view, looks),
-                 *self._label(view, label, looks.get("fontcolor", "#333333"))]
+                 *self._label(view, label, looks.get("fontcolor", INK))]
         badge = self.style.badge(view)
         if badge:
             k = self.sizes.badge_font / 8
@@ -420,13 +430,14 @@ class SvgPainter:
                              cls="label")]
         first, _, rest = label.partition("\n")
         parts = []
+        outside = GREY if view.status is Status.PRUNED else INK  # an id beside the node is on white
         if first == view.node:
             if self.tree.children.get(view.node):
                 parts.append(svg_text(x + r + 6, y + self.sizes.id_font / 3, first, size=self.sizes.id_font,
-                                      colour=colour, anchor="start", cls="node-id", halo=True))
+                                      colour=outside, anchor="start", cls="node-id", halo=True))
             else:
-                parts.append(svg_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font, colour=colour,
-                                      cls="node-id", halo=True))
+                parts.append(svg_text(x, y + r + 2 + self.sizes.id_font, first, size=self.sizes.id_font,
+                                      colour=outside, cls="node-id", halo=True))
         else:
             rest = label
         if rest:

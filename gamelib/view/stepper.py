@@ -54,9 +54,9 @@ ALL_KINDS = frozenset({"cutoff", "null_window", "research", "tt_hit"})
 """The event kinds a picture has marks and counters for beyond entering and leaving positions."""
 
 _LEGEND_PARTS = (
-    ("", "yellow: being searched"),
+    ("", "yellow, two outlines: being searched"),
     ("cutoff", "(the window passed down is on its edge)"),
-    ("", "· blue: left with its value"),
+    ("", "· solid blue: left with its value"),
     ("cutoff", "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge"),
     ("", "· bold: best move · orange border: the latest event"),
     ("null_window", "· purple dotted: a null-window test"),
