@@ -232,3 +232,27 @@ def test_the_explorer_marks_the_minimal_tree_s_node_types() -> None:
     assert by_type == {"PV": {0, 1, 3, 7, 15}, "cut": {2, 4, 8, 11, 12, 16, 19, 20}, "all": {5, 9, 17, 23, 25}}
     assert "node types" in shown.player.data["legend"]
     assert "node types" not in explore(load_seed_tree("broeders31")).player.data["legend"]
+
+
+def test_a_search_too_long_to_draw_whole_is_sent_a_window_of_steps_at_a_time(
+        broeders: GameTree, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Limits made small, so that Broeders' tree (31 positions, 98 steps of minimax) is "too long":
+    # 31 x 98 = 3,038 positions to draw is over 1,000; a window draws 310 positions, 10 steps.
+    whole = explore(broeders, "minimax").player.data  # drawn whole, before the limits change
+    monkeypatch.setattr("gamelib.view.frames.MAX_DRAWN", 1_000)
+    monkeypatch.setattr("gamelib.view.frames.WINDOW_DRAWN", 310)
+    explorer = explore(broeders, "minimax", "alphabeta")
+    assert (explorer.player.data["window"], last_step(explorer)) == ([0, 9], 97)
+    explorer._on_message({"window": 60})  # the page is to show step 60, beyond the steps it holds
+    assert explorer.player.data["window"] == [58, 67]  # a quarter of the window before 60, the rest after
+    alpha_beta = explorer.views[1]
+    assert alpha_beta.panel.first == 57  # alpha-beta's 57 events ended before: it holds its last step
+    explorer.go(60)
+    assert words(explorer, 0) == decode_panel(whole, 0, 60)[1]  # as if drawn whole
+    # a picture asked for beyond the window is drawn on its own, as the whole search draws it
+    minimax_events = trace(minimax, broeders)
+    assert explorer.views[0].svg(3).count("pruned") == 0
+    assert f'data-step="{step_after(minimax_events, Enter, "15")}"' in explorer.views[0].svg(
+        step_after(minimax_events, Enter, "15"))
+    explorer._on_message({"window": 500})  # beyond the last step: the last window
+    assert explorer.player.data["window"] == [88, 97]

@@ -19,7 +19,17 @@ import pytest
 from gamelib.games.data import load_seed_tree
 from gamelib.games.trees import GameTree, tree_from_dict
 from gamelib.search.random_trees import classroom_tree
-from gamelib.view.frames import Frame, FramesError, Panel, encode, state_text, svg_parts, to_json
+from gamelib.view.frames import (
+    Frame,
+    FramesError,
+    Panel,
+    decode_panel,
+    encode,
+    state_text,
+    svg_parts,
+    to_json,
+    window,
+)
 from gamelib.view.mcts_explorer import mcts_panel, record_mcts
 from gamelib.view.player import frames_bytes, player_html
 from gamelib.view.replay import Replay
@@ -28,9 +38,10 @@ from gamelib.view.stepper import record, search_panel
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def value_at(changes: list[list[Any]], step: int) -> Any:
-    """The value a [[step, value], ...] list gives at ``step``: that of the last pair at or before it."""
-    assert changes[0][0] == 0, "the first pair is at step 0"
+def value_at(changes: list[list[Any]], step: int, first: int = 0) -> Any:
+    """The value a [[step, value], ...] list gives at ``step``: that of the last pair at or before it;
+    the first pair is at the panel's ``first`` step."""
+    assert changes[0][0] == first, f"the first pair is at step {first}"
     assert [pair[0] for pair in changes] == sorted({pair[0] for pair in changes}), "steps rise"
     return [value for when, value in changes if when <= step][-1]
 
@@ -39,16 +50,21 @@ def decoded(data: dict[str, Any], panel: int, step: int) -> tuple[ET.Element, st
     """Panel ``panel`` at ``step`` as this test reads the format: an <svg> element with the root's
     attributes and each part's pieces joined, in order; the words; the state."""
     strings, encoded = data["strings"], data["panels"][panel]
-    step = min(step, encoded["last"])
-    root = ET.Element(f"{SVG}svg", {name: value for name, value in json.loads(strings[value_at(encoded["root"], step)]).items()
+    low, high = data.get("window", [0, data["steps"]])
+    assert low <= step <= high, "a step the frames hold"
+    step, first = min(step, encoded["last"]), encoded.get("first", 0)
+    assert first <= step
+    root = ET.Element(f"{SVG}svg", {name: value for name, value
+                                    in json.loads(strings[value_at(encoded["root"], step, first)]).items()
                                     if name != "xmlns"})
     for key in encoded["order"]:
-        markup = "".join(strings[index] for index in value_at(encoded["parts"][key], step))
+        markup = "".join(strings[index] for index in value_at(encoded["parts"][key], step, first))
         if markup:
             part = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{markup}</svg>')[0]
             assert part.get("data-k") == key
             root.append(part)
-    return root, strings[value_at(encoded["words"], step)], strings[value_at(encoded["state"], step)]
+    return (root, strings[value_at(encoded["words"], step, first)],
+            strings[value_at(encoded["state"], step, first)])
 
 
 def painted(svg: str) -> ET.Element:
@@ -102,6 +118,31 @@ def test_every_step_of_two_searches_decodes_to_its_picture(broeders: GameTree) -
     # and every leaf of the tree has its number box, under the leaf, with the tree's value
     leaves = {leaf: value for leaf, _x, _y, _w, _h, value in data["panels"][0]["edit"]["leaves"]}
     assert leaves == {leaf: broeders.values[leaf] for leaf in broeders.nodes() if not broeders.children.get(leaf)}
+
+
+def test_a_window_of_steps_decodes_to_the_same_pictures(broeders: GameTree) -> None:
+    # A search too long to draw whole is sent a window of steps at a time. Steps 70 to 89: minimax
+    # (97 events) draws those; alpha-beta (57) ended before, so it holds its last step, 57.
+    whole = [search_panel(broeders, record(broeders, name), title=name) for name in ("alphabeta", "minimax")]
+    held = [search_panel(broeders, record(broeders, name), title=name, steps=range(70, 90))
+            for name in ("alphabeta", "minimax")]
+    assert [(panel.first, len(panel.frames)) for panel in held] == [(57, 1), (70, 20)]
+    data = encode(held)
+    assert (data["window"], data["steps"]) == ([70, 89], 97)
+    for index, panel in enumerate(whole):
+        for step in range(70, 90):
+            picture, words, state = decoded(data, index, step)
+            frame = panel.frames[min(step, len(panel.frames) - 1)]
+            assert canonical(picture) == canonical(painted(frame.svg)), f"panel {index}, step {step}"
+            assert (words, state) == (frame.words, frame.state)
+    assert "window" not in encode(whole)  # every step held: no window
+    with pytest.raises(FramesError, match="outside the steps these frames hold, 70 to 89"):
+        decode_panel(data, 1, 69)
+    # the window's length: 60,000 positions to draw; 1,365 positions (branching 4, depth 5) give
+    # 43 steps (43 x 1,365 = 58,695), a quarter of them, 10, before the step asked for
+    assert (window(1_365, 1_319, 0), window(1_365, 1_319, 500), window(1_365, 1_319, 1_319)) == (
+        range(0, 43), range(490, 533), range(1_277, 1_320))
+    assert window(31, 57, 30) == range(58)  # Broeders' tree: every step
 
 
 def test_mtdf_a_folded_projector_picture_and_mcts_decode_too(broeders: GameTree) -> None:

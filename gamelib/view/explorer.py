@@ -34,6 +34,7 @@ windows and captions, two searches in two columns, on one 1280 x 720 screen.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,8 +48,9 @@ from gamelib.games.trees import GameTree, TreeFormatError
 from gamelib.search.algorithms import SEARCHES
 from gamelib.search.negamax import SearchError
 from gamelib.search.random_trees import classroom_tree
+from gamelib.search.tracing import Event
 from gamelib.view.export import SaveBar, explorer_picture, save_picture
-from gamelib.view.frames import Panel, encode
+from gamelib.view.frames import Panel, encode, window
 from gamelib.view.picture import DEFAULT_STYLE, Style, node_type_style
 from gamelib.view.player import Player, Shell, Stepping, toggle
 from gamelib.view.replay import Replay, Snapshot
@@ -72,7 +74,9 @@ def _check_algorithm(name: str) -> None:
 @dataclass(frozen=True)
 class SearchView:
     """One search an explorer shows: its ``name``, ``title``, the ``tree`` it ran on, its ``replay``,
-    the event ``kinds`` it has marks for, its ``panel`` of frames; :meth:`snapshot` is the step shown."""
+    the event ``kinds`` it has marks for, its ``panel`` of frames (every step, or a window of steps
+    of a long search), and ``draw``, which draws a panel of any steps as this one is drawn;
+    :meth:`snapshot` is the step shown."""
 
     name: str
     title: str
@@ -81,14 +85,27 @@ class SearchView:
     kinds: frozenset[str]
     panel: Panel
     shown: Callable[[], int]
+    draw: Callable[[range], Panel]
 
     def snapshot(self) -> Snapshot:
         """The snapshot shown (held at the trace's end when the other search is longer)."""
         return self.replay.snapshot(min(self.shown(), len(self.replay)))
 
     def svg(self, step: int) -> str:
-        """The picture at ``step`` (held at the trace's end)."""
-        return self.panel.frames[min(step, len(self.panel.frames) - 1)].svg
+        """The picture at ``step`` (held at the trace's end), drawn again if the panel does not hold it."""
+        step = min(step, len(self.replay))
+        index = step - self.panel.first
+        if 0 <= index < len(self.panel.frames):
+            return self.panel.frames[index].svg
+        return self.draw(range(step, step + 1)).frames[0].svg
+
+
+def _drawer(tree: GameTree, events: Sequence[Event], **options: Any) -> Callable[[range], Panel]:
+    """A function that draws any steps of ``events`` as :func:`search_panel` with ``options`` does."""
+    def draw(steps: range) -> Panel:
+        return search_panel(tree, events, steps=steps, **options)
+
+    return draw
 
 
 def _number(value: Any) -> Value:
@@ -123,7 +140,7 @@ class Explorer(Stepping):
         self._algorithms = list(algorithms)
         self.views: list[SearchView] = []
         self._projector_listeners: list[Callable[[bool], None]] = []
-        self.player = Player(self._frames(), step=0, on_message=self._on_message)
+        self.player = Player(self._frames(step), step=0, on_message=self._on_message)
         self.save_bar = SaveBar(lambda: explorer_picture(self._pictures(self.step)),
                                 lambda: [explorer_picture(self._pictures(k)) for k in range(self._last() + 1)])
         self.shell = Shell(self.player, tools=[self._choices(algorithms), self._tree_controls(), self._text_controls(),
@@ -206,6 +223,8 @@ class Explorer(Stepping):
                 self.set_leaf(str(leaf), _number(value))
             elif "edit" in content:
                 self.set_editing(bool(content["edit"]))
+            elif "window" in content:
+                self._window(max(0, min(int(content["window"]), self._last())))
             else:
                 self.shell.answer(content, self.set_projector, lambda: self.projector)
         except (ValueError, TypeError) as error:
@@ -298,21 +317,35 @@ class Explorer(Stepping):
             self.tree = old
         self._show_copy_text()
 
-    def _frames(self) -> dict[str, Any]:
-        """Record the searches on the tree (``views``) and encode their frames for the player.
-        Raises ValueError (SearchError) if a search refuses the tree."""
+    def _frames(self, at: int = 0) -> dict[str, Any]:
+        """Record the searches on the tree (``views``) and encode their frames for the player: every
+        step, or for a long search the window of steps around step ``at`` (:func:`window`). Raises
+        ValueError (SearchError) if a search refuses the tree."""
         traces = [(name, record(self.tree, name, **self.options.get(name, {}))) for name in self._algorithms]
         style = node_type_style(self.tree, self._base_style) if self.node_types else self._base_style
         columns = len(traces) if self.projector else None
+        steps = window(len(self.tree.nodes()), max(len(events) for _, events in traces), at)
         views = []
         for index, (name, events) in enumerate(traces):
             options = self.options.get(name, {})
             title, table = search_title(self.tree, name, options), options.get("table") is not None
-            panel = search_panel(self.tree, events, title=title, style=style, algorithm=name, table=table,
-                                 projector=columns, fold=not self.editing, edit=index == 0)
+            draw = _drawer(self.tree, events, title=title, style=style, algorithm=name, table=table,
+                           projector=columns, fold=not self.editing, edit=index == 0)
             views.append(SearchView(name, title, self.tree, Replay(self.tree, events),
-                                    trace_kinds(events, name, table=table), panel, lambda: self.step))
+                                    trace_kinds(events, name, table=table), draw(steps), lambda: self.step, draw))
         self.views, self.style = views, style
+        return self._encode()
+
+    def _window(self, at: int) -> None:
+        """Give the player the window of steps around ``at`` (it asks when it is to show a step
+        beyond the steps it holds)."""
+        steps = window(len(self.tree.nodes()), max(len(view.replay) for view in self.views), at)
+        self.views = [dataclasses.replace(view, panel=view.draw(steps)) for view in self.views]
+        self.player.load(self._encode())  # at the step the page shows now: it asks again if that is beyond
+
+    def _encode(self) -> dict[str, Any]:
+        """The player's data for the views' panels, with the legend and the toggles."""
+        views = self.views
         kinds: set[str] = set().union(*(view.kinds for view in views))
         types = " · PV, cut, all: the minimal tree's node types (Knuth & Moore 1975)" if self.node_types else ""
         shell = getattr(self, "shell", None)
@@ -326,7 +359,7 @@ class Explorer(Stepping):
         refuses the tree is said above the player, and the old pictures stay. Returns whether it
         was shown."""
         try:
-            data = self._frames()
+            data = self._frames(self.step)
         except ValueError as error:
             self.shell.say(str(error))
             return False

@@ -8,8 +8,8 @@ compactly (:func:`encode`): the first picture whole, then, for each later step, 
 the picture that changed. Every part of a picture is one of the painter's groups, a node
 (``node-<id>``) or an edge (``edge-<parent>-<child>``) with everything drawn on it, or the title,
 heading and marks; a step changes a few of them (a node's fill and value, the window on an edge, a
-cut mark), so the 58 steps of alpha-beta on Broeders' tree take 99 KB of JSON (10 KB gzipped, as the
-player receives them), where the 58 whole pictures would take 1,154 KB.
+cut mark), so the 58 steps of alpha-beta on Broeders' tree take 104 KB of JSON (10 KB gzipped, as the
+player receives them), where the 58 whole pictures would take 1,173 KB.
 
 The encoding is JSON (tested on its own in tests/test_frames.py, decoded there by a reader that
 shares no code with this one)::
@@ -22,13 +22,16 @@ shares no code with this one)::
                                                              # ([]: absent)
                  "words": [[step, i], ...], "state": [[step, i], ...],
                  "last": n,                                  # the panel's last step (it holds there after)
+                 "first": s,                                 # optional: its first frame's step, if not 0
                  "min_width": w, "font": f,                  # its narrowest at 12-px text; its smallest text
                  "edit": {...}}],                            # optional: where each leaf's number box goes
+      "window": [a, b],                                       # optional: the steps held, if not 0 to N
      ...}                                                    # encode's extras: legend, actions, jumps, projector,
                                                              # page_keys
 
 Each list of ``[step, i]`` pairs gives what holds from that step until the next pair's step; the
-first pair is at step 0. Values in the pictures and words are from MAX's point of view, as in the
+first pair is at step 0, or at the panel's ``first`` step: a search too long to draw every step of
+is sent a window of steps at a time (:func:`window`), and the player asks for the next. Values in the pictures and words are from MAX's point of view, as in the
 trace.
 
 >>> from gamelib.games.data import load_seed_tree
@@ -42,9 +45,9 @@ trace.
 (57, 63)
 >>> import gzip
 >>> round(len(to_json(data).encode()) / 1000), round(len(gzip.compress(to_json(data).encode())) / 1000)
-(99, 10)
+(104, 10)
 >>> round(sum(len(frame.svg.encode()) for frame in panel.frames) / 1000)
-1154
+1173
 """
 
 from __future__ import annotations
@@ -63,8 +66,8 @@ from gamelib.view.painter import Part, Picture, SvgPainter
 from gamelib.view.picture import window_text
 from gamelib.view.replay import Snapshot, Status, payoff_text
 
-__all__ = ["FORMAT_VERSION", "MAX_DRAWN", "Frame", "FramesError", "Panel", "decode_panel", "encode", "leaf_boxes",
-           "smallest_font", "state_text", "svg_parts", "to_json"]
+__all__ = ["FORMAT_VERSION", "MAX_DRAWN", "WINDOW_DRAWN", "Frame", "FramesError", "Panel", "decode_panel", "encode",
+           "leaf_boxes", "smallest_font", "state_text", "svg_parts", "to_json", "window"]
 
 FORMAT_VERSION = 1
 """The version of :func:`encode`'s data; a player refuses another."""
@@ -74,7 +77,28 @@ MAX_DRAWN = 500_000
 before the first event included): every step's picture is computed before the player opens, at
 about 15 microseconds a position, so this is about 8 seconds of Python. Broeders' tree with
 alpha-beta is 31 x 58 = 1,798; the explorer's random tree of branching 4 and depth 4 (seed 0) with
-minimax 341 x 1,102 = 375,782; of depth 5 with alpha-beta, 1,365 x 1,320 = 1,801,800, refused."""
+minimax 341 x 1,102 = 375,782; of depth 5 with alpha-beta, 1,365 x 1,320 = 1,801,800: the
+explorer draws that one a window of steps at a time (:func:`window`), a page or a slide refuses it."""
+
+WINDOW_DRAWN = 60_000
+"""The positions a window of steps draws (:func:`window`): about a second of Python, 43 steps of a
+tree of 1,365 positions."""
+
+
+def window(positions: int, steps: int, at: int) -> range:
+    """The steps a player holds for a tree of ``positions`` searched in ``steps`` events when it is
+    to show step ``at``: all of them (0 to ``steps``) if they are at most :data:`MAX_DRAWN` positions
+    to draw; else a window of about :data:`WINDOW_DRAWN` positions, at least two steps, a quarter
+    of it before ``at`` and the rest after (stepping on is the common way), inside 0..``steps``.
+
+    >>> window(31, 57, 10), window(1_365, 1_319, 0), window(1_365, 1_319, 1_319)
+    (range(0, 58), range(0, 43), range(1277, 1320))
+    """
+    if positions * (steps + 1) <= MAX_DRAWN:
+        return range(steps + 1)
+    length = min(steps + 1, max(2, WINDOW_DRAWN // positions))
+    start = max(0, min(at - length // 4, steps + 1 - length))
+    return range(start, start + length)
 
 
 class FramesError(ValueError):
@@ -114,6 +138,16 @@ class Panel:
     font: float = 12.0
     """The pictures' smallest text, in pixels as drawn: the player never scales a picture down so far
     that it falls below 12 pixels (the room scrolls sideways instead)."""
+    first: int = 0
+    """The step of ``frames[0]``: a panel of a search too long to draw whole holds a window of its
+    steps (:func:`window`), and the player asks Python for another window beyond it."""
+    last: int | None = None
+    """The search's last step (None: the last frame's): the panel holds there after."""
+
+    @property
+    def last_step(self) -> int:
+        """The search's last step."""
+        return self.first + len(self.frames) - 1 if self.last is None else self.last
 
 
 @dataclass
@@ -239,10 +273,11 @@ def _keyed(opening: str, key: str) -> str:
     return _OPENING.sub(lambda found: f'{found[0]} data-k="{escape(key)}"', stripped, count=1)
 
 
-def _changes(values: Iterable[Any]) -> list[list[Any]]:
-    """``[[step, value], ...]`` where the value differs from the step before (the first always)."""
+def _changes(values: Iterable[Any], first: int = 0) -> list[list[Any]]:
+    """``[[step, value], ...]`` where the value differs from the step before (the first always), the
+    first value being step ``first``'s."""
     out: list[list[Any]] = []
-    for step, value in enumerate(values):
+    for step, value in enumerate(values, first):
         if not out or out[-1][1] != value:
             out.append([step, value])
     return out
@@ -284,20 +319,22 @@ class _Indices:
 def _encode_panel(panel: Panel, strings: _Strings) -> dict[str, Any]:
     if not panel.frames:
         raise FramesError(f"the panel {panel.title!r} has no frames")
-    pictures = [frame.picture for frame in panel.frames]
+    pictures, first = [frame.picture for frame in panel.frames], panel.first
     order = _order(tuple(key for key, _ in picture.parts) for picture in pictures)
     indices = _Indices(strings)
     steps = [{key: indices.of(key, pieces) for key, pieces in picture.parts} for picture in pictures]
     encoded: dict[str, Any] = {
         "title": panel.title,
         "name": panel.name or panel.title,
-        "root": _changes(strings.index(json.dumps({name: value for name, value in picture.attributes
-                                                   if name != "data-step"}, sort_keys=True)) for picture in pictures),
+        "root": _changes((strings.index(json.dumps({name: value for name, value in picture.attributes
+                                                    if name != "data-step"}, sort_keys=True)) for picture in pictures),
+                         first),
         "order": order,
-        "parts": {key: _changes(step.get(key, []) for step in steps) for key in order},
-        "words": _changes(strings.index(frame.words) for frame in panel.frames),
-        "state": _changes(strings.index(frame.state) for frame in panel.frames),
-        "last": len(panel.frames) - 1,
+        "parts": {key: _changes((step.get(key, []) for step in steps), first) for key in order},
+        "words": _changes((strings.index(frame.words) for frame in panel.frames), first),
+        "state": _changes((strings.index(frame.state) for frame in panel.frames), first),
+        "last": panel.last_step,
+        **({"first": first} if first else {}),
         "min_width": round(panel.min_width),
         "font": panel.font,
     }
@@ -309,13 +346,21 @@ def _encode_panel(panel: Panel, strings: _Strings) -> dict[str, Any]:
 def encode(panels: Sequence[Panel], **extra: Any) -> dict[str, Any]:
     """The player's data for ``panels`` stepped together (see the module's docstring): ``steps`` is
     the longest panel's last step; ``extra`` keys go in as they are (``legend``, ``jumps``, ...).
+    Panels that hold a window of their steps (:attr:`Panel.first`) give ``window``, the steps held.
     Raises FramesError for no panels, a panel without frames, or a picture that is not SVG."""
     if not panels:
         raise FramesError("no panels to encode")
     strings = _Strings()
     encoded = [_encode_panel(panel, strings) for panel in panels]
-    return {"version": FORMAT_VERSION, "steps": max(panel["last"] for panel in encoded), "strings": strings.texts,
-            "panels": encoded, **extra}
+    steps = max(panel["last"] for panel in encoded)
+    ends = [steps if panel.first + len(panel.frames) - 1 == panel.last_step else panel.first + len(panel.frames) - 1
+            for panel in panels]  # a panel that holds its last step answers every step after it
+    held = (max(panel.first for panel in panels), min(ends))
+    if held[0] > held[1]:
+        raise FramesError(f"the panels hold no step in common: steps {held[0]} to {held[1]}")
+    windowed = {"window": list(held)} if held != (0, steps) else {}
+    return {"version": FORMAT_VERSION, "steps": steps, "strings": strings.texts, "panels": encoded, **windowed,
+            **extra}
 
 
 def to_json(data: Mapping[str, Any]) -> str:
@@ -335,8 +380,12 @@ def _at(changes: Sequence[Sequence[Any]], step: int) -> Any:
 def decode_panel(data: Mapping[str, Any], panel: int, step: int) -> tuple[str, str, str]:
     """Panel ``panel``'s picture (its parts in order, in an ``<svg>`` with its attributes), words and
     state at ``step`` (held at the panel's last step), from :func:`encode`'s data: what a player
-    shows, decoded in Python for tests and for saving a step."""
+    shows, decoded in Python for tests and for saving a step. Raises FramesError for a step outside
+    the data's ``window``."""
     strings, encoded = data["strings"], data["panels"][panel]
+    low, high = data.get("window", (0, data["steps"]))
+    if not low <= step <= high:
+        raise FramesError(f"step {step} is outside the steps these frames hold, {low} to {high}")
     step = min(step, encoded["last"])
     attributes = json.loads(strings[_at(encoded["root"], step)])
     inside = ["".join(strings[index] for index in _at(encoded["parts"][key], step)) for key in encoded["order"]]

@@ -177,6 +177,8 @@ class Player {
       return;
     }
     if (data.version !== 1) { this.note.textContent = `Frames of version ${data.version}: this player reads version 1.`; return; }
+    const playing = Boolean(this.timer) && this.fetching;  // a window of steps came while playing: play on
+    this.fetching = false;
     this.stop();
     const focused = this.root.contains(document.activeElement) ? document.activeElement : null;
     const focusedText = focused && focused.tagName === "BUTTON" ? focused.textContent : null;
@@ -196,6 +198,7 @@ class Player {
     this.only = this.views.length > 1 ? this.only ?? -1 : -1;
     this.fit();
     this.go(Math.min(this.model.get("step") ?? 0, data.steps), false);
+    if (playing) this.play();
     if (this.editing) this.views[0].edit(true);
     if (focused && !this.root.contains(focused)) {  // new frames rebuilt what had the focus: give it back
       const same = [...this.bar.querySelectorAll("button")].find((button) => button.textContent === focusedText);
@@ -274,6 +277,8 @@ class Player {
   go(step, announce = true) {
     if (!this.data) return;
     step = Math.max(0, Math.min(this.data.steps, step));
+    const held = this.data.window;
+    if (held && (step < held[0] || step > held[1])) return this.fetch(step, held);
     this.step = step;
     for (const view of this.views) view.show(step);
     this.slider.value = String(step);
@@ -285,6 +290,18 @@ class Player {
       .map((view) => `${view.panel.name || view.panel.title}: ${sentences(view.words)}`).join(" ");
     if (this.model.get("step") !== step) { this.model.set("step", step); this.model.save_changes(); }
     if (step === this.data.steps) this.stop();
+  }
+
+  fetch(step, held) {  // a step beyond the window of steps these frames hold: Python draws the steps around it
+    if (!this.model.get("kernel")) {
+      this.stop();
+      return this.needsPython(`Step ${step} is beyond the steps this page holds (${held[0]} to ${held[1]}); drawing it`);
+    }
+    this.note.textContent = `Drawing the steps around step ${step}…`;
+    if (this.model.get("step") !== step) { this.model.set("step", step); this.model.save_changes(); }
+    if (this.fetching) return;  // one request at a time: the frames that come back are checked against the step then
+    this.fetching = true;
+    this.model.send({ window: step });
   }
 
   count() {  // "step k of n", and where the one search shown ends when it ends sooner
@@ -365,7 +382,7 @@ function render({ model, el }) {
   model.on("change:frames", () => { player.note.textContent = ""; player.load(); });
   model.on("change:step", () => { if (model.get("step") !== player.step) player.go(model.get("step")); });
   model.on("msg:custom", (message) => {
-    if (message && message.note !== undefined) player.note.textContent = message.note;
+    if (message && message.note !== undefined) { player.note.textContent = message.note; player.fetching = false; }
     if (message && message.pressed) player.pressed(message.pressed);
   });
   return () => { player.stop(); if (player.resizer) player.resizer.disconnect(); };

@@ -90,7 +90,8 @@ class Player:
     """The player as a notebook widget on ``data`` (:func:`gamelib.view.frames.encode`), opened at
     ``step``; ``widget`` is the anywidget to display. :attr:`step` follows the page (a click there
     sets it) and :meth:`go` moves the page. ``on_message`` gets the messages the page sends for what
-    needs Python (``{"set_leaf": [leaf, value]}``, ``{"edit": True}``)."""
+    needs Python (``{"set_leaf": [leaf, value]}``, ``{"edit": True}``, and ``{"window": step}`` when
+    it is to show a step beyond the ``window`` of steps its frames hold)."""
 
     def __init__(self, data: Mapping[str, Any], *, step: int = 0,
                  on_message: Callable[[Mapping[str, Any]], None] | None = None) -> None:

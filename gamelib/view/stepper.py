@@ -141,22 +141,29 @@ def rule_notes(tree: GameTree, snapshot: Snapshot) -> dict[str, str]:
 
 def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: Style = DEFAULT_STYLE,
                  algorithm: str | None = None, table: bool = False, projector: int | None = None,
-                 fold: bool = True, edit: bool = False) -> Panel:
+                 fold: bool = True, edit: bool = False, steps: range | None = None) -> Panel:
     """Every step of ``events`` (recorded on ``tree`` by ``algorithm``, with a transposition table if
     ``table``) as a :class:`Frame` of a :class:`Panel` titled ``title``: the painter's picture titled
     ``title, step N`` with the rule at the search's node in its tooltip, the words beside it (the
     step, the event, what the rule adds, the counters of the events this search records), and
-    :func:`state_text`. With ``edit``, the panel says where each leaf's number box goes.
+    :func:`state_text`. With ``edit``, the panel says where each leaf's number box goes. ``steps``
+    (a window, :func:`gamelib.view.frames.window`) draws only those steps, and the last one too when
+    the window ends past the trace (each panel of a player must answer every step of the window).
 
     ``projector`` (1 or 2: the columns on the screen) draws for a projector instead
     (:mod:`gamelib.view.stage`): 18-pixel values, the title over the picture, the caption under it,
     and a tree too wide for its column folded around the search's path at each step, unless ``fold``
     is False. Raises ReplayError if the events do not fit the tree, ValueError for another number
     of columns, FramesError (a ValueError) for a tree and trace with more than :data:`MAX_DRAWN`
-    positions to draw.
+    positions to draw (in ``steps``, if given).
     """
     replay = Replay(tree, events)
-    drawn = len(tree.nodes()) * (len(replay) + 1)
+    if steps is None:
+        steps = range(len(replay) + 1)
+    else:  # clipped to the trace; a window past its end holds its last step
+        start = min(steps.start, len(replay))
+        steps = range(start, max(start + 1, min(steps.stop, len(replay) + 1)))
+    drawn = len(tree.nodes()) * len(steps)
     if drawn > MAX_DRAWN:
         raise FramesError(f"the tree has {len(tree.nodes()):,} positions and this search {len(replay):,} steps: "
                           f"{drawn:,} positions to draw, more than the {MAX_DRAWN:,} a player computes before it "
@@ -171,7 +178,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
                              sizes=picture_sizes(tree, width))
         folds = fold and painter.geometry.width > width
     frames, widest = [], 0.0
-    for step in range(len(replay) + 1):
+    for step in steps:
         snapshot = replay.snapshot(step)
         rule = rule_at(tree, snapshot)
         heading = style.heading(snapshot)
@@ -188,7 +195,7 @@ def search_panel(tree: GameTree, events: Sequence[Event], *, title: str, style: 
         frames.append(Frame(picture, words, state_text(tree, snapshot, heading)))
     font = smallest_font(frames)
     return Panel(title, frames, leaf_boxes(tree, painter) if edit and not folds else None,
-                 widest * min(1.0, MIN_SCREEN_FONT / font), algorithm or "", font)
+                 widest * min(1.0, MIN_SCREEN_FONT / font), algorithm or "", font, steps.start, len(replay))
 
 
 class Stepper(Stepping):
