@@ -81,6 +81,17 @@ _TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {{ super() }}
 {%- endif -%}
 {%- endblock input_group %}
+{#- A picture whose output metadata has an "alt" (a chart's text alternative: gamelib.view.charts, Chart.alt_text)
+    has it as its <img>'s alt (WCAG 1.1.1): nbconvert's lab template reads no alt text from an output, and
+    gives every <img> without one the words "No description has been provided for this image". #}
+{% block data_png scoped -%}
+{%- set alt = output | get_metadata('alt', 'image/png') -%}
+{%- if alt %}{{ super() | replace('<img ', '<img alt="' ~ (alt | escape_html) ~ '" ', 1) }}{% else %}{{ super() }}{% endif -%}
+{%- endblock data_png %}
+{% block data_svg scoped -%}
+{%- set alt = output | get_metadata('alt', 'image/svg+xml') -%}
+{%- if alt %}{{ super() | replace('<img ', '<img alt="' ~ (alt | escape_html) ~ '" ', 1) }}{% else %}{{ super() }}{% endif -%}
+{%- endblock data_svg %}
 """
 """nbconvert's JupyterLab page without the scripts it would fetch from the web (require.js, the widget
 manager, MathJax, mermaid), its links underlined (WCAG 1.4.1), and its prompts and code colours at
