@@ -276,12 +276,13 @@ def test_every_course_widget_fits_and_reads_at_1366_by_768(lab: Server, page: An
     pruning, windows = notebook.locator(".gamelib-quiz").nth(0), notebook.locator(".gamelib-quiz").nth(1)
     assert_no_answer_shown(pruning)
     assert_no_answer_shown(windows)
-    # A right choice turns green after Check (position 10 of seed 22's tree is pruned, lesson 2).
+    # A right choice is ringed green after Check (position 10 of seed 22's tree is pruned, lesson 2).
     pruning.locator(".gamelib-node-toggle[title='position 10']").click()
     pruning.get_by_role("button", name="Check", exact=True).click()
     expect(pruning.locator(".gamelib-node-toggle.gamelib-graded-right")).to_have_count(1, timeout=STEP_SECONDS * 1000)
-    colour = pruning.locator(".gamelib-node-toggle.gamelib-graded-right").evaluate("el => getComputedStyle(el).borderColor")
-    assert colour == "rgb(26, 150, 65)"  # green, not red
+    colour = pruning.locator("svg.gamelib-tree g.mark-right[data-node='10'] > circle").evaluate(
+        "el => getComputedStyle(el).stroke")
+    assert colour == "rgb(0, 125, 100)"  # the quiz's green (#007d64), not red
     # The window quiz keeps its layout after Check: the picture and the button stay where they were.
     windows.evaluate("el => el.scrollIntoView()")
     check = windows.get_by_role("button", name="Check", exact=True)

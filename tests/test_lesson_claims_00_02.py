@@ -1003,13 +1003,18 @@ def test_the_alpha_beta_solution_comes_before_the_quiz_answer() -> None:
 
 
 def test_the_start_page_gives_the_quiz_colours_the_quizzes_use() -> None:
-    from gamelib.teach.quiz import MISSED, RIGHT, WRONG, _marks, grade_pruning
+    from gamelib.teach.quiz import MISSED, QUIZ_CSS, RIGHT, WRONG, _marks, grade_pruning
     page = start_page()
-    assert "turns green if alpha-beta prunes it (✓) or red if it visits it" in page and 'ringed orange ("missed")' in page
+    said = " ".join(page.split())
+    assert ('each position you chose is ringed green with a ✓ if alpha-beta prunes it, or red, dashed, with "visited" '
+            'if it visits it, each pruned position you did not choose is ringed purple ("missed")') in said
     assert "each position is ringed green (✓) or red (wrong)" in page
-    assert (RIGHT, MISSED, WRONG) == ("#1a9641", "#e66100", "#d62728"), "green, orange and red"
+    assert (RIGHT, MISSED, WRONG) == ("#007d64", "#aa4499", "#c80000"), "green, purple and red"
     marks = _marks(grade_pruning(load_seed_tree("broeders31"), ["18", "5"]))
-    assert marks["18"].colour == RIGHT and marks["10"].colour == MISSED and marks["5"].colour == WRONG
+    assert (marks["18"].colour, marks["18"].words) == (RIGHT, "✓")
+    assert (marks["10"].colour, marks["10"].words) == (MISSED, "missed")
+    assert (marks["5"].colour, marks["5"].words) == (WRONG, "visited")
+    assert ".mark-wrong > circle { stroke-dasharray" in QUIZ_CSS  # a wrong choice's ring is dashed
 
 
 def test_the_window_quiz_says_what_the_start_page_and_lesson_2_say_it_does() -> None:

@@ -10,8 +10,17 @@ import pytest
 
 from gamelib.games.trees import GameTree
 from gamelib.search.random_trees import classroom_tree
-from gamelib.teach.quiz import QuizError
-from gamelib.teach.quiz import WindowQuiz, grade_windows, read_bound
+from gamelib.teach.quiz import (
+    QUIZ_CSS,
+    RIGHT,
+    WRONG,
+    QuizError,
+    WindowQuiz,
+    grade_windows,
+    read_bound,
+)
+from tests.test_painter import contrast
+from tests.test_quiz import apart
 
 SVG = "{http://www.w3.org/2000/svg}"
 INF = math.inf
@@ -128,3 +137,20 @@ def test_check_adds_words_under_the_boxes_and_moves_nothing(aima: GameTree) -> N
     quiz.check()
     assert [child.model_id for child in quiz.widget.children] == layout and quiz.widget.children[-1] is quiz.result
     assert quiz.picture.widget in quiz.widget.children and quiz.check_button.layout.width == "auto"
+
+
+def test_the_window_quiz_is_usable_by_everyone(aima: GameTree) -> None:
+    # WCAG 2.1 AA: its words and rings in colours 4.5:1 on white that a deuteranope tells apart, a wrong
+    # ring dashed (its style in the widget), the verdict in a live region.
+    quiz = WindowQuiz(aima, ["2", "11"])
+    quiz.answer("2", "3", "inf")
+    quiz.answer("11", "3", "5")
+    quiz.check()
+    rings = {g.get("data-node"): (g.get("class", "").split()[-1], circle.get("stroke"))
+             for g in ET.fromstring(quiz.picture.svg).iter(f"{SVG}g") if "mark" in g.get("class", "").split()
+             for circle in g.iter(f"{SVG}circle")}
+    assert rings == {"2": ("mark-right", RIGHT), "11": ("mark-wrong", WRONG)}
+    assert f'<li style="color:{WRONG}">' in quiz.result.value
+    assert min(contrast(RIGHT, "#ffffff"), contrast(WRONG, "#ffffff")) >= 4.5 and apart(RIGHT, WRONG, "deuteranope") > 20
+    assert any(QUIZ_CSS in getattr(child, "value", "") for child in quiz.widget.children)
+    assert 'setAttribute("role", "status")' in quiz.result._esm and quiz.widget.children[-1] is quiz.result

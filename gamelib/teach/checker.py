@@ -109,6 +109,7 @@ from gamelib.teach.mistakes import HINTS, MISTAKES
 from gamelib.view.mcts_explorer import mcts_svg
 from gamelib.view.mcts_replay import MctsReplay, MctsSnapshot
 from gamelib.view.painter import Ring, SvgPainter, SvgPicture
+from gamelib.view.picture import RIGHT_INK, WRONG_INK
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned, payoff_text
 
 __all__ = ["EXERCISE_C", "EXERCISE_ITERATIONS", "EXERCISE_SEED", "TOLERANCE", "CheckReport", "MaxnReferee",
@@ -179,19 +180,19 @@ class CheckReport:
         if self.step is not None:
             index = self.step - 1
             if index < len(self.reference_visits):
-                marks[self.reference_visits[index]] = Ring("#1a9641", "next", "reference")
+                marks[self.reference_visits[index]] = Ring(RIGHT_INK, "next", "reference")
             if index < len(self.student_visits):
-                marks[self.student_visits[index]] = Ring("#d62728", "you", "student")
+                marks[self.student_visits[index]] = Ring(WRONG_INK, "you", "student")
         elif not self.ok:  # the visits agree: the root's value is wrong, and the words name the first wrong node
             if self.node is not None and self.node != self.tree.root:
                 yours = "" if self.node_value is None else f": you {format_value(self.node_value)}"
-                marks[self.node] = Ring("#d62728", f"first wrong value{yours}", "student")
-            marks[self.tree.root] = Ring("#d62728", f"you: {format_value(self.student_value)}", "student")
+                marks[self.node] = Ring(WRONG_INK, f"first wrong value{yours}", "student")
+            marks[self.tree.root] = Ring(WRONG_INK, f"you: {format_value(self.student_value)}", "student")
         snapshot = Replay(self.tree, self.reference_events).snapshot(self.picture_step())
         return SvgPainter(self.tree).paint(snapshot, marks=marks, title=self.message)
 
     def _repr_html_(self) -> str:
-        colour = "#1a9641" if self.ok else "#d62728"
+        colour = RIGHT_INK if self.ok else WRONG_INK
         text = f'<p style="color:{colour}"><b>{escape(self.message)}</b></p>'
         # the picture scales to the output area, never so far that its text falls below 12 px
         return text if self.ok or self.tree is None else text + SvgPicture(self.picture())._repr_html_()

@@ -24,11 +24,12 @@ from typing import Any, Protocol
 
 from gamelib.games.data import load_seed_tree
 from gamelib.games.multiplayer import MultiPlayerTree, as_players_tree
-from gamelib.games.trees import GameTree
 from gamelib.games.tree_text import TreeTextError, write_tree_text
-from gamelib.search.random_trees import random_multiplayer_tree, random_tree
+from gamelib.games.trees import GameTree
 from gamelib.play.box.answers import Answers, run_student
+from gamelib.search.random_trees import random_multiplayer_tree, random_tree
 from gamelib.teach.checker import CheckReport, MaxnReferee, MctsReferee, SearchReferee
+from gamelib.view.picture import RIGHT_INK
 
 __all__ = ["EXERCISES", "IN_PROCESS", "MAX_SEED", "SEEDED_BASE", "SHOWN_OUTPUT_CHARACTERS", "Exercise", "ExerciseReport",
            "Referee", "UnknownExerciseError", "Verdict", "check_exercise", "exercise_trees"]
@@ -319,7 +320,7 @@ class Verdict:
 
     def _repr_html_(self) -> str:
         if self.ok:
-            verdict = f'<p style="color:#1a9641"><b>{escape(str(self))}</b></p>'
+            verdict = f'<p style="color:{RIGHT_INK}"><b>{escape(str(self))}</b></p>'
         elif self.reports:
             tree = self.tree_text
             verdict = (f"<p><b>{escape(self.exercise)}</b>: tree {len(self.reports)} of {self.total}, "

@@ -25,11 +25,17 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from gamelib.view.picture import RIGHT_INK
+
 __all__ = ["QUESTIONS", "Answer", "Choice", "Line", "UnknownQuestionError", "equal_line", "names_of",
            "number_line", "question", "real_number", "set_line", "whole_number", "yes_or_no"]
 
 RIGHT, WRONG, UNWRITTEN = "right", "wrong", "unwritten"
-_COLOURS = {RIGHT: "#1a9641", WRONG: "#b2182b", UNWRITTEN: "#767676"}  # a question not yet answered is no error
+_COLOURS = {RIGHT: RIGHT_INK, WRONG: "#b2182b", UNWRITTEN: "#767676"}  # a question not yet answered is no error
+"""Each state's colour, every one 4.5:1 or more on white (WCAG 2.1's text contrast): the quizzes' bluish
+green (5.1:1, :mod:`gamelib.view.picture`), a dark red (6.9:1) and the lightest grey that passes (4.5:1).
+The words say the state too (a right part says "right.", a wrong one what is wrong, an unwritten one "not
+written yet"), so colour is never the only cue."""
 
 
 class UnknownQuestionError(KeyError):

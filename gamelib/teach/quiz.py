@@ -4,11 +4,19 @@
 for every position alpha-beta prunes, which cutoff removed it: with the true (minimax) values a
 student works with on paper, and the fail-hard trace's numbers where they differ. :class:`PruningQuiz` is the widget:
 the tree (a seeded random tree, so a whole class can share one by its seed, or any tree you give),
-a transparent toggle over every position, and a Check button that turns each choice green (right)
-or red (wrongly chosen) and rings each missed position orange on the picture of the finished
-search, with the reasons under it; nothing of the answer is drawn or said before Check.
-The search is recorded once with :func:`gamelib.search.algorithms.run_search`; the quiz only reads the
-trace.
+a transparent toggle over every position, and a Check button that turns each choice green (right:
+a solid ring, ✓) or red (wrongly chosen: a dashed ring, ✗) and rings each missed position purple
+on the picture of the finished search, with the reasons under it; nothing of the answer is drawn
+or said before Check. The search is recorded once with :func:`gamelib.search.algorithms.run_search`;
+the quiz only reads the trace.
+
+Both quizzes are meant for everyone (WCAG 2.1 AA): their colours (:data:`RIGHT`, :data:`MISSED`,
+:data:`WRONG`) are 4.5:1 or more on white and stay apart for a colour-blind eye, and no colour is
+the only cue (each ring has its words, a wrong choice's ring is dashed, a graded toggle's name says
+✓ or ✗); each position toggle is a button named "position N" whose ``aria-pressed`` follows it,
+and the verdict after Check is in a polite live region (``role="status"``) that a screen reader
+announces. ipywidgets' ToggleButton gives neither ``aria-pressed`` nor a way to add it, and its HTML
+widget no role, so both are small anywidget modules here (:func:`node_toggle`, :func:`verdict_box`).
 
 >>> from gamelib.games.data import load_seed_tree
 >>> grade = grade_pruning(load_seed_tree("broeders31"), ["18", "10", "21", "22", "11"])
@@ -43,6 +51,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from html import escape
 from typing import Any
 
@@ -50,17 +59,40 @@ from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import minimax
 from gamelib.search.random_trees import classroom_tree
-from gamelib.search.tracing import BestMove, Cutoff, Enter, Event, Exit, RecordingTracer, pruned_nodes
+from gamelib.search.tracing import (
+    BestMove,
+    Cutoff,
+    Enter,
+    Event,
+    Exit,
+    RecordingTracer,
+    pruned_nodes,
+)
 from gamelib.view.painter import Ring, SvgPainter, figure_html
-from gamelib.view.picture import DEFAULT_STYLE
+from gamelib.view.picture import DEFAULT_STYLE, MISSED_INK, RIGHT_INK, WRONG_INK
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
-from gamelib.view.stage import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
+from gamelib.view.stage import (
+    MIN_FONT,
+    PROJECTOR_CSS,
+    VALUE_FONT,
+    column_width,
+    picture_sizes,
+    projector_style,
+)
 from gamelib.view.stepper import record
-from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
+from gamelib.view.ui import (
+    StaticForm,
+    TreePicture,
+    ipywidgets,
+    style_sheet,
+    touch_button,
+)
 
-__all__ = ["CutoffWords", "PruningGrade", "PruningQuiz", "QuizError", "WindowGrade", "WindowQuiz", "grade_pruning", "grade_windows", "read_bound"]
+__all__ = ["MISSED", "RIGHT", "WRONG", "CutoffWords", "PruningGrade", "PruningQuiz", "QuizError", "WindowGrade",
+           "WindowQuiz", "grade_pruning", "grade_windows", "node_toggle", "read_bound", "verdict_box"]
 
-RIGHT, MISSED, WRONG = "#1a9641", "#e66100", "#d62728"
+RIGHT, MISSED, WRONG = RIGHT_INK, MISSED_INK, WRONG_INK
+"""A right choice's, a missed position's and a wrong choice's colour (:mod:`gamelib.view.picture`)."""
 
 
 class QuizError(ValueError):
@@ -193,12 +225,121 @@ def _marks(grade: PruningGrade) -> dict[str, Ring]:
     return marks
 
 
+# The quizzes' own widgets: a position toggle and the verdict's live region (see the module's docstring).
+
+QUIZ_CSS = ".gamelib-quiz svg .mark-wrong > circle { stroke-dasharray: 7 4; }"
+"""The quizzes' own style: a wrong choice's ring is dashed, a right one's solid (WCAG 2.1, 1.4.1: colour
+is not the only cue). A graded toggle draws nothing of its own (the style sheet, :data:`gamelib.view.ui.STYLE_SHEET`):
+its ring, drawn at the same place, says it, and a fill over the node would dim the node's words
+(the old green fill left a pruned node's grey words at 3.4:1)."""
+
+RIGHT_VERDICT, WRONG_VERDICT = "✓ right", "✗ wrong, visited"
+"""What a graded toggle's name adds after Check: the cue a screen reader gives in words, as the ring's
+words (✓, "visited") and its line (solid, dashed: :data:`QUIZ_CSS`) give it on the screen."""
+
+_TOGGLE_MODULE = """
+export default {
+  render({ model, el }) {
+    // A real button: focusable, pressed with a click, Enter or space; aria-pressed says its state.
+    const button = document.createElement("button");
+    button.type = "button";
+    const changes = ["change:value", "change:label", "change:grade", "change:verdict"];
+    const show = () => {
+      const label = model.get("label"), grade = model.get("grade"), verdict = model.get("verdict");
+      el.title = label;
+      // the graded classes are set here: anywidget keeps a widget's classes as they were when it was drawn
+      el.classList.toggle("gamelib-graded-right", grade === "right");
+      el.classList.toggle("gamelib-graded-wrong", grade === "wrong");
+      button.setAttribute("aria-label", verdict ? `${label}, ${verdict}` : label);
+      button.setAttribute("aria-pressed", model.get("value") ? "true" : "false");
+    };
+    button.addEventListener("click", () => {
+      model.set("value", !model.get("value"));
+      model.save_changes();
+    });
+    for (const name of changes) model.on(name, show);
+    show();
+    el.appendChild(button);
+    return () => { for (const name of changes) model.off(name, show); };
+  },
+};
+"""
+"""The toggle's ES module: a ``<button>`` filling the widget's box (the style sheet draws it), with
+``aria-pressed`` following ``value`` and the name ``label`` (then ``verdict``, once checked); the
+box's ``title`` is ``label`` too, the tooltip a mouse shows, and its class ``gamelib-graded-right``
+or ``gamelib-graded-wrong`` follows ``grade``. anywidget, on purpose, never changes a widget's
+classes once it is drawn (anywidget issue 618), so a class added in Python would not reach the page."""
+
+_VERDICT_MODULE = """
+export default {
+  render({ model, el }) {
+    // The region stays in the page: a screen reader announces what is written into it, not a new element.
+    const region = document.createElement("div");
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    region.className = "gamelib-verdict";
+    const show = () => { region.innerHTML = model.get("value"); };
+    model.on("change:value", show);
+    show();
+    el.appendChild(region);
+    return () => model.off("change:value", show);
+  },
+};
+"""
+"""The verdict's ES module: ``value`` (HTML made by the quiz, its words escaped) inside a polite live region."""
+
+
+@cache
+def _widget_classes() -> tuple[Any, Any]:
+    """The toggle's and the verdict's anywidget classes, made on first use (anywidget is imported then,
+    never at ``import gamelib``, as ipywidgets is)."""
+    import anywidget
+    import traitlets
+
+    class NodeToggle(anywidget.AnyWidget):
+        _esm = _TOGGLE_MODULE
+        value = traitlets.Bool(False).tag(sync=True)
+        label = traitlets.Unicode("").tag(sync=True)
+        grade = traitlets.Unicode("").tag(sync=True)
+        verdict = traitlets.Unicode("").tag(sync=True)
+
+        def show_grade(self, grade: str) -> None:
+            """Show ``grade`` ("right", "wrong" or "" before Check): its class and its name's words."""
+            self.grade, self.verdict = grade, {"right": RIGHT_VERDICT, "wrong": WRONG_VERDICT}.get(grade, "")
+
+    class Verdict(anywidget.AnyWidget):
+        _esm = _VERDICT_MODULE
+        value = traitlets.Unicode("").tag(sync=True)
+
+    return NodeToggle, Verdict
+
+
+def node_toggle(label: str) -> Any:
+    """A position's toggle: a button named ``label`` ("position 4") whose ``aria-pressed`` follows its
+    ``value`` (True: chosen), in a box with the class ``gamelib-node-toggle`` to lay over the picture.
+    ``show_grade("right")`` (or "wrong", or "" to hide it) sets its ``grade`` (its class: a graded
+    toggle leaves the picture's ring to show the grade) and its ``verdict``, :data:`RIGHT_VERDICT` or
+    :data:`WRONG_VERDICT`, which its name adds. ipywidgets' ToggleButton tells a screen reader
+    neither its state nor, with no text, a name of its own."""
+    toggle = _widget_classes()[0](label=label)
+    toggle.add_class("gamelib-node-toggle")
+    return toggle
+
+
+def verdict_box(**options: Any) -> Any:
+    """A widget showing the HTML in its ``value``, as ipywidgets' HTML does, inside a polite live region
+    (``role="status"``, ``aria-live="polite"``) that stays in the page, so that a screen reader
+    announces each new verdict. ``options`` go to the widget (its ``layout``)."""
+    return _widget_classes()[1](**options)
+
+
 class PruningQuiz(StaticForm):
     """The quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree` of ``branching``, ``depth`` and
     ``seed``). Click the positions alpha-beta will never visit (each toggle sits on its node, ringed
-    blue when chosen), then Check: the picture turns into the finished search, each choice turns
-    green and is ringed green (right, ✓) or red ("visited": alpha-beta visits it), each pruned
-    position not chosen is ringed orange ("missed"), and the reasons are listed under it. Nothing of the answer shows before Check;
+    blue when chosen; a button named "position N", pressed or not), then Check: the picture turns
+    into the finished search, each choice turns green with a solid ring (right, ✓) or red with a
+    dashed one ("visited": alpha-beta visits it), each pruned position not chosen is ringed purple
+    ("missed"), and the reasons are listed under it. Nothing of the answer shows before Check;
     changing a choice after it hides the answer again. New tree draws the classroom tree of the
     seed, branching and depth boxes. ``projector`` (or :meth:`set_projector`) draws the tree for
     a room, at 18 pixels (:func:`gamelib.view.stage.picture_sizes`). Values are from MAX's
@@ -211,16 +352,18 @@ class PruningQuiz(StaticForm):
         self.strict = strict
         self.projector = projector
         self.seed = widgets.IntText(value=seed, description="seed", layout=widgets.Layout(width="160px"))
-        self.branching = widgets.IntSlider(value=branching, min=2, max=3, description="branching",
-                                           layout=widgets.Layout(width="240px"))
-        self.depth = widgets.IntSlider(value=depth, min=2, max=4, description="depth", layout=widgets.Layout(width="240px"))
-        self.result = widgets.HTML(layout=widgets.Layout(flex="1 1 300px", min_width="220px"))
+        # menus, not sliders: a select is named by its description's label, a slider's handle is not
+        self.branching = widgets.Dropdown(options=[2, 3], value=min(max(branching, 2), 3), description="branching",
+                                          layout=widgets.Layout(width="200px"))
+        self.depth = widgets.Dropdown(options=[2, 3, 4], value=min(max(depth, 2), 4), description="depth",
+                                      layout=widgets.Layout(width="200px"))
+        self.result = verdict_box(layout=widgets.Layout(flex="1 1 300px", min_width="220px"))
         self.check_button = touch_button("Check", "show what alpha-beta prunes, and why", self.check,
                                          button_style="primary")
         self.picture_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                               width="100%"))
         self.widget = widgets.VBox([
-            style_sheet(), widgets.HTML(f"<style>{PROJECTOR_CSS}</style>", layout=widgets.Layout(display="none")),
+            style_sheet(), widgets.HTML(f"<style>{PROJECTOR_CSS}{QUIZ_CSS}</style>", layout=widgets.Layout(display="none")),
             widgets.HTML('<div class="gamelib-title"><b>Which positions will alpha-beta never visit?</b> Click '
                          'them, then Check.</div>'),
             widgets.HBox([self.seed, self.branching, self.depth,
@@ -234,7 +377,6 @@ class PruningQuiz(StaticForm):
 
     def use_tree(self, tree: GameTree) -> None:
         """Start again on ``tree``: record alpha-beta on it, show the bare tree, clear the choices."""
-        widgets = ipywidgets()
         self.tree = tree
         self.events = record(tree, "alphabeta", strict=self.strict)
         if self.projector:
@@ -251,8 +393,7 @@ class PruningQuiz(StaticForm):
         (self.widget.add_class if self.projector else self.widget.remove_class)("gamelib-projector")
         self.toggles: dict[str, Any] = {}
         for node in tree.nodes():
-            toggle = widgets.ToggleButton(value=False, description="", tooltip=f"position {node}")
-            toggle.add_class("gamelib-node-toggle")
+            toggle = node_toggle(f"position {node}")
             x, y = geometry.centre[node]
             self.picture.lay_over(toggle, x - geometry.radius - 3, y - geometry.radius - 3,
                                   2 * geometry.radius + 6, 2 * geometry.radius + 6)
@@ -300,8 +441,7 @@ class PruningQuiz(StaticForm):
     def _hide_answer(self) -> None:
         self.grade = None
         for toggle in self.toggles.values():
-            toggle.remove_class("gamelib-graded-right")
-            toggle.remove_class("gamelib-graded-wrong")
+            toggle.show_grade("")
         self._show_bare_tree()
 
     def clear(self) -> None:
@@ -315,16 +455,12 @@ class PruningQuiz(StaticForm):
 
     def check(self) -> PruningGrade:
         """Grade the chosen positions; the picture shows the finished search, the choices turn
-        green (right) or red (wrong), the missed positions are ringed orange, and the reasons appear
-        under it. Returns the grade."""
+        green (right: a solid ring, named "position N, ✓ right") or red (wrong: a dashed ring, named
+        "position N, ✗ wrong, visited"), the missed positions are ringed purple, and the reasons appear
+        under it, in the live region a screen reader announces. Returns the grade."""
         self.grade = grade_pruning(self.tree, self.chosen, self.events)
         for node, toggle in self.toggles.items():
-            toggle.remove_class("gamelib-graded-right")
-            toggle.remove_class("gamelib-graded-wrong")
-            if node in self.grade.right:
-                toggle.add_class("gamelib-graded-right")
-            elif node in self.grade.wrong:
-                toggle.add_class("gamelib-graded-wrong")
+            toggle.show_grade("right" if node in self.grade.right else "wrong" if node in self.grade.wrong else "")
         finished = Replay(self.tree, self.events).snapshot(len(self.events))
         self.picture.show(self.painter.paint(finished, marks=_marks(self.grade), title=f"{self.tree.name}: checked"))
         self.result.value = self._result_html(self.grade)
@@ -505,11 +641,11 @@ class WindowQuiz(StaticForm):
                                            layout=widgets.Layout(width="130px")), *pair],
                              layout=widgets.Layout(align_items="center", margin="0 18px 0 0"))
                 for node, pair in self.boxes.items()]
-        self.result = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.result = verdict_box(layout=widgets.Layout(width="100%"))
         self.grade: WindowGrade | None = None
         self.check_button = touch_button("Check", "compare with alpha-beta's trace", self.check, button_style="primary")
         self.widget = widgets.VBox([
-            style_sheet(),
+            style_sheet(), widgets.HTML(f"<style>{QUIZ_CSS}</style>", layout=widgets.Layout(display="none")),
             widgets.HTML("<b>With which alpha and beta does alpha-beta enter each position?</b> Leave both "
                          "boxes empty for a position it never enters; ∞ may be typed inf."),
             self.picture.widget,

@@ -45,6 +45,15 @@ RESEARCH_INK = "#008837"
 """Colour of NegaScout's re-searches (green, thick)."""
 TABLE_INK = "#a6611a"
 """Colour of the "TT" badge of a transposition-table hit."""
+RIGHT_INK = "#007d64"
+"""A right answer's colour (quizzes, checkers): a bluish green after Okabe & Ito's (2008) #009e73,
+darker, 5.1:1 on white (WCAG 2.1 asks 4.5:1 of text; the old #1a9641 was 3.8:1)."""
+WRONG_INK = "#c80000"
+"""A wrong answer's colour: red, 6.1:1 on white. Against :data:`RIGHT_INK` a deuteranope still sees a
+difference (CIEDE2000 22.6 after Machado et al.'s 2009 simulation; the old #1a9641 and #d62728: 6.6)."""
+MISSED_INK = "#aa4499"
+"""A missed answer's colour: Paul Tol's purple, 5.3:1 on white; unlike an orange it stays apart from
+:data:`WRONG_INK` for a deuteranope (CIEDE2000 42.7; an orange: under 10)."""
 FILL = {Status.UNSEEN: "#ffffff", Status.OPEN: "#fff3c4", Status.DONE: "#2166ac", Status.PRUNED: "#ffffff"}
 """Each status's fill. Never the only cue (WCAG 2.1, 1.4.1): an open node also has a second
 outline inside its own, a finished one is solid dark (5.9:1 against white, white words on it

@@ -22,14 +22,15 @@ STYLE_SHEET = """
 .gamelib-picture, .gamelib-picture .widget-html-content { width: 100%; line-height: normal; }
 .gamelib-picture svg { width: 100%; height: auto; display: block; }
 .gamelib-touch { min-height: 44px; min-width: 44px; font-size: 15px; }
-.gamelib-node-toggle.jupyter-button { background: transparent; border: 2px dashed transparent; box-shadow: none;
-  border-radius: 50%; min-width: 0; padding: 0; }
-.gamelib-node-toggle.jupyter-button:hover { border-color: #888888; }
-.gamelib-node-toggle.jupyter-button.mod-active { background: rgba(31, 78, 154, 0.18); border: 3px solid #1f4e9a; }
-.gamelib-node-toggle.jupyter-button.mod-active.gamelib-graded-right { background: rgba(26, 150, 65, 0.28);
-  border-color: #1a9641; }
-.gamelib-node-toggle.jupyter-button.mod-active.gamelib-graded-wrong { background: rgba(214, 39, 40, 0.22);
-  border-color: #d62728; }
+.gamelib-node-toggle > button { display: block; box-sizing: border-box; width: 100%; height: 100%; margin: 0;
+  padding: 0; min-width: 0; background: transparent; border: 2px dashed transparent; border-radius: 50%;
+  box-shadow: none; cursor: pointer; }
+.gamelib-node-toggle > button:hover { border-color: #767676; }
+.gamelib-node-toggle > button:focus-visible { outline: 2px solid #1f4e9a; outline-offset: 2px; }
+.gamelib-node-toggle > button[aria-pressed="true"] { background: rgba(31, 78, 154, 0.18); border: 3px solid #1f4e9a; }
+.gamelib-node-toggle.gamelib-graded-right > button[aria-pressed="true"],
+.gamelib-node-toggle.gamelib-graded-wrong > button[aria-pressed="true"] { background: transparent;
+  border-color: transparent; }
 .gamelib-words { font-size: 14px; line-height: 1.45; }
 .gamelib-words table { border-collapse: collapse; margin-top: 4px; }
 .gamelib-words td, .gamelib-words th { padding: 1px 10px 1px 0; text-align: left; }
