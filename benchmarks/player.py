@@ -2,7 +2,7 @@
 
 Run from the repository root (needs Debian's Chromium, and git for the old explorer):
 
-    .venv/bin/python benchmarks/player.py [--clicks 40] [--old COMMIT] [--no-lab]
+    .venv/bin/python benchmarks/player.py [--clicks 40] [--old COMMIT] [--no-lab] [--no-lite]
 
 Prints, for Broeders' tree with alpha-beta and minimax (the two-search view of lesson 2):
 
@@ -14,7 +14,8 @@ Prints, for Broeders' tree with alpha-beta and minimax (the two-search view of l
   ``--clicks`` clicks: in a lesson's page opened from a file (the player; the old explorer did not
   step there at all), and in JupyterLab, the player beside the old explorer (COMMIT, default
   ebd6b46, the last with the ipywidgets explorer; its kernel imports that commit's gamelib, with
-  ipyevents, downloaded from PyPI into a temporary folder). Goal: at most one frame, 16 ms.
+  ipyevents, downloaded from PyPI into a temporary folder), and in JupyterLite (the course's browser
+  site, lesson 2's first two-search explorer). Goal: at most one frame, 16 ms.
 
 A click's time runs from the click event's time stamp to the first animation frame after the
 picture's ``data-step`` changed, and a task after it (``requestAnimationFrame`` then
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import secrets
 import statistics
 import subprocess
@@ -166,11 +168,51 @@ def lab_times(browser: Any, clicks: int, folder: Path, commit: str | None) -> No
             process.wait(timeout=30)
 
 
+def lite_times(browser: Any, clicks: int, folder: Path) -> None:
+    """The player in the course's browser site (JupyterLite, Python in Pyodide): lesson 2 run whole,
+    then its first explorer of two searches clicked. The site is built from this checkout as
+    ``make lite`` builds it (offline from .cache/lite once that holds the downloads)."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    site = folder / "lite"
+    subprocess.run([sys.executable, str(ROOT / "lite" / "build.py"), "--out", str(site)], check=True,
+                   capture_output=True)
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(viewport=VIEWPORT)
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+    try:
+        page = context.new_page()
+        page.goto(f"{base}lab/index.html?path=02_alpha_beta.ipynb", timeout=300_000)
+        page.get_by_role("button", name=re.compile(r"\| Idle$")).wait_for(timeout=300_000)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        two = page.locator(".gamelib-explorer").filter(has=page.locator(".gp-panel + .gp-panel")).first
+        two.locator("svg.gamelib-tree").first.wait_for(timeout=600_000)
+        page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputPrompt')]"
+                               ".some((prompt) => prompt.textContent.includes('*'))", timeout=600_000)
+        two.scroll_into_view_if_needed()
+        print(line("JupyterLite, the player (lesson 2)", click_times(page, two, clicks)))
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=40)
     parser.add_argument("--old", default="ebd6b46", help="the commit of the old explorer ('' to leave it out)")
-    parser.add_argument("--no-lab", action="store_true", help="the page from a file only")
+    parser.add_argument("--no-lab", action="store_true", help="leave out JupyterLab")
+    parser.add_argument("--no-lite", action="store_true", help="leave out JupyterLite (it builds the browser site)")
     args = parser.parse_args()
     sizes()
     from playwright.sync_api import sync_playwright
@@ -182,6 +224,8 @@ def main() -> None:
             static_page(browser, args.clicks, Path(scratch))
             if not args.no_lab:
                 lab_times(browser, args.clicks, Path(scratch), args.old or None)
+            if not args.no_lite:
+                lite_times(browser, args.clicks, Path(scratch))
         finally:
             browser.close()
 
