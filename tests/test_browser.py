@@ -145,6 +145,17 @@ def test_lesson_2_explorer_in_jupyterlab(lab: Server, page: Any, broeders: GameT
         "pos 8: 3 <= alpha 4, cut: position 18 is never searched")  # seed 003's first cut
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     explorer.screenshot(path=str(SCREENSHOTS / "lesson_2_explorer.png"))
+    # Lesson 2's two searches mid-search, as the screen shows them (issue 35 asks for this picture)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    two = page.locator(".gamelib-explorer").filter(has=page.locator(".gp-panel + .gp-panel")).first
+    two.scroll_into_view_if_needed()
+    two_picture = two.locator("svg.gamelib-tree").first
+    shown = int(two_picture.get_attribute("data-step") or 0)
+    for step in range(shown + 1, shown + 11):
+        two.get_by_role("button", name="Next ▶", exact=True).click()
+        expect(two_picture).to_have_attribute("data-step", str(step), timeout=STEP_SECONDS * 1000)
+    two.locator(".gp-bar").evaluate("el => el.scrollIntoView({block: 'end'})")
+    page.screenshot(path=str(SCREENSHOTS / "lesson_2_two_searches_1366.png"))
 
 
 def test_voila_app_explorer_quiz_and_checker(voila: Server, page: Any, broeders: GameTree) -> None:
