@@ -164,7 +164,10 @@ class Player {
     this.hint = make("p", { class: "gp-hint" }, "Keys, with the focus in the player (click a picture or a button, or Tab): " +
       "→ and ← step · Home, End: first and last · space on a picture: play, pause");
     this.root.append(this.panels, this.bar, this.note, this.belows, this.legend, this.hint, this.live);
-    this.root.addEventListener("keydown", (event) => this.key(event));
+    // The keys are taken at the window, before the page's own shortcuts: Notebook 7 reads them on the
+    // document in the capture phase and would move between cells on → and ←
+    this.onKey = (event) => { if (this.root.contains(event.target)) this.key(event); };
+    window.addEventListener("keydown", this.onKey, true);
     el.append(this.root);
   }
 
@@ -385,7 +388,12 @@ function render({ model, el }) {
     if (message && message.note !== undefined) { player.note.textContent = message.note; player.fetching = false; }
     if (message && message.pressed) player.pressed(message.pressed);
   });
-  return () => { player.stop(); if (player.resizer) player.resizer.disconnect(); };
+  return () => {
+    player.stop();
+    if (player.resizer) player.resizer.disconnect();
+    window.removeEventListener("keydown", player.onKey, true);
+    if (player.pageKeys) document.removeEventListener("keydown", player.pageKeys);
+  };
 }
 
 function mountAll(document_ = document) {  // a page without a kernel: each [data-gamelib-frames] element

@@ -57,7 +57,7 @@ _LEGEND_PARTS = (
     ("", "yellow, two outlines: being searched"),
     ("cutoff", "(the window passed down is on its edge)"),
     ("", "· solid blue: left with its value"),
-    ("cutoff", "(≥ v, ≤ v: a bound) · grey, dashed: pruned · red ✂: a cut edge"),
+    ("cutoff", "(>= v, <= v: a bound) · grey, dashed: pruned · red ✂: a cut edge"),
     ("", "· bold: best move · orange border: the latest event"),
     ("null_window", "· purple dotted: a null-window test"),
     ("research", "· green: a re-search"),
