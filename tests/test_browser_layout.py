@@ -280,7 +280,7 @@ def test_every_course_widget_fits_and_reads_at_1366_by_768(lab: Server, page: An
     pruning.locator(".gamelib-node-toggle[title='position 10']").click()
     pruning.get_by_role("button", name="Check", exact=True).click()
     expect(pruning.locator(".gamelib-node-toggle.gamelib-graded-right")).to_have_count(1, timeout=STEP_SECONDS * 1000)
-    colour = pruning.locator("svg.gamelib-tree g.mark-right[data-node='10'] > circle").evaluate(
+    colour = pruning.locator("svg.gamelib-tree g.mark-right[data-node='10'] > :first-child").evaluate(
         "el => getComputedStyle(el).stroke")
     assert colour == "rgb(0, 125, 100)"  # the quiz's green (#007d64), not red
     # The window quiz keeps its layout after Check: the picture and the button stay where they were.

@@ -146,7 +146,7 @@ def test_lesson_2s_explorer_and_quiz_have_no_wcag_21_aa_violation_in_jupyterlab(
         toggle = quiz.get_by_role("button", name=f"position {node}, {verdict}", exact=True)
         expect(toggle).to_have_attribute("aria-pressed", "true", timeout=STEP_SECONDS * 1000)
         expect(quiz.locator(f".gamelib-node-toggle.gamelib-graded-{kind}[title='position {node}']")).to_have_count(1)
-        ring = quiz.locator(f"svg.gamelib-tree g.mark-{kind}[data-node='{node}'] > circle")
+        ring = quiz.locator(f"svg.gamelib-tree g.mark-{kind}[data-node='{node}'] > :first-child")
         expect(ring).to_have_css("stroke", rgb(colour))
         expect(ring).to_have_css("stroke-dasharray", dashes)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

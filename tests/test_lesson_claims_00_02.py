@@ -10,6 +10,7 @@ lessons are held to those lessons as they stand.
 from __future__ import annotations
 
 import ast
+import colorsys
 import dataclasses
 import functools
 import inspect
@@ -27,6 +28,7 @@ import gamelib.play.tournament
 from gamelib import (Exit, GameTree, Player, RecordingTracer, alphabeta, load_reference, load_seed_tree, minimax)
 from gamelib.search.random_trees import random_tree
 from gamelib.teach.exercises import EXERCISES, check_exercise
+from gamelib.play.box.sandbox import Limits
 from gamelib.play.box.stepped import STEPS
 from gamelib.teach.quiz import grade_windows
 from tests.lesson_cells import NOTEBOOKS, python_of, run_check, setup_namespace
@@ -980,7 +982,10 @@ def test_the_solutions_readme_lists_every_answer_file() -> None:
 def test_the_start_page_says_what_solutions_holds() -> None:
     page = start_page()
     lessons = {int(path.name[7:9]) for path in SOLUTIONS.glob("lesson_*.py")}
-    assert lessons == {1, 2, 8, 9, 10} and "write-it-yourself exercises of lessons 1, 2, 8, 9 and 10" in page
+    assert lessons == {1, 2, 8, 9, 10} and "write-it-yourself exercises of lessons 1, 2, 8 and 9" in " ".join(page.split())
+    # lesson 10's is no write-it-yourself exercise (the list of those has none of lesson 10): named apart
+    assert "lesson 10's exercise 2 (`slow.py` with a deadline)" in " ".join(page.split())
+    assert "lesson 10" not in " ".join(page.split()).split("**Write-it-yourself exercises**")[1].split(":")[0]
     assert "lesson 1's prediction (exercise 1, worked by hand)" in page and "lesson 2's pruning quiz" in page
     answers = {path.name: {target.id for statement in ast.parse(path.read_text(encoding="utf-8")).body
                            if isinstance(statement, ast.Assign) for target in statement.targets
@@ -1003,18 +1008,32 @@ def test_the_alpha_beta_solution_comes_before_the_quiz_answer() -> None:
 
 
 def test_the_start_page_gives_the_quiz_colours_the_quizzes_use() -> None:
-    from gamelib.teach.quiz import MISSED, QUIZ_CSS, RIGHT, WRONG, _marks, grade_pruning
+    from gamelib.teach.quiz import MISSED, QUIZ_CSS, RIGHT, WRONG, PruningQuiz, _marks, grade_pruning
     page = start_page()
     said = " ".join(page.split())
     assert ('each position you chose is ringed green with a ✓ if alpha-beta prunes it, or red, dashed, with "visited" '
             'if it visits it, each pruned position you did not choose is ringed purple ("missed")') in said
     assert "each position is ringed green (✓) or red (wrong)" in page
-    assert (RIGHT, MISSED, WRONG) == ("#007d64", "#aa4499", "#c80000"), "green, purple and red"
-    marks = _marks(grade_pruning(load_seed_tree("broeders31"), ["18", "5"]))
+    def hue(colour: str) -> float:  # in degrees: red 0, green 120, blue 240, purple about 300
+        return 360 * colorsys.rgb_to_hsv(*(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0]
+
+    assert 120 <= hue(RIGHT) <= 180 and 280 <= hue(MISSED) <= 330 and min(hue(WRONG), 360 - hue(WRONG)) <= 15, (
+        f"the page says green, purple and red; the quiz's hues are {hue(RIGHT):.0f}, {hue(MISSED):.0f}, {hue(WRONG):.0f}")
+    broeders = load_seed_tree("broeders31")
+    grade = grade_pruning(broeders, ["18", "5"])
+    marks = _marks(grade)
     assert (marks["18"].colour, marks["18"].words) == (RIGHT, "✓")
     assert (marks["10"].colour, marks["10"].words) == (MISSED, "missed")
     assert (marks["5"].colour, marks["5"].words) == (WRONG, "visited")
-    assert ".mark-wrong > circle { stroke-dasharray" in QUIZ_CSS  # a wrong choice's ring is dashed
+    # a wrong choice's ring is dashed: the quiz's own style sheet says so, and the quiz widget carries it
+    assert ".gamelib-quiz svg .mark-wrong > :first-child { stroke-dasharray" in QUIZ_CSS
+    quiz = PruningQuiz(broeders)
+    assert "gamelib-quiz" in quiz.widget._dom_classes
+    assert any(QUIZ_CSS in str(getattr(child, "value", "")) for child in quiz.widget.children)
+    # one line for each cutoff: Broeders' trace has five (seed 003)
+    tracer = RecordingTracer()
+    alphabeta(broeders, tracer=tracer)
+    assert len(grade.cutoffs) == sum(event.kind == "cutoff" for event in tracer.events) == 5
 
 
 def test_the_window_quiz_says_what_the_start_page_and_lesson_2_say_it_does() -> None:
@@ -1101,6 +1120,7 @@ def test_the_checkers_hold_the_visits_node_by_node_and_the_value_at_the_root() -
 
 def test_the_start_page_gives_the_checkers_limits_in_a_process_and_in_a_browser() -> None:
     assert STEPS == 1_000_000, f"the browser's step budget is {STEPS:,}, not the 1,000,000 the page gives"
+    assert Limits().seconds == 5.0, f"the checker's limit is {Limits().seconds} s, not the 5 seconds the page gives"
     assert ("in a separate process with a 5-second limit (in a browser, which cannot start one, in the kernel itself, "
             "stopped after 1,000,000 steps)") in start_page()
 

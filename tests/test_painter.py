@@ -220,3 +220,18 @@ def test_every_status_has_a_cue_beyond_colour_and_enough_contrast(broeders: Game
         assert contrast(outline.get("stroke", ""), "#ffffff") >= 3, name
     statuses = {group.get("data-status") for group in groups(svg).values()}
     assert {"open", "done", "pruned", "unseen"} <= statuses  # the step shows every kind
+
+
+def test_a_ring_keeps_the_shape_of_its_node(broeders: GameTree) -> None:
+    # A quiz's or a checker's ring around a square is a square (MAX stays square), around a circle a
+    # circle, and it keeps clear of the node: 4 pixels outside it.
+    painter = SvgPainter(broeders)
+    svg = painter.paint(Replay(broeders, traced(alphabeta, broeders)).snapshot(0),
+                        marks={"0": Ring("#007d64", "✓", "right"), "1": Ring("#c80000", "visited", "wrong")})
+    found = groups(svg)
+    ring_0 = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("data-node") == "0")[0]
+    ring_1 = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("data-node") == "1")[0]
+    node_0, node_1 = outlines(found["node-0"])[0], outlines(found["node-1"])[0]
+    assert (ring_0.tag, node_0.tag, ring_1.tag, node_1.tag) == (f"{SVG}rect", f"{SVG}rect", f"{SVG}circle", f"{SVG}circle")
+    assert float(ring_0.get("width", "0")) == float(node_0.get("width", "0")) + 8
+    assert float(ring_1.get("r", "0")) == float(node_1.get("r", "0")) + 4

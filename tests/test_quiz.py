@@ -240,8 +240,8 @@ def test_the_quiz_words_are_in_those_colours(broeders: GameTree) -> None:
     quiz.choose("18", "5")
     quiz.check()
     used: set[str] = set(re.findall(r"color:(#[0-9a-f]{6})", quiz.result.value))
-    rings = {circle.get("stroke", "") for ring in ET.fromstring(quiz.picture.svg).iter(f"{SVG}g")
-             if "mark" in ring.get("class", "").split() for circle in ring.iter(f"{SVG}circle")}
+    rings = {ring[0].get("stroke", "") for ring in ET.fromstring(quiz.picture.svg).iter(f"{SVG}g")
+             if "mark" in ring.get("class", "").split()}  # a ring's first element: its shape
     assert used == rings == {RIGHT, MISSED, WRONG}
     assert all(contrast(colour, "#ffffff") >= 4.5 for colour in used | rings)
 
@@ -259,7 +259,7 @@ def test_colour_is_never_the_only_cue() -> None:
     # A wrong choice's ring is dashed, a right one's solid; a graded toggle draws no fill of its own
     # over the node's words (the old green one left a pruned node's grey words at 3.4:1) and leaves the
     # ring to show the grade; the chosen toggle's blue ring is 3:1 or more on white (WCAG 2.1, 1.4.11).
-    assert re.fullmatch(r"\.gamelib-quiz svg \.mark-wrong > circle \{ stroke-dasharray: \d+ \d+; \}", QUIZ_CSS)
+    assert re.fullmatch(r"\.gamelib-quiz svg \.mark-wrong > :first-child \{ stroke-dasharray: \d+ \d+; \}", QUIZ_CSS)
     rules = {" ".join(selector.split()): body for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE_SHEET)}
     graded = next(body for selector, body in rules.items() if "gamelib-graded-wrong" in selector)
     assert "gamelib-graded-right" in next(selector for selector in rules if "gamelib-graded-wrong" in selector)

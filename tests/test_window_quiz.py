@@ -146,9 +146,8 @@ def test_the_window_quiz_is_usable_by_everyone(aima: GameTree) -> None:
     quiz.answer("2", "3", "inf")
     quiz.answer("11", "3", "5")
     quiz.check()
-    rings = {g.get("data-node"): (g.get("class", "").split()[-1], circle.get("stroke"))
-             for g in ET.fromstring(quiz.picture.svg).iter(f"{SVG}g") if "mark" in g.get("class", "").split()
-             for circle in g.iter(f"{SVG}circle")}
+    rings = {g.get("data-node"): (g.get("class", "").split()[-1], g[0].get("stroke"))  # g[0]: the ring's shape
+             for g in ET.fromstring(quiz.picture.svg).iter(f"{SVG}g") if "mark" in g.get("class", "").split()}
     assert rings == {"2": ("mark-right", RIGHT), "11": ("mark-wrong", WRONG)}
     assert f'<li style="color:{WRONG}">' in quiz.result.value
     assert min(contrast(RIGHT, "#ffffff"), contrast(WRONG, "#ffffff")) >= 4.5 and apart(RIGHT, WRONG, "deuteranope") > 20

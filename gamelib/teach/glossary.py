@@ -87,8 +87,8 @@ GLOSSARY: tuple[Term, ...] = (
          r"\bkiller moves?\b"),
     Term("history heuristic", 6, "move ordering by how often a move has caused cutoffs anywhere (Schaeffer 1989)",
          r"\bhistory heuristics?\b"),
-    Term("Wilson's interval", 7, "a 95% interval for a rate measured on n results that does not shrink to a point "
-         "when every result is the same (Wilson 1927)", r"\bWilson(?:'s)?(?: score)? intervals?\b"),
+    Term("Wilson's interval", 7, "an interval for a rate measured on n results, at a chosen level (95% unless a "
+         "lesson says another), that does not shrink to a point when every result is the same (Wilson 1927)", r"\bWilson(?:'s)?(?: score)? intervals?\b"),
     Term("Bonferroni's correction", 7, "testing each of k claims at level 0.05 / k, so that the chance of any false "
          "alarm among them stays under 0.05", r"\bBonferroni\b"),
     Term("sign test", 7, "a test of whether one side comes out ahead more often than chance, from how many of the "
@@ -110,8 +110,9 @@ GLOSSARY: tuple[Term, ...] = (
     Term("MCTS", 9, "Monte Carlo tree search: a tree grown one node an iteration, each new node judged by a random "
          "game to the end", r"\bMCTS\b|\bMonte Carlo tree search\b"),
     Term("UCT", 9, "MCTS that chooses among a node's children by UCB1 (Kocsis & Szepesvári 2006)", r"\bUCT\b"),
-    Term("UCB1", 9, "a child's mean reward plus c sqrt(ln N / n), for N visits of the parent and n of the child "
-         "(Auer et al. 2002)", r"\bUCB1?\b"),
+    Term("UCB1", 9, "a child's mean reward plus sqrt(2 ln N / n), for N visits of the parent and n of the child "
+         "(Auer et al. 2002); UCT scales that bonus by a constant to tune (Kocsis & Szepesvári 2006), which the "
+         "lessons write c sqrt(ln N / n)", r"\bUCB1?\b"),
     Term("rollout", 9, "the random game MCTS plays from a new node to the end, whose result it backs up",
          r"\brollouts?\b|\brolls? out\b"),
     Term("Bradley-Terry", 10, "a model in which entry i beats entry j with probability 1 / (1 + e^(s_j - s_i)), "

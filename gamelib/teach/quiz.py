@@ -227,7 +227,7 @@ def _marks(grade: PruningGrade) -> dict[str, Ring]:
 
 # The quizzes' own widgets: a position toggle and the verdict's live region (see the module's docstring).
 
-QUIZ_CSS = ".gamelib-quiz svg .mark-wrong > circle { stroke-dasharray: 7 4; }"
+QUIZ_CSS = ".gamelib-quiz svg .mark-wrong > :first-child { stroke-dasharray: 7 4; }"
 """The quizzes' own style: a wrong choice's ring is dashed, a right one's solid (WCAG 2.1, 1.4.1: colour
 is not the only cue). A graded toggle draws nothing of its own (the style sheet, :data:`gamelib.view.ui.STYLE_SHEET`):
 its ring, drawn at the same place, says it, and a fill over the node would dim the node's words

@@ -299,7 +299,8 @@ class SvgPainter:
         for node in self._nodes:
             parts.append((f"node-{node}", self._drawn_once(node_view(self.tree, snapshot, node),
                                                           self._notes.get(node, ""), self._node)))
-        parts.extend((f"mark-{node}", (self._mark(node, mark),)) for node, mark in (marks or {}).items())
+        parts.extend((f"mark-{node}", (self._mark(node_view(self.tree, snapshot, node), mark),))
+                     for node, mark in (marks or {}).items())
         return Picture(attributes, tuple(parts))
 
     def _drawn_once(self, view: NodeView | EdgeView, note: str, draw: Callable[[Any], list[str]]) -> tuple[str, ...]:
@@ -454,17 +455,18 @@ class SvgPainter:
         note = self._notes.get(view.node)
         return f"{words}; {note}" if note else words
 
-    def _mark(self, node: str, mark: Ring) -> str:
-        """A ring just outside the node and its words under it (under a leaf's id, when ids are drawn
-        apart), clear of the ids beside inner nodes."""
+    def _mark(self, view: NodeView, mark: Ring) -> str:
+        """A ring of the node's own shape (a square around a square: MAX stays square) just outside
+        it, and its words under it (under a leaf's id, when ids are drawn apart), clear of the ids
+        beside inner nodes."""
+        node = view.node
         x, y = self.geometry.centre[node]
-        r = self.geometry.radius + 3
-        below = r + 3 + self.sizes.mark_font
+        r = self.geometry.radius + 4
+        below = r + 2 + self.sizes.mark_font
         if self.sizes.id_font is not None and not self.tree.children.get(node):
             below += self.sizes.id_font + 2
         return (f'<g class="mark mark-{escape(mark.kind)}" data-node="{escape(node)}">'
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="none" stroke="{mark.colour}" '
-                f'stroke-width="3"/>'
+                + self._shape(view, r, f'fill="none" stroke="{mark.colour}" stroke-width="3"')
                 + svg_text(x, y + below, mark.words, size=self.sizes.mark_font, colour=mark.colour,
                            weight="bold", cls="mark-words", halo=True) + "</g>")
 
