@@ -160,16 +160,16 @@ def _for_cairo(svg: str) -> str:
     return _HALOED.sub(_halo_under, svg)
 
 
-_HALOED = re.compile(r'<text([^>]*?) (stroke="#ffffff" stroke-width="[\d.]+" stroke-linejoin="round") '
+_HALOED = re.compile(r'<text([^>]*?) (stroke="(#[0-9a-fA-F]{6})" stroke-width="[\d.]+" stroke-linejoin="round") '
                      r'paint-order="stroke"([^>]*)>(.*?)</text>', re.S)
-"""A text drawn over its white halo (:data:`gamelib.view.painter.HALO`), with the halo's attributes."""
+"""A text drawn over its halo (:data:`gamelib.view.painter.HALO`), with the halo's attributes and colour."""
 
 
 def _halo_under(found: re.Match[str]) -> str:
     """A haloed text as cairosvg can draw it: cairo knows no ``paint-order``, and would stroke the
-    white halo over the letters; so a white copy of the text, stroked, goes under the text itself."""
-    before, halo, after, spans = found.groups()
-    halo_copy = re.sub(r'fill="[^"]*"', 'fill="#ffffff"', before + after)
+    halo over the letters; so a copy of the text in the halo's colour, stroked, goes under the text itself."""
+    before, halo, colour, after, spans = found.groups()
+    halo_copy = re.sub(r'fill="[^"]*"', f'fill="{colour}"', before + after)
     return f'<text{halo_copy} {halo}>{spans}</text><text{before}{after}>{spans}</text>'
 
 

@@ -8,8 +8,8 @@ compactly (:func:`encode`): the first picture whole, then, for each later step, 
 the picture that changed. Every part of a picture is one of the painter's groups, a node
 (``node-<id>``) or an edge (``edge-<parent>-<child>``) with everything drawn on it, or the title,
 heading and marks; a step changes a few of them (a node's fill and value, the window on an edge, a
-cut mark), so the 58 steps of alpha-beta on Broeders' tree take 104 KB of JSON (10 KB gzipped, as the
-player receives them), where the 58 whole pictures would take 1,173 KB.
+cut mark), so the 58 steps of alpha-beta on Broeders' tree take 105 KB of JSON (10 KB gzipped, as the
+player receives them), where the 58 whole pictures would take 1,209 KB.
 
 The encoding is JSON (tested on its own in tests/test_frames.py, decoded there by a reader that
 shares no code with this one)::
@@ -45,9 +45,9 @@ trace.
 (57, 63)
 >>> import gzip
 >>> round(len(to_json(data).encode()) / 1000), round(len(gzip.compress(to_json(data).encode())) / 1000)
-(104, 10)
+(105, 10)
 >>> round(sum(len(frame.svg.encode()) for frame in panel.frames) / 1000)
-1173
+1209
 """
 
 from __future__ import annotations

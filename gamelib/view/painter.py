@@ -198,21 +198,23 @@ def _stroke(looks: Mapping[str, str]) -> str:
     return text + (f' stroke-dasharray="{dash}"' if dash else "")
 
 
-HALO = 'stroke="#ffffff" stroke-width="{width:g}" stroke-linejoin="round" paint-order="stroke"'
-"""The attributes of a white halo around a text: a line under the text stops short of its letters."""
+HALO = 'stroke="{colour}" stroke-width="{width:g}" stroke-linejoin="round" paint-order="stroke"'
+"""The attributes of a halo around a text: a line under the text stops short of its letters."""
 
 
 def svg_text(x: float, y: float, words: str, *, size: float, colour: str, anchor: str = "middle",
-             weight: str = "normal", cls: str = "", halo: bool = False) -> str:
+             weight: str = "normal", cls: str = "", halo: bool | str = False) -> str:
     """An SVG ``<text>`` of ``words`` at (``x``, ``y``) in pixels, one ``<tspan>`` a line, ``size``
     px high, escaped; shared by the tree, MCTS and worksheet pictures. With ``halo``, the letters
     are drawn over a white outline (:data:`HALO`), so that no line of the picture crosses them:
-    for text beside an edge or between nodes."""
+    for text beside an edge or between nodes; ``halo`` a colour (``#rrggbb``) draws it in that
+    colour instead (white words on a dark node: letters that reach past its edge stay readable)."""
     lines = words.split("\n")
     spans = "".join(f'<tspan x="{x:.1f}" dy="{0 if i == 0 else size * 1.15:.1f}">{escape(line)}</tspan>'
                     for i, line in enumerate(lines))
     css = f' class="{cls}"' if cls else ""
-    outline = " " + HALO.format(width=max(2.0, round(size / 4, 1))) if halo else ""
+    ring = halo if isinstance(halo, str) else "#ffffff"
+    outline = " " + HALO.format(colour=ring, width=max(2.0, round(size / 4, 1))) if halo else ""
     return (f'<text{css} x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" fill="{colour}" text-anchor="{anchor}" '
             f'font-weight="{weight}"{outline}>{spans}</text>')
 
@@ -402,7 +404,8 @@ class SvgPainter:
         label = self.style.label(view)
         parts = [f'<g id="node-{escape(view.node)}" class="{svg_classes(view)}" data-status="{view.status.value}">',
                  f"<title>{escape(self._tooltip(view))}</title>", self._outline(view, looks),
-                 *self._label(view, label, looks.get("fontcolor", INK))]
+                 *self._label(view, label, looks.get("fontcolor", INK),
+                              looks.get("fillcolor", "") if looks.get("fontcolor") == "#ffffff" else "")]
         badge = self.style.badge(view)
         if badge:
             k = self.sizes.badge_font / 8
@@ -421,14 +424,16 @@ class SvgPainter:
         parts.append("</g>")
         return parts
 
-    def _label(self, view: NodeView, label: str, colour: str) -> list[str]:
+    def _label(self, view: NodeView, label: str, colour: str, ground: str = "") -> list[str]:
         """The label's text: all lines inside the node at ``label_font``; or, with an ``id_font``, the
-        id apart (under a leaf, right of an inner node) and the rest inside at ``label_font``."""
+        id apart (under a leaf, right of an inner node) and the rest inside at ``label_font``. The
+        words inside have a halo of the node's fill ``ground``, if given (white words on a dark fill)."""
         x, y = self.geometry.centre[view.node]
         size, r = self.sizes.label_font, self.geometry.radius
+        halo: bool | str = ground or False
         if self.sizes.id_font is None:
             return [svg_text(x, y + 4 * size / 11 - 6 * label.count("\n") * size / 11, label, size=size, colour=colour,
-                             cls="label")]
+                             cls="label", halo=halo)]
         first, _, rest = label.partition("\n")
         parts = []
         outside = GREY if view.status is Status.PRUNED else INK  # an id beside the node is on white
@@ -443,7 +448,7 @@ class SvgPainter:
             rest = label
         if rest:
             parts.append(svg_text(x, y + size / 3 - 0.575 * size * rest.count("\n"), rest, size=size, colour=colour,
-                                  cls="label"))
+                                  cls="label", halo=halo))
         return parts
 
     def _tooltip(self, view: NodeView) -> str:
