@@ -1013,7 +1013,7 @@ def test_the_start_page_gives_the_quiz_colours_the_quizzes_use() -> None:
     said = " ".join(page.split())
     assert ('each position you chose is ringed green with a ✓ if alpha-beta prunes it, or red, dashed, with "visited" '
             'if it visits it, each pruned position you did not choose is ringed purple ("missed")') in said
-    assert "each position is ringed green (✓) or red (wrong)" in page
+    assert "each position is ringed green (✓), or red and dashed (wrong)" in page
     def hue(colour: str) -> float:  # in degrees: red 0, green 120, blue 240, purple about 300
         return 360 * colorsys.rgb_to_hsv(*(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0]
 
