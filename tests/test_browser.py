@@ -55,8 +55,9 @@ def copy_course(tmp_path: Path) -> Path:
 
 
 LAB_SETTINGS = {
-    # draw every cell, not only those in view, so the explorer stays in the page after "Run All"
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": '{"windowingMode": "none"}',
+    # the course's settings (lite/overrides.json): every cell stays in the page, so the explorer stays live
+    # after "Run All", and those out of view are not drawn until scrolled to
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": '{"windowingMode": "contentVisibility"}',
     # no "get notified about Jupyter news?" question over the page
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": '{"fetchNews": "false"}',
 }
