@@ -169,9 +169,10 @@ def run_all(page: Any) -> tuple[list[str], float]:
 
 
 def errors_shown(page: Any) -> list[str]:
-    """The text of every error (or anything written to stderr) a cell shows."""
+    """The text of every error (or anything written to stderr) a cell shows, in view or not (a cell out
+    of view is not drawn, so its text is read from the page, not from what is drawn)."""
     texts: list[str] = page.locator(
-        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').all_text_contents()
     return texts
 
 
@@ -196,7 +197,7 @@ def check_the_exercise(page: Any) -> None:
 
     names = "from typing import Any\nfrom gamelib import Player, Value\n\n"  # the cell's annotations need them
     cells = page.locator(".jp-CodeCell")  # found by their text now, by their place once the text is changed
-    texts = cells.all_inner_texts()
+    texts = cells.all_text_contents()  # cells out of view are not drawn (windowing mode contentVisibility): no inner text
     exercise = cells.nth(next(i for i, text in enumerate(texts) if "def my_alphabeta(tree, node, alpha, beta):" in text))
     checked = cells.nth(next(i for i, text in enumerate(texts) if 'check_function("alphabeta", my_alphabeta)' in text))
     replace_cell(page, exercise, names + inspect.getsource(my_alphabeta))
