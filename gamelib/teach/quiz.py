@@ -4,8 +4,8 @@
 for every position alpha-beta prunes, which cutoff removed it: with the true (minimax) values a
 student works with on paper, and the fail-hard trace's numbers where they differ. :class:`PruningQuiz` is the widget:
 the tree (a seeded random tree, so a whole class can share one by its seed, or any tree you give),
-a transparent toggle over every position, and a Check button that turns each choice green (right:
-a solid ring, ✓) or red (wrongly chosen: a dashed ring, ✗) and rings each missed position purple
+a transparent toggle over every position, and a Check button that rings each choice green (right:
+a solid ring, ✓) or red (wrongly chosen: a dashed ring, "visited") and each missed position purple
 on the picture of the finished search, with the reasons under it; nothing of the answer is drawn
 or said before Check. The search is recorded once with :func:`gamelib.search.algorithms.run_search`;
 the quiz only reads the trace.
@@ -59,34 +59,13 @@ from gamelib.games.game import Player, Value, format_value
 from gamelib.games.trees import GameTree
 from gamelib.search.negamax import minimax
 from gamelib.search.random_trees import classroom_tree
-from gamelib.search.tracing import (
-    BestMove,
-    Cutoff,
-    Enter,
-    Event,
-    Exit,
-    RecordingTracer,
-    pruned_nodes,
-)
+from gamelib.search.tracing import BestMove, Cutoff, Enter, Event, Exit, RecordingTracer, pruned_nodes
 from gamelib.view.painter import Ring, SvgPainter, figure_html
 from gamelib.view.picture import DEFAULT_STYLE, MISSED_INK, RIGHT_INK, WRONG_INK
 from gamelib.view.replay import Replay, cut_reason, cutoff_that_pruned
-from gamelib.view.stage import (
-    MIN_FONT,
-    PROJECTOR_CSS,
-    VALUE_FONT,
-    column_width,
-    picture_sizes,
-    projector_style,
-)
+from gamelib.view.stage import MIN_FONT, PROJECTOR_CSS, VALUE_FONT, column_width, picture_sizes, projector_style
 from gamelib.view.stepper import record
-from gamelib.view.ui import (
-    StaticForm,
-    TreePicture,
-    ipywidgets,
-    style_sheet,
-    touch_button,
-)
+from gamelib.view.ui import StaticForm, TreePicture, ipywidgets, style_sheet, touch_button
 
 __all__ = ["MISSED", "RIGHT", "WRONG", "CutoffWords", "PruningGrade", "PruningQuiz", "QuizError", "WindowGrade",
            "WindowQuiz", "grade_pruning", "grade_windows", "node_toggle", "read_bound", "verdict_box"]
@@ -337,8 +316,8 @@ class PruningQuiz(StaticForm):
     """The quiz widget on ``tree`` (default: :func:`~gamelib.search.random_trees.classroom_tree` of ``branching``, ``depth`` and
     ``seed``). Click the positions alpha-beta will never visit (each toggle sits on its node, ringed
     blue when chosen; a button named "position N", pressed or not), then Check: the picture turns
-    into the finished search, each choice turns green with a solid ring (right, ✓) or red with a
-    dashed one ("visited": alpha-beta visits it), each pruned position not chosen is ringed purple
+    into the finished search, each choice is ringed green, solid (right, ✓) or red, dashed
+    ("visited": alpha-beta visits it), each pruned position not chosen is ringed purple
     ("missed"), and the reasons are listed under it. Nothing of the answer shows before Check;
     changing a choice after it hides the answer again. New tree draws the classroom tree of the
     seed, branching and depth boxes. ``projector`` (or :meth:`set_projector`) draws the tree for
@@ -454,9 +433,9 @@ class PruningQuiz(StaticForm):
         self.result.value = ""
 
     def check(self) -> PruningGrade:
-        """Grade the chosen positions; the picture shows the finished search, the choices turn
-        green (right: a solid ring, named "position N, ✓ right") or red (wrong: a dashed ring, named
-        "position N, ✗ wrong, visited"), the missed positions are ringed purple, and the reasons appear
+        """Grade the chosen positions; the picture shows the finished search, the choices are ringed
+        green (right: a solid ring, the toggle named "position N, ✓ right") or red (wrong: a dashed
+        ring, named "position N, ✗ wrong, visited"), the missed positions are ringed purple, and the reasons appear
         under it, in the live region a screen reader announces. Returns the grade."""
         self.grade = grade_pruning(self.tree, self.chosen, self.events)
         for node, toggle in self.toggles.items():

@@ -56,9 +56,10 @@ MISSED_INK = "#aa4499"
 :data:`WRONG_INK` for a deuteranope (CIEDE2000 42.7; an orange: under 10)."""
 FILL = {Status.UNSEEN: "#ffffff", Status.OPEN: "#fff3c4", Status.DONE: "#2166ac", Status.PRUNED: "#ffffff"}
 """Each status's fill. Never the only cue (WCAG 2.1, 1.4.1): an open node also has a second
-outline inside its own, a finished one is solid dark (5.9:1 against white, white words on it
-at 5.9:1), a pruned one is dashed. The blue is ColorBrewer's RdBu blue (Brewer 2003); yellow and
-blue stay apart for the three common colour blindnesses."""
+outline just outside its own, a finished one is solid dark (5.9:1 against white, white words on it
+at 5.9:1), a pruned one is dashed. The blue is ColorBrewer's RdBu blue (Harrower & Brewer 2003);
+the pale yellow (1.1:1 against white) and the dark blue differ in lightness, which no colour
+blindness takes away."""
 DONE_TEXT = "#ffffff"
 """The words inside a finished node, white on its dark fill."""
 
@@ -163,7 +164,7 @@ def node_colours(view: NodeView) -> dict[str, str]:
     """DOT style, border, fill and text colours, border width (points) and outlines of a node.
 
     Each status has a cue beside its colour: pruned: grey and dashed; open: pale yellow with a
-    second outline inside (DOT's ``peripheries``); done: solid dark blue with white words. Entered
+    second outline just outside (DOT's ``peripheries``); done: solid dark blue with white words. Entered
     for a null-window test: a purple dotted border; for a re-search: a 2-point green border;
     current: a 3-point orange border (over all others).
     """

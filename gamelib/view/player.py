@@ -189,8 +189,8 @@ class Stepping:
 class Shell:
     """An explorer's widget: ``message`` (a line for a refused search), the ``player``'s widget, and
     ``tools`` (ipywidgets) under it, folded until the player's tools toggle (the action ``"tools"``)
-    opens them. :meth:`handle` answers the player's messages about the tools; the owner handles the
-    rest (``on_message``)."""
+    opens them. :meth:`answer` answers the player's toggles; the owner handles the rest
+    (``on_message``)."""
 
     def __init__(self, player: Player, *, tools: Sequence[Any]) -> None:
         widgets = ipywidgets()
